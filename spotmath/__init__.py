@@ -1,0 +1,41 @@
+"""spotmath: when spot GPUs pay, and how often to checkpoint on them.
+
+The SymPy derivations (:mod:`spotmath.derivations`) are the single source of truth; the
+numeric functions (:mod:`spotmath.numerics`) are generated from them.  Times are in hours,
+rates per hour; :mod:`spotmath.inputs` checks and converts every input ('10min', '0.25/h').
+"""
+
+from .inputs import InputError, check_parameters, parse_duration, parse_rate
+from .numerics import (
+    MODELS,
+    break_even_discount,
+    break_even_interval,
+    break_even_intervals,
+    break_even_preemption_rate,
+    break_even_restart_time,
+    daly_interval,
+    exact_interval,
+    gang_rate,
+    gang_survival,
+    lost_work,
+    max_gang_size,
+    never_on_spot_gang_size,
+    optimal_interval,
+    optimal_waste,
+    relative_price,
+    segment_time,
+    waste_fraction,
+    young_interval,
+)
+from .plan import Plan, make_plan
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "InputError", "check_parameters", "parse_duration", "parse_rate", "MODELS",
+    "break_even_discount", "break_even_interval", "break_even_intervals",
+    "break_even_preemption_rate", "break_even_restart_time", "daly_interval",
+    "exact_interval", "gang_rate", "gang_survival", "lost_work", "max_gang_size",
+    "never_on_spot_gang_size", "optimal_interval", "optimal_waste", "relative_price",
+    "segment_time", "waste_fraction", "young_interval", "Plan", "make_plan",
+]

@@ -1,0 +1,187 @@
+"""The `spotmath` command: a quick answer for one's own numbers, and citable derivations.
+
+    spotmath plan --mtbf 4h --restart 10min --checkpoint 1min --discount 0.6 [--nodes 8]
+                  [--model exact|first-order] [--restart-variant preemptible|protected] [--json]
+    spotmath derive NAME [--latex | --sympy]
+    spotmath derive --list
+
+Bad input ends with exit status 2 and one line on stderr naming the option; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from . import __version__
+from .inputs import InputError, check_discount, check_duration, check_gang_size, check_rate
+from .plan import Plan, make_plan
+
+DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _duration_text(hours: float | None) -> str:
+    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'."""
+    if hours is None:
+        return "none"
+    if hours < 1 / 60:
+        return f"{hours * 3600:.3g} s"
+    if hours < 1:
+        return f"{hours * 60:.3g} min"
+    if hours < 48:
+        return f"{hours:.3g} h"
+    return f"{hours / 24:.3g} d"
+
+
+def _percent(share: float | None) -> str:
+    return "n/a" if share is None else f"{100 * share:.1f}%"
+
+
+def _table(plan: Plan) -> str:
+    """The plan as a short, readable report."""
+    gang = (f"a gang of {plan.nodes} nodes (gang rate {plan.gang_rate:.3g}/h)"
+            if plan.nodes > 1 else "one node")
+    restart = "can be preempted" if plan.restart_preemptible else "cannot be preempted"
+    model = ("exact renewal-reward model, restart " + restart if plan.model == "exact"
+             else "first-order model, waste = C/T + λ(T/2 + R)")
+    effective = ("n/a: the first-order waste reaches 100% here, so the approximation has "
+                 "broken down (use --model exact)" if plan.effective_discount is None
+                 else f"{_percent(plan.effective_discount)} below on-demand "
+                      f"(nominal {_percent(plan.spot_discount)})")
+    break_even = ("none: no checkpoint interval makes spot pay"
+                  if plan.break_even_interval_h is None
+                  else f"{_duration_text(plan.break_even_interval_h)} "
+                       "(checkpoint less often than this and spot costs more than on-demand)")
+    max_gang = ("no limit (free checkpoints and restarts)" if plan.max_gang_size is None
+                else f"{plan.max_gang_size} nodes (at each gang's optimal interval)")
+    never = ("none (restarts are free)" if plan.never_on_spot_gang_size is None
+             else f"{plan.never_on_spot_gang_size} nodes and more "
+                  "(even with free, instant checkpoints)")
+    rows = [
+        ("preemptions", f"every {_duration_text(1 / plan.preemption_rate)} per node "
+                        f"(λ = {plan.preemption_rate:.3g}/h), {gang}"),
+        ("restart / checkpoint write", f"{_duration_text(plan.restart_time_h)} / "
+                                       f"{_duration_text(plan.checkpoint_cost_h)}"),
+        ("model", model),
+        ("optimal interval", f"Young {_duration_text(plan.young_interval_h)}, "
+                             f"Daly {_duration_text(plan.daly_interval_h)}, "
+                             f"exact {_duration_text(plan.exact_interval_h)}"),
+        ("checkpoint every", _duration_text(plan.recommended_interval_h)),
+        ("waste at that interval", f"{_percent(plan.waste_exact)} exact, "
+                                   f"{_percent(plan.waste_first_order)} first order"),
+        ("effective spot discount", effective),
+        ("break-even interval", break_even),
+        ("largest gang that pays", max_gang),
+        ("never on spot from", never),
+    ]
+    width = max(len(label) for label, _ in rows)
+    lines = [f"{label:<{width}}  {value}" for label, value in rows]
+    lines.append(f"{'verdict':<{width}}  {plan.verdict}")
+    return "\n".join(lines)
+
+
+def _json(plan: Plan) -> str:
+    """The plan as one JSON object with the documented keys (hours and fractions)."""
+    keys = ["young_interval_h", "daly_interval_h", "exact_interval_h", "recommended_interval_h",
+            "waste_first_order", "waste_exact", "effective_discount", "break_even_interval_h",
+            "max_gang_size", "never_on_spot_gang_size", "verdict", "model",
+            "restart_preemptible", "nodes", "gang_rate", "preemption_rate", "restart_time_h",
+            "checkpoint_cost_h", "spot_discount"]
+    values = plan.as_dict()
+    return json.dumps({key: values[key] for key in keys}, indent=2, allow_nan=False)
+
+
+def _plan(args: argparse.Namespace) -> int:
+    if args.rate is not None:
+        rate = check_rate("--rate", args.rate, scalar=True)
+    else:
+        rate = 1 / check_duration("--mtbf", args.mtbf, scalar=True)
+    plan = make_plan(
+        preemption_rate=rate,
+        restart_time=check_duration("--restart", args.restart, allow_zero=True, scalar=True),
+        checkpoint_cost=check_duration("--checkpoint", args.checkpoint, scalar=True),
+        spot_discount=check_discount("--discount", args.discount, scalar=True),
+        nodes=check_gang_size("--nodes", args.nodes),
+        model=args.model,
+        restart_preemptible=args.restart_variant == "preemptible",
+    )
+    print(_json(plan) if args.json else _table(plan))
+    return 0
+
+
+def _derive(args: argparse.Namespace) -> int:
+    from .derivations import NAMES, derivation
+
+    if args.list or args.name is None:
+        for name in NAMES:
+            print(f"{name:<30} {derivation(name).title}")
+        return 0
+    result = derivation(args.name)
+    print(result.latex() if args.form == "latex" else str(result))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="spotmath", description=__doc__.split("\n")[0])
+    parser.add_argument("--version", action="version", version=f"spotmath {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    plan = commands.add_parser(
+        "plan", help="optimal checkpoint interval and whether spot pays, for your numbers",
+        description="Optimal checkpoint interval, waste, break-even and gang limits. "
+                    "Durations take units (90s, 10min, 4h, 1.5d; a bare number is hours). "
+                    "Defaults are the book's: MTBF 4h, restart 10min, checkpoint 1min, "
+                    "discount 0.6.")
+    source = plan.add_mutually_exclusive_group()
+    source.add_argument("--mtbf", default=DEFAULTS["mtbf"],
+                        help="mean time between preemptions of one node (default 4h)")
+    source.add_argument("--rate", help="preemption rate of one node instead, e.g. 0.25/h")
+    plan.add_argument("--restart", default=DEFAULTS["restart"],
+                      help="time from preemption to computing again (default 10min)")
+    plan.add_argument("--checkpoint", default=DEFAULTS["checkpoint"],
+                      help="blocking time of one checkpoint write (default 1min)")
+    plan.add_argument("--discount", default=DEFAULTS["discount"],
+                      help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
+    plan.add_argument("--nodes", default="1",
+                      help="nodes in the synchronous gang; the job is preempted at N·λ")
+    plan.add_argument("--model", default="exact", choices=["exact", "first-order"],
+                      help="exact renewal-reward model (default) or the first-order formula")
+    plan.add_argument("--restart-variant", default="preemptible",
+                      choices=["preemptible", "protected"],
+                      help="exact model: can a restart itself be preempted? (default yes)")
+    plan.add_argument("--json", action="store_true", help="print one JSON object instead")
+    plan.set_defaults(run=_plan)
+
+    derive = commands.add_parser("derive", help="print a derivation, e.g. for a paper")
+    derive.add_argument("name", nargs="?", help="a derivation name (see --list)")
+    derive.add_argument("--list", action="store_true", help="list the derivations")
+    form = derive.add_mutually_exclusive_group()
+    form.add_argument("--latex", dest="form", action="store_const", const="latex",
+                      help="LaTeX (default)")
+    form.add_argument("--sympy", dest="form", action="store_const", const="sympy",
+                      help="SymPy's plain text")
+    derive.set_defaults(run=_derive, form="latex")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except InputError as error:
+        print(f"spotmath {args.command}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,393 @@
+"""The derivations: SymPy is the single source of truth for every formula in spotmath.
+
+Each result is *derived* here (integrated, solved, differentiated, expanded) from the
+model's assumptions, never typed in as an answer.  The numeric functions in
+:mod:`spotmath.numerics` are generated from these expressions with ``lambdify``.
+
+Symbols (all times in hours):
+
+=========  ==========================================================  ==============
+symbol     meaning                                                     unit
+=========  ==========================================================  ==============
+``lam``    preemption rate of one node, λ = 1/M                        1/hour
+``M``      mean time between preemptions of one node (MTBF)            hour
+``T``      compute interval between checkpoints                        hour
+``C``      checkpoint write cost (blocking time per checkpoint)        hour
+``R``      restart time after a preemption                             hour
+``N``      gang size: nodes of a synchronous job                       nodes
+``d``      spot discount against the on-demand price, 0 < d < 1       fraction
+=========  ==========================================================  ==============
+
+Every named result is a :class:`Derivation` with a stable name (see :data:`NAMES`), so a
+chapter or a paper can cite it, and :func:`derivation` returns it with its LaTeX.
+Derivations are computed on first use and cached (SymPy takes a moment).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import sympy as sp
+
+__all__ = [
+    "Derivation", "derivation", "NAMES", "lam", "M", "T", "C", "R", "N", "d",
+]
+
+# -- symbols ---------------------------------------------------------------------------
+lam = sp.Symbol("lambda", positive=True)  # preemption rate per node-hour
+M = sp.Symbol("M", positive=True)  # MTBF = 1/lambda
+T = sp.Symbol("T", positive=True)  # compute interval between checkpoints
+C = sp.Symbol("C", nonnegative=True)  # checkpoint write cost
+R = sp.Symbol("R", nonnegative=True)  # restart time
+N = sp.Symbol("N", positive=True)  # gang size (a real number while solving)
+d = sp.Symbol("d", positive=True)  # spot discount
+t = sp.Symbol("t", positive=True)  # time of a preemption, measured from a segment's start
+E = sp.Symbol("E")  # expected wall time of one segment (unknown of a renewal equation)
+L = sp.Symbol("L", positive=True)  # length of a run that must not be interrupted
+s = sp.Symbol("s", positive=True)  # sqrt(lambda*C), the small parameter of Daly's series
+x = sp.Symbol("x", positive=True)  # lambda*T, the dimensionless interval
+c = sp.Symbol("c", positive=True)  # lambda*C, the dimensionless checkpoint cost
+u = sp.Symbol("u", positive=True)  # a gang's preemption rate N*lambda while solving
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """A named result: ``lhs = rhs``, with a sentence on how it was obtained."""
+
+    name: str
+    title: str
+    lhs: sp.Expr
+    rhs: sp.Expr
+    how: str
+
+    def latex(self) -> str:
+        """The result as one LaTeX equation, ready for a paper."""
+        return f"{sp.latex(self.lhs)} = {sp.latex(self.rhs)}"
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.lhs} = {self.rhs}"
+
+
+def _solve(equation: sp.Eq, unknown: sp.Symbol, which: str = "only") -> sp.Expr:
+    """Solve ``equation`` for ``unknown``, keeping only roots that really satisfy it.
+
+    ``solve`` may return spurious roots (squaring a square root) or both roots of a
+    quadratic.  Roots are checked at a sample point well inside the domain; of the genuine
+    positive ones, ``which`` picks the ``"smallest"``, ``"largest"`` or the ``"only"`` one.
+    """
+    genuine = []
+    for root in sp.solve(equation, unknown):
+        value = complex(sp.N(root.subs(_SAMPLE)))
+        residual = complex(sp.N((equation.lhs - equation.rhs).subs(_SAMPLE | {unknown: value})))
+        if abs(value.imag) < 1e-12 and value.real > 0 and abs(residual) < 1e-9:
+            genuine.append((value.real, root))
+    genuine.sort(key=lambda pair: pair[0])
+    if which == "only":
+        (pair,) = genuine
+        return pair[1]
+    return genuine[0 if which == "smallest" else -1][1]
+
+
+def _stable(root: sp.Expr) -> sp.Expr:
+    """Rewrite a root of the form (a − √b)/c as an equivalent one without cancellation.
+
+    Rationalising 1/root moves the square root to a sum (a + √b), which is accurate in
+    floating point and stays finite where c → 0.
+    """
+    return sp.simplify(1 / sp.radsimp(1 / root))
+
+
+# A sample point well inside the domain, used only to tell genuine roots apart.
+_SAMPLE = {lam: sp.Rational(1, 4), C: sp.Rational(1, 60), R: sp.Rational(1, 6),
+           d: sp.Rational(3, 5), T: 1, N: 8}
+
+
+# -- 1. work lost per preemption ---------------------------------------------------------
+@cache
+def lost_work_first_order() -> sp.Expr:
+    """T/2: a preemption lands uniformly within the interval (density 1/T)."""
+    return sp.integrate(t / T, (t, 0, T))
+
+
+@cache
+def lost_work_exact() -> sp.Expr:
+    """1/λ − T/(e^{λT} − 1): mean time into the interval, given a Poisson preemption in it."""
+    density = lam * sp.exp(-lam * t) / (1 - sp.exp(-lam * T))
+    return sp.simplify(sp.integrate(t * density, (t, 0, T), conds="none"))
+
+
+# -- 2. first-order waste fraction -------------------------------------------------------
+@cache
+def waste_first_order() -> sp.Expr:
+    """λ(T/2 + R): preemptions per hour times the time each one costs."""
+    return lam * (lost_work_first_order() + R)
+
+
+@cache
+def waste_first_order_with_checkpoint() -> sp.Expr:
+    """C/T + λ(T/2 + R): add one checkpoint write of C per T of compute."""
+    return C / T + waste_first_order()
+
+
+# -- 3. the optimum ---------------------------------------------------------------------
+@cache
+def young_interval() -> sp.Expr:
+    """√(2C/λ): the root of d/dT [C/T + λ(T/2 + R)] = 0 (Young 1974)."""
+    (root,) = sp.solve(sp.diff(waste_first_order_with_checkpoint(), T), T)
+    return root
+
+
+@cache
+def young_waste() -> sp.Expr:
+    """√(2λC) + λR: the first-order waste at Young's interval."""
+    return sp.simplify(waste_first_order_with_checkpoint().subs(T, young_interval()))
+
+
+@cache
+def exact_optimality_condition() -> sp.Expr:
+    """g(x, c) = c − c*(x), zero where d/dT (E/T) = 0; x = λT and c = λC are dimensionless.
+
+    E/T = K(e^{λ(T+C)} − 1)/T with K independent of T (in both restart variants), so the
+    optimum depends on λ and C only.  SymPy gives c*(x) = −x − log(1 − x).
+    """
+    overhead = (sp.exp(lam * (T + C)) - 1) / T
+    stationary = sp.numer(sp.together(sp.diff(overhead, T)))
+    stationary = sp.expand(stationary.subs({T: x / lam, C: c / lam}))
+    (c_of_x,) = sp.solve(stationary, c)
+    # Expand the logarithm with 1 − x > 0 made explicit (x < 1 at the optimum).
+    y = sp.Symbol("y", positive=True)
+    c_of_x = sp.expand_log(c_of_x.subs(x, 1 - y), force=True).subs(y, 1 - x)
+    return c - sp.expand(c_of_x)
+
+
+@cache
+def exact_interval() -> sp.Expr:
+    """(1 + W₀(−e^{−λC−1}))/λ: the exact optimum, solved by SymPy in closed form."""
+    overhead = (sp.exp(lam * (T + C)) - 1) / T
+    roots = sp.solve(sp.diff(overhead, T), T)
+    (root,) = [r for r in roots if r.has(sp.LambertW)]
+    return root
+
+
+@cache
+def daly_series_coefficients() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """Coefficients a₁, a₂, a₃ of λT* = a₁s + a₂s² + a₃s³ + O(s⁴), s = √(λC).
+
+    Obtained by inserting the series into the exact optimality condition
+    e^{x+s²}(1 − x) = 1 and matching powers of s.
+    """
+    a1, a2, a3 = sp.symbols("a1:4")
+    trial = a1 * s + a2 * s**2 + a3 * s**3
+    residual = sp.series(sp.exp(trial + s**2) * (1 - trial) - 1, s, 0, 5).removeO()
+    coefficients = sp.Poly(residual, s).all_coeffs()[::-1]  # constant term first
+    solution = {}
+    for power, unknown in ((2, a1), (3, a2), (4, a3)):
+        equation = sp.expand(coefficients[power].subs(solution))
+        roots = [r for r in sp.solve(equation, unknown) if r.is_positive or unknown != a1]
+        solution[unknown] = roots[0]
+    return solution[a1], solution[a2], solution[a3]
+
+
+@cache
+def daly_interval() -> sp.Expr:
+    """Daly's (2006) higher-order optimum: the series of the exact optimum to O((λC)^{3/2}).
+
+    Equivalent to Daly's published √(2CM)[1 + ⅓√(C/2M) + (1/9)(C/2M)] − C for C < 2M,
+    and T* = M beyond (where the series is no longer meaningful).
+    """
+    a1, a2, a3 = daly_series_coefficients()
+    root_lc = sp.sqrt(lam * C)
+    series = sp.expand((a1 * root_lc + a2 * root_lc**2 + a3 * root_lc**3) / lam)
+    return sp.Piecewise((series, C < 2 / lam), (1 / lam, True))
+
+
+# -- 4. the exact (renewal-reward) model -------------------------------------------------
+@cache
+def uninterrupted_run_time() -> sp.Expr:
+    """(e^{λL} − 1)/λ: expected wall time until L hours run without a preemption."""
+    renewal = sp.Eq(E, sp.exp(-lam * L) * L
+                    + sp.integrate((t + E) * lam * sp.exp(-lam * t), (t, 0, L), conds="none"))
+    (solution,) = sp.solve(renewal, E)
+    return sp.factor(sp.simplify(solution))
+
+
+@cache
+def segment_time_protected_restart() -> sp.Expr:
+    """(e^{λ(T+C)} − 1)(1/λ + R): expected time for T of work plus a C write; R cannot fail.
+
+    Renewal equation: the segment of length T + C either completes (probability
+    e^{−λ(T+C)}) or is preempted at t, costing t + R and a fresh start.
+    """
+    length = T + C
+    renewal = sp.Eq(E, sp.exp(-lam * length) * length
+                    + sp.integrate((t + R + E) * lam * sp.exp(-lam * t), (t, 0, length),
+                                   conds="none"))
+    (solution,) = sp.solve(renewal, E)
+    return sp.factor(sp.simplify(solution))
+
+
+@cache
+def segment_time_preemptible_restart() -> sp.Expr:
+    """e^{λR}(e^{λ(T+C)} − 1)/λ: as above, but the restart can itself be preempted (Daly).
+
+    After a preemption the job needs R + T + C hours without a preemption.
+    """
+    length = T + C
+    after_preemption = uninterrupted_run_time().subs(L, R + length)
+    renewal = sp.Eq(E, sp.exp(-lam * length) * length
+                    + sp.integrate((t + after_preemption) * lam * sp.exp(-lam * t),
+                                   (t, 0, length), conds="none"))
+    (solution,) = sp.solve(renewal, E)
+    return sp.factor(sp.simplify(solution))
+
+
+def segment_time(restart_preemptible: bool = True) -> sp.Expr:
+    """The exact expected segment time for the chosen restart variant."""
+    if restart_preemptible:
+        return segment_time_preemptible_restart()
+    return segment_time_protected_restart()
+
+
+@cache
+def waste_exact(restart_preemptible: bool = True) -> sp.Expr:
+    """1 − T/E: the share of wall time not spent on useful compute."""
+    return 1 - T / segment_time(restart_preemptible)
+
+
+# -- 5. break-even ------------------------------------------------------------------------
+# Spot pays while (1 − d)·E/T < 1, i.e. while the waste fraction 1 − T/E is below d.
+@cache
+def break_even_intervals_first_order() -> tuple[sp.Expr, sp.Expr]:
+    """Both roots of C/T + λ(T/2 + R) = d: the shortest and the longest interval that pay."""
+    equation = sp.Eq(waste_first_order_with_checkpoint(), d)
+    return _stable(_solve(equation, T, "smallest")), _solve(equation, T, "largest")
+
+
+@cache
+def break_even_rate_first_order() -> sp.Expr:
+    """The preemption rate at which C/T + λ(T/2 + R) = d."""
+    return _solve(sp.Eq(waste_first_order_with_checkpoint(), d), lam)
+
+
+@cache
+def break_even_restart_first_order() -> sp.Expr:
+    """The restart time at which C/T + λ(T/2 + R) = d."""
+    return _solve(sp.Eq(waste_first_order_with_checkpoint(), d), R)
+
+
+@cache
+def break_even_restart_exact(restart_preemptible: bool = True) -> sp.Expr:
+    """The restart time at which the exact waste equals d (closed form in both variants)."""
+    return _solve(sp.Eq(waste_exact(restart_preemptible), d), R)
+
+
+# -- 6. gangs -------------------------------------------------------------------------------
+@cache
+def gang_survival() -> sp.Expr:
+    """e^{−NλT}: all N independent nodes survive an interval T."""
+    return sp.powsimp((sp.exp(-lam * T)) ** N, force=True)
+
+
+@cache
+def gang_rate() -> sp.Expr:
+    """Nλ: the hazard rate of the gang, −d/dT log(survival)."""
+    return sp.simplify(-sp.diff(sp.log(gang_survival()), T))
+
+
+@cache
+def max_gang_first_order() -> sp.Expr:
+    """The (real) gang size at which √(2NλC) + NλR = d: Young's optimum just breaks even."""
+    waste_at_optimum = young_waste().subs(lam, u)
+    return _stable(_solve(sp.Eq(waste_at_optimum, d), u)) / lam
+
+
+@cache
+def free_checkpoint_limit(model: str, restart_preemptible: bool = True) -> sp.Expr:
+    """The waste with free, instant checkpoints: C = 0 and T → 0, for one node at rate λ."""
+    if model == "first-order":
+        return sp.limit(waste_first_order_with_checkpoint().subs(C, 0), T, 0, "+")
+    return sp.limit(waste_exact(restart_preemptible).subs(C, 0), T, 0, "+")
+
+
+@cache
+def never_on_spot_gang(model: str, restart_preemptible: bool = True) -> sp.Expr:
+    """The (real) gang size N at which even free, instant checkpoints leave waste = d."""
+    limit = free_checkpoint_limit(model, restart_preemptible).subs(lam, N * lam)
+    return _solve(sp.Eq(limit, d), N)
+
+
+# -- the named, citable results -----------------------------------------------------------
+_STAR = sp.Symbol("T^{*}")
+_DERIVATIONS = {
+    "lost-work": lambda: Derivation(
+        "lost-work", "Work lost per preemption, first order", sp.Symbol(r"\ell_1"),
+        lost_work_first_order(), "Mean of a preemption time uniform on [0, T]."),
+    "lost-work-exact": lambda: Derivation(
+        "lost-work-exact", "Work lost per preemption, Poisson preemptions",
+        sp.Symbol(r"\ell"), lost_work_exact(),
+        "Mean of an exponential(λ) preemption time conditioned to fall in [0, T]; "
+        "its limit λ → 0 is T/2."),
+    "waste": lambda: Derivation(
+        "waste", "First-order waste fraction", sp.Symbol("w_1"),
+        waste_first_order_with_checkpoint(),
+        "λ preemptions per hour, each losing T/2 + R, plus one write of C per T."),
+    "young": lambda: Derivation(
+        "young", "Young's optimal checkpoint interval", _STAR, young_interval(),
+        "Root of the derivative of the first-order waste in T (Young 1974)."),
+    "young-waste": lambda: Derivation(
+        "young-waste", "First-order waste at Young's interval", sp.Symbol("w_1^{*}"),
+        young_waste(), "The first-order waste evaluated at Young's interval."),
+    "daly": lambda: Derivation(
+        "daly", "Daly's higher-order optimal interval", _STAR, daly_interval(),
+        "Series of the exact optimum in √(λC) to third order (Daly 2006)."),
+    "exact-optimum": lambda: Derivation(
+        "exact-optimum", "Exact optimal interval, Poisson preemptions", _STAR,
+        exact_interval(), "Root of d/dT (E/T) = 0 in closed form (Lambert W, principal branch)."),
+    "exact-segment-time": lambda: Derivation(
+        "exact-segment-time", "Expected wall time of one segment (restart preemptible)",
+        sp.Symbol("E"), segment_time_preemptible_restart(),
+        "Renewal equation; after a preemption R + T + C must run uninterrupted (Daly 2006)."),
+    "exact-segment-time-protected": lambda: Derivation(
+        "exact-segment-time-protected",
+        "Expected wall time of one segment (restart not preemptible)", sp.Symbol("E"),
+        segment_time_protected_restart(),
+        "Renewal equation; each preemption costs the time run so far plus R."),
+    "exact-waste": lambda: Derivation(
+        "exact-waste", "Exact waste fraction (restart preemptible)", sp.Symbol("w"),
+        waste_exact(True), "1 − T/E: the share of wall time not spent computing."),
+    "break-even": lambda: Derivation(
+        "break-even", "Longest checkpoint interval at which spot still pays (first order)",
+        sp.Symbol(r"T_{\mathrm{be}}"), break_even_intervals_first_order()[1],
+        "Larger root of C/T + λ(T/2 + R) = d: spot pays while its waste is below d."),
+    "gang-rate": lambda: Derivation(
+        "gang-rate", "Preemption rate of a synchronous gang of N nodes",
+        sp.Symbol(r"\lambda_N"), gang_rate(),
+        "Hazard of the first of N independent exponential(λ) preemptions."),
+    "gang-survival": lambda: Derivation(
+        "gang-survival", "Probability a gang of N nodes survives an interval T",
+        sp.Symbol("P"), gang_survival(), "Product of N independent survival probabilities."),
+    "max-gang": lambda: Derivation(
+        "max-gang", "Gang size at which spot breaks even at Young's interval",
+        sp.Symbol(r"N_{\max}"), max_gang_first_order(),
+        "Root of √(2NλC) + NλR = d in N (first order); spot pays below it."),
+    "never-on-spot": lambda: Derivation(
+        "never-on-spot", "Gang size at which spot never pays, even with free checkpoints",
+        sp.Symbol(r"N_{\mathrm{never}}"), never_on_spot_gang("first-order"),
+        "With C = 0 and T → 0 the first-order waste is NλR; it reaches d here."),
+    "never-on-spot-exact": lambda: Derivation(
+        "never-on-spot-exact",
+        "Gang size at which spot never pays, exact model (restart preemptible)",
+        sp.Symbol(r"N_{\mathrm{never}}"), never_on_spot_gang("exact", True),
+        "With C = 0 and T → 0 the exact waste is 1 − e^{−NλR}; it reaches d here."),
+}
+
+#: The stable names of all derivations, in the order the book introduces them.
+NAMES: tuple[str, ...] = tuple(_DERIVATIONS)
+
+
+def derivation(name: str) -> Derivation:
+    """The derivation called ``name`` (one of :data:`NAMES`)."""
+    from .inputs import check_choice
+
+    return _DERIVATIONS[check_choice("derivation", name, NAMES)]()

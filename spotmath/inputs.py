@@ -1,0 +1,232 @@
+"""The one place where spotmath checks and converts its inputs.
+
+Every public function, the command line and the book's parameter cells pass user input
+through these checks.  A bad value raises :class:`InputError` (a ``ValueError``) whose
+one-line message names the parameter and the offending value, for example::
+
+    restart_time: must be a duration >= 0 (hours, or a string like '10min'), got -1
+
+Units: inside the library every duration is in **hours** and every rate is **per hour**.
+Durations may be given as numbers (hours) or strings with a unit (``'90s'``, ``'10min'``,
+``'4h'``, ``'1.5d'``); rates as numbers (per hour) or strings (``'0.25/h'``, ``'6/d'``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "InputError",
+    "parse_duration",
+    "parse_rate",
+    "check_duration",
+    "check_rate",
+    "check_discount",
+    "check_gang_size",
+    "check_choice",
+    "check_known_names",
+    "check_parameters",
+    "HOURS_PER_UNIT",
+]
+
+
+class InputError(ValueError):
+    """A user-supplied value is unusable; the message names the parameter and the value."""
+
+
+HOURS_PER_UNIT: dict[str, float] = {
+    "s": 1 / 3600, "sec": 1 / 3600, "secs": 1 / 3600, "second": 1 / 3600, "seconds": 1 / 3600,
+    "min": 1 / 60, "mins": 1 / 60, "minute": 1 / 60, "minutes": 1 / 60,
+    "h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0,
+    "d": 24.0, "day": 24.0, "days": 24.0,
+}
+
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_DURATION_RE = re.compile(rf"^\s*(?P<value>{_NUMBER})\s*(?P<unit>[A-Za-z]*)\s*$")
+_RATE_RE = re.compile(
+    rf"^\s*(?P<value>{_NUMBER})\s*/\s*(?P<per>{_NUMBER})?\s*(?P<unit>[A-Za-z]+)\s*$"
+)
+
+
+def _show(value: Any) -> str:
+    """The value as the user gave it, short enough for a one-line message."""
+    text = repr(value) if isinstance(value, str) else str(value)
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _as_float_array(name: str, value: Any, expected: str) -> np.ndarray:
+    """Convert a number or array-like of numbers to floats, or fail naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or value is None:
+        raise InputError(f"{name}: must be {expected}, got {_show(value)}")
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
+    if array.dtype.kind != "f" or np.asarray(value).dtype.kind not in "iuf":
+        raise InputError(f"{name}: must be {expected}, got {_show(value)}")
+    return array
+
+
+def _check_range(
+    name: str, array: np.ndarray, *, minimum: float, allow_minimum: bool,
+    maximum: float | None, expected: str, original: Any, scalar: bool,
+) -> float | np.ndarray:
+    if scalar and array.ndim != 0:
+        raise InputError(f"{name}: must be a single number here, got an array of shape "
+                         f"{array.shape}")
+    bad = ~np.isfinite(array)
+    bad |= array < minimum if allow_minimum else array <= minimum
+    if maximum is not None:
+        bad |= array >= maximum
+    if np.any(bad):
+        shown = original if array.ndim == 0 else array[bad].flat[0]
+        raise InputError(f"{name}: must be {expected}, got {_show(shown)}")
+    return float(array) if array.ndim == 0 else array
+
+
+def parse_duration(name: str, value: Any) -> Any:
+    """Turn ``'90s'``, ``'10min'``, ``'4h'``, ``'1.5d'`` (or a bare number string) into hours.
+
+    Non-strings are returned unchanged, to be checked by :func:`check_duration`.
+    """
+    if not isinstance(value, str):
+        return value
+    match = _DURATION_RE.match(value)
+    if not match:
+        raise InputError(
+            f"{name}: not a duration: {_show(value)} (use hours, or a number with a unit "
+            "such as '90s', '10min', '4h', '1.5d')"
+        )
+    unit = match["unit"].lower() or "h"
+    if unit not in HOURS_PER_UNIT:
+        raise InputError(
+            f"{name}: unknown time unit {match['unit']!r} in {_show(value)} "
+            "(use s, min, h or d)"
+        )
+    return float(match["value"]) * HOURS_PER_UNIT[unit]
+
+
+def parse_rate(name: str, value: Any) -> Any:
+    """Turn ``'0.25/h'``, ``'6/d'`` or ``'1/4h'`` into a rate per hour.
+
+    A bare number string is taken as per hour.  Non-strings are returned unchanged.
+    """
+    if not isinstance(value, str):
+        return value
+    match = _RATE_RE.match(value)
+    if match:
+        unit = match["unit"].lower()
+        if unit not in HOURS_PER_UNIT:
+            raise InputError(
+                f"{name}: unknown time unit {match['unit']!r} in {_show(value)} "
+                "(use s, min, h or d)"
+            )
+        per = float(match["per"]) if match["per"] else 1.0
+        hours = per * HOURS_PER_UNIT[unit]
+        if hours <= 0:
+            raise InputError(f"{name}: the time in {_show(value)} must be positive")
+        return float(match["value"]) / hours
+    try:
+        return float(value)
+    except ValueError:
+        raise InputError(
+            f"{name}: not a rate: {_show(value)} (use a number per hour, or a string "
+            "such as '0.25/h' or '6/d')"
+        ) from None
+
+
+def check_duration(
+    name: str, value: Any, *, allow_zero: bool = False, scalar: bool = False
+) -> float | np.ndarray:
+    """A finite duration in hours, positive (or >= 0 when ``allow_zero``).
+
+    Arrays are checked element-wise unless ``scalar`` asks for a single number.
+    """
+    sign = ">= 0" if allow_zero else "> 0"
+    expected = f"a duration {sign} (hours, or a string like '10min')"
+    array = _as_float_array(name, parse_duration(name, value), expected)
+    return _check_range(name, array, minimum=0.0, allow_minimum=allow_zero, maximum=None,
+                        expected=expected, original=value, scalar=scalar)
+
+
+def check_rate(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
+    """A finite, positive rate per hour; arrays allowed."""
+    expected = "a rate > 0 per hour (a number, or a string like '0.25/h')"
+    array = _as_float_array(name, parse_rate(name, value), expected)
+    return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=None,
+                        expected=expected, original=value, scalar=scalar)
+
+
+def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
+    """A spot discount strictly between 0 and 1 (``'60%'`` is accepted as 0.6); arrays allowed."""
+    expected = "a fraction strictly between 0 and 1 (0.6 or '60%')"
+    number = value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
+    array = _as_float_array(name, number, expected)
+    return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=1.0,
+                        expected=expected, original=value, scalar=scalar)
+
+
+def check_gang_size(name: str, value: Any) -> int:
+    """A positive whole number of nodes (``8`` or ``8.0`` or ``'8'``)."""
+    expected = "a whole number of nodes >= 1"
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise InputError(f"{name}: must be {expected}, got {_show(value)}")
+    if not math.isfinite(value) or value < 1 or value != int(value):
+        raise InputError(f"{name}: must be {expected}, got {_show(value)}")
+    return int(value)
+
+
+def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    """One of a fixed set of strings."""
+    if not isinstance(value, str) or value not in choices:
+        raise InputError(f"{name}: must be one of {', '.join(choices)}; got {_show(value)}")
+    return value
+
+
+def check_known_names(kind: str, given: Any, known: Any) -> None:
+    """Refuse names (of parameters, say) that are not in ``known``, listing the known ones."""
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise InputError(
+            f"{unknown[0]}: unknown {kind} (known: {', '.join(sorted(known))})"
+        )
+
+
+#: How each domain parameter of the library is checked (all times in hours).
+_PARAMETER_CHECKS = {
+    "preemption_rate": lambda v, scalar: check_rate("preemption_rate", v, scalar=scalar),
+    "interval": lambda v, scalar: check_duration("interval", v, scalar=scalar),
+    "checkpoint_cost": lambda v, scalar: check_duration(
+        "checkpoint_cost", v, allow_zero=True, scalar=scalar),
+    "restart_time": lambda v, scalar: check_duration(
+        "restart_time", v, allow_zero=True, scalar=scalar),
+    "spot_discount": lambda v, scalar: check_discount("spot_discount", v, scalar=scalar),
+    "gang_size": lambda v, scalar: check_gang_size("gang_size", v),
+}
+
+
+def check_parameters(*, scalar: bool = False, **values: Any) -> list[Any]:
+    """Check domain parameters by name; return their values (hours, per hour) in order.
+
+    >>> check_parameters(preemption_rate="0.25/h", restart_time="10min")
+    [0.25, 0.16666666666666666]
+    """
+    check_known_names("parameter", values, _PARAMETER_CHECKS)
+    return [_PARAMETER_CHECKS[name](value, scalar) for name, value in values.items()]

@@ -1,0 +1,483 @@
+"""Fast numbers from the derivations: lambdified, vectorised, and root finding on top.
+
+Every formula here is generated from :mod:`spotmath.derivations` with ``sympy.lambdify``
+(after SymPy's C99 rewrites, so ``exp(x) − 1`` becomes ``expm1`` and ``log(1 + x)``
+becomes ``log1p``); nothing is retyped.  All inputs pass through
+:func:`spotmath.inputs.check_parameters`.
+
+Units: times in hours, rates per hour.  Vectorised functions accept NumPy arrays (they
+broadcast) and return floats for scalar input.  The break-even and gang-size solvers are
+scalar.
+
+Two models: ``"exact"`` is the renewal-reward model of Poisson preemptions (the default),
+``"first-order"`` the λ(T/2 + R) + C/T approximation.  For the exact model,
+``restart_preemptible=True`` (the default) lets a restart be preempted too, as it can for a
+spot gang whose replacement nodes are spot as well (Daly's variant);
+``restart_preemptible=False`` treats the restart as protected.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any, Callable
+
+import numpy as np
+import sympy as sp
+from scipy.optimize import brentq
+from sympy.codegen.rewriting import optimize, optims_c99
+
+from . import derivations as D
+from .inputs import check_choice, check_parameters
+
+__all__ = [
+    "MODELS",
+    "lost_work",
+    "segment_time",
+    "waste_fraction",
+    "young_interval",
+    "daly_interval",
+    "exact_interval",
+    "optimal_interval",
+    "optimal_waste",
+    "relative_price",
+    "break_even_intervals",
+    "break_even_interval",
+    "break_even_preemption_rate",
+    "break_even_restart_time",
+    "break_even_discount",
+    "gang_rate",
+    "gang_survival",
+    "max_gang_size",
+    "never_on_spot_gang_size",
+]
+
+MODELS = ("exact", "first-order")
+
+Number = Any  # a float or a NumPy array of floats
+
+
+def _lambdify(expr: sp.Expr, *symbols: sp.Symbol) -> Callable[..., Any]:
+    """A NumPy function of ``symbols`` computing ``expr`` (SciPy for Lambert W).
+
+    Products of exponentials are merged first (e^{λC}e^{λT} → e^{λ(C+T)}) so that the C99
+    rewrites find e^{…} − 1 and emit ``expm1``.  Overflow of an exponential to infinity is
+    the correct limit of these formulas (waste → 1), so NumPy's overflow warning is muted.
+    """
+    generated = sp.lambdify(symbols, optimize(sp.powsimp(expr, deep=True), optims_c99),
+                            modules=["scipy", "numpy"])
+
+    def function(*args: Any) -> Any:
+        with np.errstate(over="ignore"):
+            return generated(*args)
+
+    function.__doc__ = f"Generated from: {expr}"
+    return function
+
+
+def _out(value: Any) -> Number:
+    """Plain float for a scalar result, array otherwise."""
+    array = np.asarray(value, dtype=float)
+    return float(array) if array.ndim == 0 else array
+
+
+def _model(model: str) -> str:
+    return check_choice("model", model, MODELS)
+
+
+# -- generated functions (built on first use) ------------------------------------------------
+@cache
+def _f_lost_work(model: str) -> Callable:
+    if model == "exact":
+        return _lambdify(D.lost_work_exact(), D.lam, D.T)
+    return _lambdify(D.lost_work_first_order(), D.lam, D.T)
+
+
+@cache
+def _f_segment_time(preemptible: bool) -> Callable:
+    return _lambdify(D.segment_time(preemptible), D.lam, D.T, D.C, D.R)
+
+
+@cache
+def _f_waste(model: str, preemptible: bool) -> Callable:
+    if model == "exact":
+        return _lambdify(D.waste_exact(preemptible), D.lam, D.T, D.C, D.R)
+    return _lambdify(D.waste_first_order_with_checkpoint(), D.lam, D.T, D.C, D.R)
+
+
+@cache
+def _f_free_checkpoint_limit(model: str, preemptible: bool) -> Callable:
+    return _lambdify(D.free_checkpoint_limit(model, preemptible), D.lam, D.R)
+
+
+@cache
+def _f_interval(kind: str) -> Callable:
+    expr = {"young": D.young_interval, "daly": D.daly_interval,
+            "exact": D.exact_interval}[kind]()
+    return _lambdify(expr, D.lam, D.C)
+
+
+@cache
+def _f_optimality() -> tuple[Callable, Callable]:
+    """The exact optimality condition g(x, c) and its derivative in x."""
+    g = D.exact_optimality_condition()
+    return _lambdify(g, D.x, D.c), _lambdify(sp.diff(g, D.x), D.x, D.c)
+
+
+@cache
+def _f_break_even_first_order() -> dict[str, Callable]:
+    low, high = D.break_even_intervals_first_order()
+    return {
+        "shortest": _lambdify(low, D.lam, D.C, D.R, D.d),
+        "longest": _lambdify(high, D.lam, D.C, D.R, D.d),
+        "rate": _lambdify(D.break_even_rate_first_order(), D.T, D.C, D.R, D.d),
+        "restart": _lambdify(D.break_even_restart_first_order(), D.lam, D.T, D.C, D.d),
+    }
+
+
+@cache
+def _f_break_even_restart_exact(preemptible: bool) -> Callable:
+    return _lambdify(D.break_even_restart_exact(preemptible), D.lam, D.T, D.C, D.d)
+
+
+@cache
+def _f_gang() -> dict[str, Callable]:
+    return {
+        "rate": _lambdify(D.gang_rate(), D.lam, D.N),
+        "survival": _lambdify(D.gang_survival(), D.lam, D.N, D.T),
+        "max_first_order": _lambdify(D.max_gang_first_order(), D.lam, D.C, D.R, D.d),
+    }
+
+
+@cache
+def _f_never_on_spot(model: str, preemptible: bool) -> Callable:
+    return _lambdify(D.never_on_spot_gang(model, preemptible), D.lam, D.R, D.d)
+
+
+# -- vectorised formulas ----------------------------------------------------------------------
+def lost_work(preemption_rate: Number, interval: Number, model: str = "exact") -> Number:
+    """Expected compute lost per preemption, hours.
+
+    First order: T/2.  Exact (Poisson preemptions): 1/λ − T/(e^{λT} − 1).
+    """
+    rate, interval = check_parameters(preemption_rate=preemption_rate, interval=interval)
+    rate, interval = np.broadcast_arrays(np.asarray(rate, float), np.asarray(interval, float))
+    return _out(_f_lost_work(_model(model))(rate, interval))
+
+
+def segment_time(
+    preemption_rate: Number, interval: Number, checkpoint_cost: Number = 0.0,
+    restart_time: Number = 0.0, *, restart_preemptible: bool = True,
+) -> Number:
+    """Exact expected wall time (hours) to complete T hours of compute and a C-hour write.
+
+    Restart preemptible (default): E = e^{λR}(e^{λ(T+C)} − 1)/λ.
+    Restart protected: E = (e^{λ(T+C)} − 1)(1/λ + R).
+    """
+    rate, interval, cost, restart = check_parameters(
+        preemption_rate=preemption_rate, interval=interval, checkpoint_cost=checkpoint_cost,
+        restart_time=restart_time)
+    return _out(_f_segment_time(bool(restart_preemptible))(rate, interval, cost, restart))
+
+
+def waste_fraction(
+    preemption_rate: Number, interval: Number, checkpoint_cost: Number = 0.0,
+    restart_time: Number = 0.0, *, model: str = "exact", restart_preemptible: bool = True,
+) -> Number:
+    """Share of wall time not spent on useful compute (a fraction).
+
+    First order: C/T + λ(T/2 + R) (may exceed 1 where the approximation has broken down).
+    Exact: 1 − T/E with E from :func:`segment_time`.
+    """
+    rate, interval, cost, restart = check_parameters(
+        preemption_rate=preemption_rate, interval=interval, checkpoint_cost=checkpoint_cost,
+        restart_time=restart_time)
+    function = _f_waste(_model(model), bool(restart_preemptible))
+    return _out(function(rate, interval, cost, restart))
+
+
+def young_interval(preemption_rate: Number, checkpoint_cost: Number) -> Number:
+    """Young's optimal compute interval T* = √(2C/λ), hours."""
+    rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
+    return _out(_f_interval("young")(rate, cost))
+
+
+def daly_interval(preemption_rate: Number, checkpoint_cost: Number) -> Number:
+    """Daly's higher-order optimum √(2C/λ) − 2C/3 + (√2/18)C^{3/2}λ^{1/2} (C < 2/λ), else 1/λ."""
+    rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
+    return _out(_f_interval("daly")(rate, cost))
+
+
+def exact_interval(preemption_rate: Number, checkpoint_cost: Number) -> Number:
+    """The exact optimum T* = (1 + W₀(−e^{−λC−1}))/λ under Poisson preemptions, hours.
+
+    It minimises E/T in both restart variants.  Near λC → 0 the argument of W₀ sits at the
+    branch point −1/e, where rounding −e^{−λC−1} to a float costs about 1e-16/(2λC) in
+    relative accuracy; so where λC < 1e-3 the start value is Daly's series instead, and
+    three Newton steps on the derived optimality condition λC + x + log(1 − x) = 0
+    (x = λT, evaluated with log1p) bring either start value to full precision.
+    """
+    rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
+    rate, cost = np.broadcast_arrays(np.asarray(rate, float), np.asarray(cost, float))
+    lam_c = rate * cost
+    with np.errstate(divide="ignore", invalid="ignore"):
+        start = np.where(lam_c < 1e-3, _f_interval("daly")(rate, cost),
+                         np.real(_f_interval("exact")(rate, cost))) * rate
+        g, dg = _f_optimality()
+        x = start
+        for _ in range(3):
+            step = g(x, lam_c) / dg(x, lam_c)
+            x = np.where((x > 0) & (x < 0.5) & np.isfinite(step), x - step, x)
+    return _out(x / rate)
+
+
+def optimal_interval(
+    preemption_rate: Number, checkpoint_cost: Number, model: str = "exact"
+) -> Number:
+    """The model's optimal interval: exact (Lambert W) or first order (Young), hours."""
+    if _model(model) == "exact":
+        return exact_interval(preemption_rate, checkpoint_cost)
+    return young_interval(preemption_rate, checkpoint_cost)
+
+
+def optimal_waste(
+    preemption_rate: Number, checkpoint_cost: Number, restart_time: Number = 0.0, *,
+    model: str = "exact", restart_preemptible: bool = True,
+) -> Number:
+    """The waste fraction at the model's optimal interval.
+
+    With C = 0 the optimum is to checkpoint continuously (T → 0), and the waste is its
+    limit: λR (first order), 1 − e^{−λR} (preemptible restart) or λR/(1 + λR).
+    """
+    rate, cost, restart = check_parameters(
+        preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
+        restart_time=restart_time)
+    rate, cost, restart = np.broadcast_arrays(*(np.asarray(v, float) for v in (rate, cost, restart)))
+    free = _f_free_checkpoint_limit(_model(model), bool(restart_preemptible))(rate, restart)
+    paid = cost > 0
+    result = np.array(free, dtype=float)
+    if np.any(paid):
+        interval = optimal_interval(rate[paid], cost[paid], model)
+        result[paid] = waste_fraction(rate[paid], interval, cost[paid], restart[paid],
+                                      model=model, restart_preemptible=restart_preemptible)
+    return _out(result)
+
+
+def relative_price(waste: Number, spot_discount: Number) -> Number:
+    """Spot's price per useful hour relative to on-demand: (1 − d)/(1 − w) = (1 − d)·E/T.
+
+    Spot pays while this is below 1, i.e. while the waste w is below the discount d.
+    A first-order waste of 1 or more has no meaningful price and is refused.
+    """
+    (discount,) = check_parameters(spot_discount=spot_discount)
+    waste = np.asarray(waste, dtype=float)
+    if np.any(~np.isfinite(waste)) or np.any(waste < 0) or np.any(waste >= 1):
+        bad = waste[~np.isfinite(waste) | (waste < 0) | (waste >= 1)].flat[0]
+        raise ValueError(
+            f"waste: must be a fraction in [0, 1) to price spot, got {bad:g} (a first-order "
+            "waste of 100% or more means the approximation has broken down; use the exact model)"
+        )
+    return _out((1 - discount) / (1 - waste))
+
+
+# -- scalar solvers -----------------------------------------------------------------------------
+def _root(function: Callable[[float], float], low: float, high: float) -> float:
+    """Root of an increasing ``function`` with function(low) < 0, expanding ``high`` as needed."""
+    for _ in range(2000):
+        if function(high) >= 0:
+            return brentq(function, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)
+        low, high = high, high * 2
+    raise ArithmeticError("no sign change found while bracketing a root")
+
+
+def _root_down(function: Callable[[float], float], low: float, high: float) -> float:
+    """Root of a decreasing ``function`` with function(high) < 0, shrinking ``low`` as needed."""
+    for _ in range(2000):
+        if function(low) >= 0:
+            return brentq(function, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)
+        low, high = low / 2, low
+    raise ArithmeticError("no sign change found while bracketing a root")
+
+
+def break_even_intervals(
+    preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
+    *, model: str = "exact", restart_preemptible: bool = True,
+) -> tuple[float, float] | None:
+    """The range of compute intervals (hours) over which spot pays, or None if none does.
+
+    Spot pays while its waste is below the discount d.  The waste is lowest at the optimal
+    interval; checkpointing more often (C/T) or less often (lost work) raises it, so the
+    intervals that pay form one range, (shortest, longest).  With C = 0 the shortest is 0.
+    First order: the roots of C/T + λ(T/2 + R) = d in closed form.  Exact: bracketed roots.
+    """
+    rate, cost, restart, discount = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
+        restart_time=restart_time, spot_discount=spot_discount)
+    model = _model(model)
+    if optimal_waste(rate, cost, restart, model=model,
+                     restart_preemptible=restart_preemptible) >= discount:
+        return None
+    if model == "first-order":
+        functions = _f_break_even_first_order()
+        return (float(functions["shortest"](rate, cost, restart, discount)),
+                float(functions["longest"](rate, cost, restart, discount)))
+
+    def excess(interval: float) -> float:
+        return waste_fraction(rate, interval, cost, restart, model=model,
+                              restart_preemptible=restart_preemptible) - discount
+
+    best = exact_interval(rate, cost) if cost > 0 else 1e-9 / rate
+    high = _root(excess, best, 2 * best)
+    low = _root_down(excess, best / 2, best) if cost > 0 else 0.0
+    return low, high
+
+
+def break_even_interval(
+    preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
+    *, model: str = "exact", restart_preemptible: bool = True,
+) -> float | None:
+    """The longest compute interval (hours) at which spot still pays, or None if none does."""
+    found = break_even_intervals(preemption_rate, checkpoint_cost, restart_time, spot_discount,
+                                 model=model, restart_preemptible=restart_preemptible)
+    return None if found is None else found[1]
+
+
+def break_even_preemption_rate(
+    interval: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
+    *, model: str = "exact", restart_preemptible: bool = True,
+) -> float | None:
+    """The preemption rate (per hour) at which spot stops paying, or None if it never pays.
+
+    Spot pays for rates below it.  None: even with no preemptions the checkpoint writes
+    alone (C/(T + C) exact, C/T first order) use up the discount.
+    """
+    interval, cost, restart, discount = check_parameters(
+        scalar=True, interval=interval, checkpoint_cost=checkpoint_cost,
+        restart_time=restart_time, spot_discount=spot_discount)
+    if _model(model) == "first-order":
+        rate = float(_f_break_even_first_order()["rate"](interval, cost, restart, discount))
+        return rate if rate > 0 else None
+    if cost / (interval + cost) >= discount:
+        return None
+
+    def excess(rate: float) -> float:
+        return waste_fraction(rate, interval, cost, restart, model=model,
+                              restart_preemptible=restart_preemptible) - discount
+
+    tiny = 1e-12 / (interval + cost + restart)
+    return _root(excess, tiny, 1 / (interval + cost + restart))
+
+
+def break_even_restart_time(
+    preemption_rate: float, interval: float, checkpoint_cost: float, spot_discount: float,
+    *, model: str = "exact", restart_preemptible: bool = True,
+) -> float | None:
+    """The restart time (hours) at which spot stops paying, or None if it never pays.
+
+    Closed form in both models (solved by SymPy).  None: even an instant restart leaves the
+    waste at or above the discount.
+    """
+    rate, interval, cost, discount = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, interval=interval,
+        checkpoint_cost=checkpoint_cost, spot_discount=spot_discount)
+    if _model(model) == "first-order":
+        restart = _f_break_even_first_order()["restart"](rate, interval, cost, discount)
+    else:
+        if waste_fraction(rate, interval, cost, 0.0, restart_preemptible=restart_preemptible) \
+                >= discount:
+            return None
+        restart = _f_break_even_restart_exact(bool(restart_preemptible))(rate, interval, cost,
+                                                                         discount)
+    restart = float(restart)
+    return restart if restart >= 0 else None
+
+
+def break_even_discount(
+    preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
+    *, model: str = "exact", restart_preemptible: bool = True,
+) -> float | None:
+    """The smallest spot discount at which spot pays: it equals the waste fraction.
+
+    None where the first-order waste reaches 100% (no discount can pay for that).
+    """
+    waste = float(waste_fraction(preemption_rate, interval, checkpoint_cost, restart_time,
+                                 model=model, restart_preemptible=restart_preemptible))
+    return waste if waste < 1 else None
+
+
+# -- gangs -------------------------------------------------------------------------------------------
+def gang_rate(preemption_rate: Number, gang_size: int) -> Number:
+    """Preemption rate of a synchronous gang of N independent nodes: Nλ, per hour."""
+    rate, size = check_parameters(preemption_rate=preemption_rate, gang_size=gang_size)
+    return _out(_f_gang()["rate"](rate, size))
+
+
+def gang_survival(preemption_rate: Number, gang_size: int, interval: Number) -> Number:
+    """Probability that no node of the gang is preempted within T hours: e^{−NλT}."""
+    rate, size, interval = check_parameters(
+        preemption_rate=preemption_rate, gang_size=gang_size, interval=interval)
+    return _out(_f_gang()["survival"](rate, size, interval))
+
+
+def _snap(value: float) -> float:
+    """A real gang size within 1e-9 (relative) of a whole number is that number.
+
+    Rounding in the last digits must not move a break-even gang across an integer.
+    """
+    nearest = round(value)
+    return float(nearest) if abs(value - nearest) <= 1e-9 * max(1.0, abs(value)) else value
+
+
+def never_on_spot_gang_size(
+    preemption_rate: float, restart_time: float, spot_discount: float, *,
+    model: str = "exact", restart_preemptible: bool = True,
+) -> int | None:
+    """The smallest gang for which spot never pays, even with free, instant checkpoints.
+
+    With C = 0 and T → 0 only the restarts are lost: waste NλR (first order),
+    1 − e^{−NλR} (restart preemptible) or NλR/(1 + NλR) (protected).  The gang size where
+    this reaches d is d/(λR), −ln(1 − d)/(λR) and d/((1 − d)λR).  None if R = 0 (then no
+    gang is too large in this model).
+    """
+    rate, restart, discount = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,
+        spot_discount=spot_discount)
+    if restart == 0:
+        return None
+    size = float(_f_never_on_spot(_model(model), bool(restart_preemptible))(rate, restart,
+                                                                             discount))
+    if not math.isfinite(size):  # R so small that the gang size overflows a float
+        return None
+    return max(1, math.ceil(_snap(size)))
+
+
+def max_gang_size(
+    preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
+    *, model: str = "exact", restart_preemptible: bool = True,
+) -> int | None:
+    """The largest synchronous gang for which spot still pays at its optimal interval.
+
+    The gang is preempted at Nλ and checkpoints at the optimum for that rate.  First order:
+    √(2NλC) + NλR = d solved in closed form; exact: the exact waste at the exact optimum,
+    a bracketed root in N.  0 if even one node does not pay; None if no gang is too large
+    (C = R = 0).
+    """
+    rate, cost, restart, discount = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
+        restart_time=restart_time, spot_discount=spot_discount)
+    model = _model(model)
+    if cost == 0:
+        never = never_on_spot_gang_size(rate, restart, discount, model=model,
+                                        restart_preemptible=restart_preemptible)
+        return None if never is None else never - 1
+    if model == "first-order":
+        size = float(_f_gang()["max_first_order"](rate, cost, restart, discount))
+    else:
+        def excess(gang_rate_: float) -> float:
+            return optimal_waste(gang_rate_, cost, restart, model=model,
+                                 restart_preemptible=restart_preemptible) - discount
+
+        size = _root(excess, 1e-12 * rate, rate) / rate
+    if not math.isfinite(size):  # C and R so small that the size overflows
+        return None
+    return max(0, math.ceil(_snap(size)) - 1)

@@ -1,0 +1,153 @@
+"""`spotmath plan` and `spotmath derive` as a user runs them (a real subprocess)."""
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+import spotmath as sm
+from spotmath.cli import main
+
+KEYS = {"young_interval_h", "daly_interval_h", "exact_interval_h", "waste_first_order",
+        "waste_exact", "effective_discount", "break_even_interval_h", "max_gang_size",
+        "never_on_spot_gang_size", "verdict"}
+
+
+def run(*args):
+    """Run the command in this process (fast); the same parser and handlers as the script."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as stop:  # argparse's --help, --version and usage errors
+            code = stop.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args):
+    """Run the installed module as a separate process, as a user does."""
+    return subprocess.run([sys.executable, "-m", "spotmath", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def plan_json(*args):
+    result = run("plan", "--json", *args)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_plan_json_at_the_defaults():
+    out = plan_json("--mtbf", "4h", "--restart", "10min", "--checkpoint", "1min",
+                    "--discount", "0.6")
+    assert KEYS <= set(out)
+    assert out["young_interval_h"] * 60 == pytest.approx(21.909, abs=1e-3)
+    assert out["exact_interval_h"] * 60 == pytest.approx(21.25, abs=0.005)
+    rate, restart, cost, discount = 0.25, 1 / 6, 1 / 60, 0.6
+    exact = sm.exact_interval(rate, cost)
+    assert out["waste_exact"] == pytest.approx(sm.waste_fraction(rate, exact, cost, restart))
+    assert out["waste_first_order"] == pytest.approx(
+        cost / exact + rate * (exact / 2 + restart))  # typed first-order formula
+    assert out["effective_discount"] == pytest.approx(
+        1 - (1 - discount) / (1 - out["waste_exact"]))
+    assert out["break_even_interval_h"] == pytest.approx(
+        sm.break_even_interval(rate, cost, restart, discount))
+    assert out["max_gang_size"] == 13 and out["never_on_spot_gang_size"] == 22
+    assert out["verdict"] == "spot pays"
+
+
+def test_plan_defaults_are_the_books():
+    assert plan_json() == plan_json("--mtbf", "4h", "--restart", "10min", "--checkpoint",
+                                    "1min", "--discount", "60%")
+
+
+def test_plan_with_rate_equals_plan_with_mtbf():
+    assert plan_json("--rate", "6/d") == plan_json("--mtbf", "4h")
+
+
+def test_plan_for_a_gang_uses_n_lambda():
+    gang = plan_json("--nodes", "8")
+    single = plan_json("--mtbf", "30min")  # 8 × 0.25/h = 2/h
+    for key in ("young_interval_h", "exact_interval_h", "waste_exact", "break_even_interval_h"):
+        assert gang[key] == pytest.approx(single[key], rel=1e-12)
+    assert gang["gang_rate"] == 2.0 and gang["nodes"] == 8
+    # the gang limits are about the per-node rate, so they do not change with --nodes
+    assert gang["max_gang_size"] == plan_json()["max_gang_size"]
+
+
+def test_plan_first_order_model():
+    out = plan_json("--model", "first-order")
+    assert out["recommended_interval_h"] == out["young_interval_h"]
+    assert out["max_gang_size"] == 8 and out["never_on_spot_gang_size"] == 15
+
+
+def test_plan_says_use_on_demand_when_spot_cannot_pay():
+    out = plan_json("--nodes", "30")
+    assert out["verdict"] == "use on-demand"
+    assert out["break_even_interval_h"] is None
+    assert out["effective_discount"] < 0
+
+
+def test_plan_first_order_breakdown_is_reported_not_hidden():
+    out = plan_json("--model", "first-order", "--mtbf", "10min", "--restart", "30min")
+    assert out["waste_first_order"] >= 1
+    assert out["effective_discount"] is None and out["verdict"] == "use on-demand"
+
+
+def test_plan_table_is_readable():
+    result = run("plan")
+    assert result.returncode == 0
+    text = result.stdout
+    for fragment in ("Young 21.9 min", "exact 21.2 min", "break-even interval", "verdict",
+                     "spot pays", "22 nodes"):
+        assert fragment in text
+
+
+@pytest.mark.parametrize("args, names", [
+    (["--mtbf=-4h"], "--mtbf"),
+    (["--mtbf", "0"], "--mtbf"),
+    (["--rate", "-0.25/h"], "--rate"),
+    (["--discount", "1.5"], "--discount"),
+    (["--discount", "100%"], "--discount"),
+    (["--restart", "ten"], "--restart"),
+    (["--restart", "10m"], "--restart"),
+    (["--checkpoint", "0"], "--checkpoint"),
+    (["--checkpoint", "nan"], "--checkpoint"),
+    (["--nodes", "0"], "--nodes"),
+    (["--nodes", "2.5"], "--nodes"),
+    (["--model", "magic"], "--model"),
+    (["--frobnicate", "1"], "--frobnicate"),
+    (["--rate", "1/h", "--mtbf", "1h"], "--mtbf"),
+])
+def test_bad_input_is_one_line_exit_2(args, names):
+    result = run("plan", *args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert names in lines[0] and "Traceback" not in result.stderr
+
+
+def test_derive_lists_and_prints_latex():
+    listing = run("derive", "--list")
+    assert listing.returncode == 0
+    names = [line.split()[0] for line in listing.stdout.splitlines()]
+    for name in ("waste", "young", "daly", "exact-optimum", "exact-waste", "break-even",
+                 "gang-rate", "never-on-spot"):
+        assert name in names
+    young = run("derive", "young")
+    assert young.stdout.strip() == r"T^{*} = \frac{\sqrt{2} \sqrt{C}}{\sqrt{\lambda}}"
+    assert "LambertW" in run("derive", "exact-optimum", "--sympy").stdout
+    bad = run("derive", "yung")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "derivation" in bad.stderr
+
+
+def test_real_process_prints_table_and_fails_cleanly():
+    good = run_process("plan", "--mtbf", "4h")
+    assert good.returncode == 0 and "verdict" in good.stdout and good.stderr == ""
+    bad = run_process("plan", "--discount", "1.5")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr == ("spotmath plan: error: --discount: must be a fraction strictly "
+                          "between 0 and 1 (0.6 or '60%'), got '1.5'\n")

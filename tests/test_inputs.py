@@ -1,0 +1,129 @@
+"""The one validation layer: units, parsing and one-line errors naming the parameter."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import spotmath as sm
+from spotmath.inputs import (
+    InputError, check_discount, check_duration, check_gang_size, check_parameters, check_rate,
+    parse_duration, parse_rate,
+)
+
+
+@pytest.mark.parametrize("text, hours", [
+    ("90s", 90 / 3600), ("10min", 10 / 60), ("4h", 4.0), ("1.5d", 36.0), ("2", 2.0),
+    (" 30 sec ", 30 / 3600), ("1e-1h", 0.1), ("15 minutes", 0.25), (".5h", 0.5),
+])
+def test_durations_with_units(text, hours):
+    assert parse_duration("x", text) == pytest.approx(hours, rel=1e-15)
+
+
+@pytest.mark.parametrize("text, rate", [
+    ("0.25/h", 0.25), ("6/d", 0.25), ("1/4h", 0.25), ("1/15min", 4.0), ("0.5", 0.5),
+])
+def test_rates_with_units(text, rate):
+    assert parse_rate("x", text) == pytest.approx(rate, rel=1e-15)
+
+
+@pytest.mark.parametrize("check, value, fragment", [
+    (lambda v: check_duration("restart_time", v, allow_zero=True), -1, "got -1"),
+    (lambda v: check_duration("interval", v), 0, ">"),
+    (lambda v: check_duration("interval", v), "10m", "unknown time unit 'm'"),
+    (lambda v: check_duration("interval", v), "ten minutes", "not a duration"),
+    (lambda v: check_duration("interval", v), float("nan"), "nan"),
+    (lambda v: check_duration("interval", v), float("inf"), "inf"),
+    (lambda v: check_duration("interval", v), True, "True"),
+    (lambda v: check_duration("interval", v), None, "None"),
+    (lambda v: check_duration("interval", v), [1, -2], "-2"),
+    (lambda v: check_duration("interval", v), ["1", "2"], "must be"),
+    (lambda v: check_duration("interval", v, scalar=True), [1, 2], "single number"),
+    (lambda v: check_rate("preemption_rate", v), "-0.25/h", "-0.25"),
+    (lambda v: check_rate("preemption_rate", v), "0.25/0h", "must be positive"),
+    (lambda v: check_rate("preemption_rate", v), "fast", "not a rate"),
+    (lambda v: check_discount("spot_discount", v), 1.0, "strictly between 0 and 1"),
+    (lambda v: check_discount("spot_discount", v), "150%", "150%"),
+    (lambda v: check_discount("spot_discount", v), 0, "got 0"),
+    (lambda v: check_discount("spot_discount", v), "lots", "lots"),
+    (lambda v: check_gang_size("gang_size", v), 0, "got 0"),
+    (lambda v: check_gang_size("gang_size", v), 2.5, "2.5"),
+    (lambda v: check_gang_size("gang_size", v), "eight", "eight"),
+])
+def test_bad_values_name_parameter_and_value(check, value, fragment):
+    with pytest.raises(InputError) as info:
+        check(value)
+    message = str(info.value)
+    assert "\n" not in message
+    assert message.split(":")[0] in {"restart_time", "interval", "preemption_rate",
+                                     "spot_discount", "gang_size"}
+    assert fragment in message
+
+
+def test_input_error_is_a_value_error():
+    assert issubclass(InputError, ValueError)
+
+
+def test_unknown_parameter_name_is_refused():
+    with pytest.raises(InputError, match=r"^preemption_rat: unknown parameter \(known: "):
+        check_parameters(preemption_rat=0.25)
+
+
+def test_parameters_convert_units_in_order():
+    assert check_parameters(preemption_rate="6/d", restart_time="10min", gang_size="8") == [
+        pytest.approx(0.25), pytest.approx(1 / 6), 8]
+
+
+def test_arrays_pass_through():
+    out = check_duration("interval", np.array([0.25, 1.0, 4.0]))
+    assert isinstance(out, np.ndarray) and out.tolist() == [0.25, 1.0, 4.0]
+    assert check_duration("restart_time", 0, allow_zero=True) == 0.0
+
+
+_DEFAULTS = {"preemption_rate": 0.25, "interval": 1.0, "checkpoint_cost": 1 / 60,
+             "restart_time": 1 / 6, "spot_discount": 0.6}
+_CALLS = {
+    "preemption_rate": lambda a: sm.waste_fraction(
+        a["preemption_rate"], a["interval"], a["checkpoint_cost"], a["restart_time"]),
+    "interval": lambda a: sm.waste_fraction(
+        a["preemption_rate"], a["interval"], a["checkpoint_cost"], a["restart_time"]),
+    "checkpoint_cost": lambda a: sm.young_interval(a["preemption_rate"], a["checkpoint_cost"]),
+    "restart_time": lambda a: sm.never_on_spot_gang_size(
+        a["preemption_rate"], a["restart_time"], a["spot_discount"]),
+    "spot_discount": lambda a: sm.break_even_interval(
+        a["preemption_rate"], a["checkpoint_cost"], a["restart_time"], a["spot_discount"]),
+}
+_bad_numbers = st.one_of(
+    st.floats(max_value=0.0, exclude_max=True), st.just(math.nan), st.just(math.inf),
+    st.just(-math.inf), st.text(max_size=5).filter(lambda s: not s.strip().isdigit()))
+
+
+@given(name=st.sampled_from(sorted(_CALLS)), value=_bad_numbers)
+def test_every_parameter_names_itself_when_bad(name, value):
+    """Negative or non-finite numbers and junk strings of any parameter give an InputError."""
+    arguments = dict(_DEFAULTS, **{name: value})
+    try:
+        _CALLS[name](arguments)
+    except InputError as error:
+        assert str(error).startswith(f"{name}:") and "\n" not in str(error)
+    else:  # only a junk string that happens to parse may pass (e.g. '1' or '.5')
+        assert isinstance(value, str)
+
+
+@given(value=st.one_of(st.floats(min_value=1.0), st.just(math.nan)))
+def test_discount_of_one_or_more_is_refused(value):
+    with pytest.raises(InputError, match=r"^spot_discount: must be a fraction strictly"):
+        sm.relative_price(0.1, value)
+
+
+@given(value=st.text(min_size=1, max_size=20).filter(lambda s: s.strip() != ""))
+def test_arbitrary_strings_never_crash(value):
+    """A string is either a valid duration or gives an InputError, never another error."""
+    try:
+        hours = check_duration("interval", value)
+    except InputError as error:
+        assert str(error).startswith("interval:")
+    else:
+        assert math.isfinite(hours) and hours > 0
