@@ -5,7 +5,9 @@ numeric functions (:mod:`spotmath.numerics`) are generated from them.  Times are
 rates per hour; :mod:`spotmath.inputs` checks and converts every input ('10min', '0.25/h').
 """
 
-from .inputs import InputError, check_parameters, parse_duration, parse_rate
+from .inputs import (
+    InputError, check_book_parameters, check_parameters, parse_duration, parse_rate,
+)
 from .numerics import (
     MODELS,
     break_even_discount,
@@ -27,12 +29,14 @@ from .numerics import (
     waste_fraction,
     young_interval,
 )
-from .plan import Plan, make_plan
+from .derivations import NAMES as DERIVATIONS
+from .derivations import derivation
+from .plan import Plan, duration_text, make_plan
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "InputError", "check_parameters", "parse_duration", "parse_rate", "MODELS",
+    "DERIVATIONS", "derivation", "InputError", "check_book_parameters", "check_parameters", "duration_text", "parse_duration", "parse_rate", "MODELS",
     "break_even_discount", "break_even_interval", "break_even_intervals",
     "break_even_preemption_rate", "break_even_restart_time", "daly_interval",
     "exact_interval", "gang_rate", "gang_survival", "lost_work", "max_gang_size",

@@ -29,66 +29,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _duration_text(hours: float | None) -> str:
-    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'."""
-    if hours is None:
-        return "none"
-    if hours < 1 / 60:
-        return f"{hours * 3600:.3g} s"
-    if hours < 1:
-        return f"{hours * 60:.3g} min"
-    if hours < 48:
-        return f"{hours:.3g} h"
-    return f"{hours / 24:.3g} d"
-
-
-def _percent(share: float | None) -> str:
-    return "n/a" if share is None else f"{100 * share:.1f}%"
-
-
-def _table(plan: Plan) -> str:
-    """The plan as a short, readable report."""
-    gang = (f"a gang of {plan.nodes} nodes (gang rate {plan.gang_rate:.3g}/h)"
-            if plan.nodes > 1 else "one node")
-    restart = "can be preempted" if plan.restart_preemptible else "cannot be preempted"
-    model = ("exact renewal-reward model, restart " + restart if plan.model == "exact"
-             else "first-order model, waste = C/T + λ(T/2 + R)")
-    effective = ("n/a: the first-order waste reaches 100% here, so the approximation has "
-                 "broken down (use --model exact)" if plan.effective_discount is None
-                 else f"{_percent(plan.effective_discount)} below on-demand "
-                      f"(nominal {_percent(plan.spot_discount)})")
-    break_even = ("none: no checkpoint interval makes spot pay"
-                  if plan.break_even_interval_h is None
-                  else f"{_duration_text(plan.break_even_interval_h)} "
-                       "(checkpoint less often than this and spot costs more than on-demand)")
-    max_gang = ("no limit (free checkpoints and restarts)" if plan.max_gang_size is None
-                else f"{plan.max_gang_size} nodes (at each gang's optimal interval)")
-    never = ("none (restarts are free)" if plan.never_on_spot_gang_size is None
-             else f"{plan.never_on_spot_gang_size} nodes and more "
-                  "(even with free, instant checkpoints)")
-    rows = [
-        ("preemptions", f"every {_duration_text(1 / plan.preemption_rate)} per node "
-                        f"(λ = {plan.preemption_rate:.3g}/h), {gang}"),
-        ("restart / checkpoint write", f"{_duration_text(plan.restart_time_h)} / "
-                                       f"{_duration_text(plan.checkpoint_cost_h)}"),
-        ("model", model),
-        ("optimal interval", f"Young {_duration_text(plan.young_interval_h)}, "
-                             f"Daly {_duration_text(plan.daly_interval_h)}, "
-                             f"exact {_duration_text(plan.exact_interval_h)}"),
-        ("checkpoint every", _duration_text(plan.recommended_interval_h)),
-        ("waste at that interval", f"{_percent(plan.waste_exact)} exact, "
-                                   f"{_percent(plan.waste_first_order)} first order"),
-        ("effective spot discount", effective),
-        ("break-even interval", break_even),
-        ("largest gang that pays", max_gang),
-        ("never on spot from", never),
-    ]
-    width = max(len(label) for label, _ in rows)
-    lines = [f"{label:<{width}}  {value}" for label, value in rows]
-    lines.append(f"{'verdict':<{width}}  {plan.verdict}")
-    return "\n".join(lines)
-
-
 def _json(plan: Plan) -> str:
     """The plan as one JSON object with the documented keys (hours and fractions)."""
     keys = ["young_interval_h", "daly_interval_h", "exact_interval_h", "recommended_interval_h",
@@ -114,7 +54,7 @@ def _plan(args: argparse.Namespace) -> int:
         model=args.model,
         restart_preemptible=args.restart_variant == "preemptible",
     )
-    print(_json(plan) if args.json else _table(plan))
+    print(_json(plan) if args.json else plan.report())
     return 0
 
 

@@ -117,6 +117,12 @@ def lost_work_exact() -> sp.Expr:
     return sp.simplify(sp.integrate(t * density, (t, 0, T), conds="none"))
 
 
+@cache
+def lost_work_series() -> sp.Expr:
+    """T/2 − λT²/12 + λ³T⁴/720 + …: the exact loss expanded in λ (T/2 is its first term)."""
+    return sp.series(lost_work_exact(), lam, 0, 4).removeO()
+
+
 # -- 2. first-order waste fraction -------------------------------------------------------
 @cache
 def waste_first_order() -> sp.Expr:
@@ -265,6 +271,17 @@ def break_even_intervals_first_order() -> tuple[sp.Expr, sp.Expr]:
 
 
 @cache
+def break_even_no_checkpoint() -> sp.Expr:
+    """2(d/λ − R): the longest paying interval when checkpoints are free (first order).
+
+    Spot can pay at all only if d > λR, so d − λR is positive and the root simplifies.
+    """
+    q = sp.Symbol("q", positive=True)  # d − λR
+    longest = break_even_intervals_first_order()[1].subs(C, 0).subs(d, q + lam * R)
+    return sp.expand(sp.simplify(longest).subs(q, d - lam * R))
+
+
+@cache
 def break_even_rate_first_order() -> sp.Expr:
     """The preemption rate at which C/T + λ(T/2 + R) = d."""
     return _solve(sp.Eq(waste_first_order_with_checkpoint(), d), lam)
@@ -328,6 +345,14 @@ _DERIVATIONS = {
         sp.Symbol(r"\ell"), lost_work_exact(),
         "Mean of an exponential(λ) preemption time conditioned to fall in [0, T]; "
         "its limit λ → 0 is T/2."),
+    "lost-work-series": lambda: Derivation(
+        "lost-work-series", "Work lost per preemption, expanded in the preemption rate",
+        sp.Symbol(r"\ell"), lost_work_series(),
+        "Series of the exact loss in λ: T/2 is its first term, and the next is negative."),
+    "waste-preemptions": lambda: Derivation(
+        "waste-preemptions", "First-order waste fraction from preemptions alone",
+        sp.Symbol("w_1"), waste_first_order(),
+        "λ preemptions per hour of wall time, each losing T/2 of work and R of restart."),
     "waste": lambda: Derivation(
         "waste", "First-order waste fraction", sp.Symbol("w_1"),
         waste_first_order_with_checkpoint(),
@@ -360,6 +385,12 @@ _DERIVATIONS = {
         "break-even", "Longest checkpoint interval at which spot still pays (first order)",
         sp.Symbol(r"T_{\mathrm{be}}"), break_even_intervals_first_order()[1],
         "Larger root of C/T + λ(T/2 + R) = d: spot pays while its waste is below d."),
+    "break-even-no-checkpoint": lambda: Derivation(
+        "break-even-no-checkpoint",
+        "Longest checkpoint interval at which spot pays, free checkpoints (first order)",
+        sp.Symbol(r"T_{\mathrm{be}}"),
+        break_even_no_checkpoint(),
+        "The break-even interval with C = 0: λ(T/2 + R) = d solved for T."),
     "gang-rate": lambda: Derivation(
         "gang-rate", "Preemption rate of a synchronous gang of N nodes",
         sp.Symbol(r"\lambda_N"), gang_rate(),

@@ -31,6 +31,8 @@ __all__ = [
     "check_choice",
     "check_known_names",
     "check_parameters",
+    "check_book_parameters",
+    "BOOK_PARAMETERS",
     "HOURS_PER_UNIT",
 ]
 
@@ -230,3 +232,78 @@ def check_parameters(*, scalar: bool = False, **values: Any) -> list[Any]:
     """
     check_known_names("parameter", values, _PARAMETER_CHECKS)
     return [_PARAMETER_CHECKS[name](value, scalar) for name, value in values.items()]
+
+
+# -- the book's chapter parameters (papermill) ------------------------------------------------------
+#: Every parameter a chapter may take, with the book's default and its meaning.  A chapter's
+#: ``parameters`` cell uses these names; :func:`check_book_parameters` checks them.
+BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
+    "mtbf_hours": (4.0, "mean time between preemptions of one node, hours"),
+    "spot_discount": (0.6, "spot discount against on-demand, a fraction in (0, 1)"),
+    "restart_minutes": (10.0, "time from a preemption to computing again, minutes"),
+    "checkpoint_minutes": (1.0, "blocking time of one checkpoint write, minutes"),
+    "cadences_minutes": ([15, 60, 240], "checkpoint intervals to work through, minutes"),
+    "gang_sizes": ([1, 2, 4, 8, 16, 32, 64], "synchronous gang sizes to tabulate, nodes"),
+    "restart_preemptible": (True, "exact model: can a restart itself be preempted?"),
+}
+
+
+def _in_unit(name: str, value: Any, unit: str, *, allow_zero: bool = False) -> float:
+    """A duration given in ``unit`` (a bare number) or with its own unit ('90s'), in hours."""
+    sign = ">= 0" if allow_zero else "> 0"
+    unit_name = {"h": "hours", "min": "minutes"}[unit]
+    expected = f"a duration {sign} ({unit_name}, or a string with a unit like '90s')"
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value)  # a bare number is in the parameter's own unit
+        except ValueError:
+            number = parse_duration(name, value) / HOURS_PER_UNIT[unit]
+    array = _as_float_array(name, number, expected) * HOURS_PER_UNIT[unit]
+    return _check_range(name, array, minimum=0.0, allow_minimum=allow_zero, maximum=None,
+                        expected=expected, original=value, scalar=True)
+
+
+def _check_list(name: str, value: Any, check_one: Any) -> tuple:
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise InputError(f"{name}: must be a list, got {_show(value)}")
+    items = tuple(check_one(f"{name}[{i}]", item) for i, item in enumerate(value))
+    if not items:
+        raise InputError(f"{name}: must not be empty")
+    return items
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in {"true", "false"}:
+        return value.strip().lower() == "true"
+    raise InputError(f"{name}: must be True or False, got {_show(value)}")
+
+
+def check_book_parameters(**values: Any) -> dict[str, Any]:
+    """Check a chapter's parameters; return them in library units (hours, per hour).
+
+    Unknown names are refused.  Returns ``preemption_rate`` (per hour), ``restart_time``,
+    ``checkpoint_cost`` and ``cadences`` (hours), ``spot_discount``, ``gang_sizes``,
+    ``restart_preemptible``, and ``mtbf_hours``, for the names given.
+    """
+    check_known_names("parameter", values, BOOK_PARAMETERS)
+    converters = {
+        "mtbf_hours": lambda v: ("mtbf_hours", _in_unit("mtbf_hours", v, "h")),
+        "spot_discount": lambda v: ("spot_discount", check_discount("spot_discount", v,
+                                                                   scalar=True)),
+        "restart_minutes": lambda v: ("restart_time", _in_unit("restart_minutes", v, "min",
+                                                               allow_zero=True)),
+        "checkpoint_minutes": lambda v: ("checkpoint_cost", _in_unit("checkpoint_minutes", v,
+                                                                     "min")),
+        "cadences_minutes": lambda v: ("cadences", _check_list(
+            "cadences_minutes", v, lambda n, item: _in_unit(n, item, "min"))),
+        "gang_sizes": lambda v: ("gang_sizes", _check_list("gang_sizes", v, check_gang_size)),
+        "restart_preemptible": lambda v: ("restart_preemptible",
+                                          _check_flag("restart_preemptible", v)),
+    }
+    checked = dict(converters[name](value) for name, value in values.items())
+    if "mtbf_hours" in checked:
+        checked["preemption_rate"] = 1 / checked["mtbf_hours"]
+    return checked

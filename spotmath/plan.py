@@ -7,7 +7,24 @@ from dataclasses import asdict, dataclass
 from . import numerics as n
 from .inputs import InputError, check_choice, check_gang_size, check_parameters
 
-__all__ = ["Plan", "make_plan"]
+__all__ = ["Plan", "make_plan", "duration_text"]
+
+
+def duration_text(hours: float | None) -> str:
+    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'."""
+    if hours is None:
+        return "none"
+    if hours < 1 / 60:
+        return f"{hours * 3600:.3g} s"
+    if hours < 1:
+        return f"{hours * 60:.3g} min"
+    if hours < 48:
+        return f"{hours:.3g} h"
+    return f"{hours / 24:.3g} d"
+
+
+def _percent(share: float | None) -> str:
+    return "n/a" if share is None else f"{100 * share:.1f}%"
 
 
 @dataclass(frozen=True)
@@ -45,6 +62,48 @@ class Plan:
     def as_dict(self) -> dict:
         """Plain JSON-ready values."""
         return asdict(self)
+
+    def report(self) -> str:
+        """The plan as a short, readable table (what `spotmath plan` prints)."""
+        gang = (f"a gang of {self.nodes} nodes (gang rate {self.gang_rate:.3g}/h)"
+                if self.nodes > 1 else "one node")
+        restart = "can be preempted" if self.restart_preemptible else "cannot be preempted"
+        model = ("exact renewal-reward model, restart " + restart if self.model == "exact"
+                 else "first-order model, waste = C/T + λ(T/2 + R)")
+        effective = ("n/a: the first-order waste reaches 100% here, so the approximation has "
+                     "broken down (use --model exact)" if self.effective_discount is None
+                     else f"{_percent(self.effective_discount)} below on-demand "
+                          f"(nominal {_percent(self.spot_discount)})")
+        break_even = ("none: no checkpoint interval makes spot pay"
+                      if self.break_even_interval_h is None
+                      else f"{duration_text(self.break_even_interval_h)} "
+                           "(checkpoint less often than this and spot costs more than on-demand)")
+        max_gang = ("no limit (free checkpoints and restarts)" if self.max_gang_size is None
+                    else f"{self.max_gang_size} nodes (at each gang's optimal interval)")
+        never = ("none (restarts are free)" if self.never_on_spot_gang_size is None
+                 else f"{self.never_on_spot_gang_size} nodes and more "
+                      "(even with free, instant checkpoints)")
+        rows = [
+            ("preemptions", f"every {duration_text(1 / self.preemption_rate)} per node "
+                            f"(λ = {self.preemption_rate:.3g}/h), {gang}"),
+            ("restart / checkpoint write", f"{duration_text(self.restart_time_h)} / "
+                                           f"{duration_text(self.checkpoint_cost_h)}"),
+            ("model", model),
+            ("optimal interval", f"Young {duration_text(self.young_interval_h)}, "
+                                 f"Daly {duration_text(self.daly_interval_h)}, "
+                                 f"exact {duration_text(self.exact_interval_h)}"),
+            ("checkpoint every", duration_text(self.recommended_interval_h)),
+            ("waste at that interval", f"{_percent(self.waste_exact)} exact, "
+                                       f"{_percent(self.waste_first_order)} first order"),
+            ("effective spot discount", effective),
+            ("break-even interval", break_even),
+            ("largest gang that pays", max_gang),
+            ("never on spot from", never),
+        ]
+        width = max(len(label) for label, _ in rows)
+        lines = [f"{label:<{width}}  {value}" for label, value in rows]
+        lines.append(f"{'verdict':<{width}}  {self.verdict}")
+        return "\n".join(lines)
 
 
 def make_plan(

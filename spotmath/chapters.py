@@ -1,0 +1,84 @@
+"""Running the book's chapters with other parameters, and reading back their glued numbers.
+
+A chapter is an executed notebook in ``book/`` with one cell tagged ``parameters``
+(papermill) and headline numbers stored with MyST-NB's ``glue``.  papermill only *warns*
+about a parameter the notebook does not declare; :func:`run_chapter` refuses it, and checks
+every value with :func:`spotmath.inputs.check_book_parameters` before anything executes.
+Values are handed to papermill as data, never pasted into code by this module.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from .inputs import InputError, check_book_parameters
+
+__all__ = ["ROOT", "chapter_paths", "declared_parameters", "glued", "run_chapter"]
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book"
+
+
+def chapter_paths(root: Path = ROOT) -> list[Path]:
+    """The chapter notebooks named in ``_toc.yml``, in reading order."""
+    import yaml
+
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    names = [toc["root"]]
+    for part in toc.get("parts", [{"chapters": toc.get("chapters", [])}]):
+        names += [entry["file"] for entry in part.get("chapters", [])]
+    return [root / f"{name}.ipynb" for name in names if (root / f"{name}.ipynb").exists()]
+
+
+def declared_parameters(notebook: Path) -> dict[str, Any]:
+    """The parameters a notebook declares in its ``parameters`` cell, with their defaults."""
+    import papermill
+
+    found = papermill.inspect_notebook(str(notebook))
+    return {name: ast.literal_eval(spec["default"]) for name, spec in found.items()}
+
+
+def glued(notebook: Path | nbformat.NotebookNode) -> dict[str, Any]:
+    """The values a notebook stored with ``glue``, by name (numbers, strings, None).
+
+    Figures and other objects without a literal ``text/plain`` form are left out.
+    """
+    if not isinstance(notebook, nbformat.NotebookNode):
+        notebook = nbformat.read(str(notebook), as_version=4)
+    values = {}
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            record = output.get("metadata", {}).get("scrapbook", {})
+            name, prefix = record.get("name"), record.get("mime_prefix", "")
+            text = output.get("data", {}).get(f"{prefix}text/plain")
+            if name and text is not None:
+                try:
+                    values[name] = ast.literal_eval(text)
+                except (ValueError, SyntaxError):
+                    continue
+    return values
+
+
+def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
+                cwd: Path | None = None) -> dict[str, Any]:
+    """Execute ``source`` with ``parameters`` into ``output``; return its glued values.
+
+    Refuses, before executing anything, a parameter the chapter does not declare and any
+    value that fails the book's checks (an :class:`InputError` naming it).
+    """
+    import papermill
+
+    declared = declared_parameters(source)
+    unknown = sorted(set(parameters) - set(declared))
+    if unknown:
+        raise InputError(f"{unknown[0]}: not a parameter of {source.name} "
+                         f"(it takes: {', '.join(declared)})")
+    check_book_parameters(**parameters)
+    papermill.execute_notebook(
+        str(source), str(output), parameters=dict(parameters), kernel_name="python3",
+        progress_bar=False, cwd=str(cwd or source.parent))
+    return glued(output)

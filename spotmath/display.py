@@ -1,0 +1,66 @@
+"""How the book shows things: one figure style (PNG, readable at the book's width) and tables."""
+
+from __future__ import annotations
+
+import matplotlib
+
+ON_DEMAND_COLOUR = "0.25"
+COLOURS = ["#1b6ca8", "#d1495b", "#66a182", "#edae49", "#7b506f", "#00798c"]
+
+
+def book_style() -> None:
+    """Set matplotlib's defaults for the book (PNG output, sizes, colours, grid)."""
+    matplotlib.rcParams.update({
+        "figure.figsize": (7.0, 4.0),
+        "figure.dpi": 110,
+        "savefig.dpi": 110,
+        "font.size": 10.5,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.prop_cycle": matplotlib.cycler(color=COLOURS),
+        "legend.frameon": False,
+        "figure.constrained_layout.use": True,
+    })
+    try:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # outside IPython: nothing to configure
+        return
+    set_matplotlib_formats("png")
+
+
+class Table:
+    """A small table that shows as HTML in the book and as aligned text elsewhere.
+
+    Both forms are stored in the executed notebook, so nbval compares the numbers.
+    """
+
+    def __init__(self, headers: list[str], rows: list[list[object]]) -> None:
+        self.headers = [str(h) for h in headers]
+        self.rows = [[str(cell) for cell in row] for row in rows]
+
+    def __repr__(self) -> str:
+        widths = [max(len(r[i]) for r in [self.headers, *self.rows])
+                  for i in range(len(self.headers))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
+                 for row in [self.headers, *self.rows]]
+        lines.insert(1, "  ".join("-" * w for w in widths))
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        head = "".join(f"<th>{escape(h)}</th>" for h in self.headers)
+        body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
+                       for row in self.rows)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def equation(name: str):
+    """A named derivation as displayable LaTeX (glue it, then ``{glue:math}`` with a label)."""
+    from IPython.display import Math
+
+    from .derivations import derivation
+
+    return Math(derivation(name).latex())
