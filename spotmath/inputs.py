@@ -180,9 +180,9 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
                         expected=expected, original=value, scalar=scalar)
 
 
-def check_gang_size(name: str, value: Any) -> int:
-    """A positive whole number of nodes (``8`` or ``8.0`` or ``'8'``)."""
-    expected = "a whole number of nodes >= 1"
+def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nodes") -> int:
+    """A positive whole number (of nodes, by default): ``8``, ``8.0`` or ``'8'``."""
+    expected = f"{what} >= 1"
     if isinstance(value, str):
         try:
             value = float(value.strip())
@@ -192,6 +192,38 @@ def check_gang_size(name: str, value: Any) -> int:
         raise InputError(f"{name}: must be {expected}, got {_show(value)}")
     if not math.isfinite(value) or value < 1 or value != int(value):
         raise InputError(f"{name}: must be {expected}, got {_show(value)}")
+    return int(value)
+
+
+def check_positive(name: str, value: Any) -> float:
+    """A single finite number > 0 (a shape parameter, say)."""
+    expected = "a number > 0"
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value)
+        except ValueError:
+            raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
+    array = _as_float_array(name, number, expected)
+    return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=None,
+                        expected=expected, original=value, scalar=True)
+
+
+def check_fraction(name: str, value: Any) -> float:
+    """A single number in [0, 1] (inclusive, unlike the discount)."""
+    expected = "a fraction in [0, 1]"
+    array = _as_float_array(name, value, expected)
+    bad = array.ndim != 0 or not np.isfinite(array) or not 0 <= float(array) <= 1
+    if bad:
+        raise InputError(f"{name}: must be {expected}, got {_show(value)}")
+    return float(array)
+
+
+def check_seed(name: str, value: Any) -> int:
+    """A seed for NumPy's random generator: a whole number >= 0."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
+            or value < 0:
+        raise InputError(f"{name}: must be a whole number >= 0, got {_show(value)}")
     return int(value)
 
 
@@ -221,6 +253,12 @@ _PARAMETER_CHECKS = {
         "restart_time", v, allow_zero=True, scalar=scalar),
     "spot_discount": lambda v, scalar: check_discount("spot_discount", v, scalar=scalar),
     "gang_size": lambda v, scalar: check_gang_size("gang_size", v),
+    "work": lambda v, scalar: check_duration("work", v, scalar=scalar),
+    "notice": lambda v, scalar: check_duration("notice", v, allow_zero=True, scalar=scalar),
+    "weibull_shape": lambda v, scalar: check_positive("weibull_shape", v),
+    "bulk_fraction": lambda v, scalar: check_fraction("bulk_fraction", v),
+    "jobs": lambda v, scalar: check_gang_size("jobs", v, what="a whole number of jobs"),
+    "seed": lambda v, scalar: check_seed("seed", v),
 }
 
 
@@ -245,13 +283,18 @@ BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
     "cadences_minutes": ([15, 60, 240], "checkpoint intervals to work through, minutes"),
     "gang_sizes": ([1, 2, 4, 8, 16, 32, 64], "synchronous gang sizes to tabulate, nodes"),
     "restart_preemptible": (True, "exact model: can a restart itself be preempted?"),
+    "seed": (2026, "seed of the random generator, for reproducible simulations"),
+    "jobs": (4000, "simulated jobs per point (more: smaller standard errors, slower)"),
+    "weibull_shapes": ([0.5, 1.0, 2.0], "Weibull shapes k of preemption gaps (1 = Poisson)"),
+    "bulk_fractions": ([0.0, 0.5, 1.0], "share of reclaims that take the whole gang at once"),
+    "notice_seconds": (120.0, "warning before a preemption, seconds"),
 }
 
 
 def _in_unit(name: str, value: Any, unit: str, *, allow_zero: bool = False) -> float:
     """A duration given in ``unit`` (a bare number) or with its own unit ('90s'), in hours."""
     sign = ">= 0" if allow_zero else "> 0"
-    unit_name = {"h": "hours", "min": "minutes"}[unit]
+    unit_name = {"h": "hours", "min": "minutes", "s": "seconds"}[unit]
     expected = f"a duration {sign} ({unit_name}, or a string with a unit like '90s')"
     number = value
     if isinstance(value, str):
@@ -285,8 +328,9 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
     """Check a chapter's parameters; return them in library units (hours, per hour).
 
     Unknown names are refused.  Returns ``preemption_rate`` (per hour), ``restart_time``,
-    ``checkpoint_cost`` and ``cadences`` (hours), ``spot_discount``, ``gang_sizes``,
-    ``restart_preemptible``, and ``mtbf_hours``, for the names given.
+    ``checkpoint_cost``, ``cadences`` and ``notice`` (hours), ``spot_discount``,
+    ``gang_sizes``, ``restart_preemptible``, ``mtbf_hours``, ``seed``, ``jobs``,
+    ``weibull_shapes`` and ``bulk_fractions``, for the names given.
     """
     check_known_names("parameter", values, BOOK_PARAMETERS)
     converters = {
@@ -302,6 +346,14 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
         "gang_sizes": lambda v: ("gang_sizes", _check_list("gang_sizes", v, check_gang_size)),
         "restart_preemptible": lambda v: ("restart_preemptible",
                                           _check_flag("restart_preemptible", v)),
+        "seed": lambda v: ("seed", check_seed("seed", v)),
+        "jobs": lambda v: ("jobs", check_gang_size("jobs", v, what="a whole number of jobs")),
+        "weibull_shapes": lambda v: ("weibull_shapes",
+                                     _check_list("weibull_shapes", v, check_positive)),
+        "bulk_fractions": lambda v: ("bulk_fractions",
+                                     _check_list("bulk_fractions", v, check_fraction)),
+        "notice_seconds": lambda v: ("notice", _in_unit("notice_seconds", v, "s",
+                                                        allow_zero=True)),
     }
     checked = dict(converters[name](value) for name, value in values.items())
     if "mtbf_hours" in checked:

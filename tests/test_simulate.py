@@ -1,0 +1,160 @@
+"""The simulator against the exact model, and the fast simulator against the reference.
+
+Tolerances are multiples of the standard errors computed from the samples themselves.
+The multiple is not tuned: it is the two-sided normal quantile that keeps the chance of any
+false alarm in a family of m comparisons at 0.1% (Bonferroni), 3.3 for a single comparison
+and 4.3 for the 72 points of the Poisson grid.  Seeds are fixed, so every run checks the
+same samples.
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import norm
+
+import spotmath as sm
+from spotmath.inputs import InputError
+from spotmath.simulate import simulate, simulate_reference
+
+SEGMENTS = 10  # jobs of ten whole segments: E[wall] = 10 E exactly for Poisson preemptions
+
+
+def z_limit(comparisons: int = 1, false_alarm: float = 0.001) -> float:
+    """Standard errors allowed when ``comparisons`` are checked at once (Bonferroni)."""
+    return float(norm.isf(false_alarm / (2 * comparisons)))
+
+
+GRID = list(itertools.product([0.1, 0.5, 1.5], [0.0, 0.05, 0.3], [0.005, 0.05]))
+
+
+def check_against_exact(sim, rate, interval, cost, restart, preemptible, comparisons=1):
+    expected = SEGMENTS * sm.segment_time(rate, interval, cost, restart,
+                                          restart_preemptible=preemptible)
+    mean, error = sim.mean("wall_time")
+    assert abs(mean - expected) < z_limit(comparisons) * error, (mean, expected, error)
+
+
+@pytest.mark.parametrize("preemptible", [True, False])
+@pytest.mark.parametrize("lam_t, lam_r, lam_c", GRID)
+def test_poisson_simulation_agrees_with_exact_model(lam_t, lam_r, lam_c, preemptible):
+    rate = 0.5
+    interval, restart, cost = lam_t / rate, lam_r / rate, lam_c / rate
+    seed = int(1000 * lam_t + 100 * lam_r + 10_000 * lam_c) + preemptible
+    sim = simulate(preemption_rate=rate, interval=interval, checkpoint_cost=cost,
+                   restart_time=restart, work=SEGMENTS * interval, jobs=3000,
+                   restart_preemptible=preemptible, seed=seed)
+    family = 2 * len(GRID)
+    check_against_exact(sim, rate, interval, cost, restart, preemptible, family)
+    waste, error = sim.waste()
+    exact = sm.waste_fraction(rate, interval, cost, restart, restart_preemptible=preemptible)
+    assert abs(waste - exact) < z_limit(family) * error
+
+
+def test_time_adds_up_per_job():
+    sim = simulate(preemption_rate=1.0, interval=0.7, checkpoint_cost=0.05, restart_time=0.2,
+                   work=9.5, jobs=2000, gang_size=3, weibull_shape=0.7, bulk_fraction=0.3,
+                   seed=5)
+    parts = sim.work + sim.rework + sim.restarts + sim.checkpoints
+    assert np.allclose(sim.wall_time, parts, rtol=1e-12)
+    # 9.5 h of work in 0.7 h intervals: 14 segments, so at least 14 writes
+    assert np.all(sim.checkpoints >= 14 * 0.05 - 1e-12)
+
+
+CONFIGURATIONS = {
+    "poisson": {},
+    "protected restart": {"restart_preemptible": False},
+    "weibull bursty": {"weibull_shape": 0.6},
+    "weibull wear-out": {"weibull_shape": 2.5},
+    "gang with bulk": {"gang_size": 4, "bulk_fraction": 0.5},
+    "notice": {"notice": 0.1},
+    "uneven last segment": {"work": 7.3},
+}
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGURATIONS))
+def test_vectorised_agrees_with_reference(name):
+    kwargs = dict(preemption_rate=0.6, interval=0.8, checkpoint_cost=0.05, restart_time=0.25,
+                  work=8.0, jobs=4000)
+    kwargs.update(CONFIGURATIONS[name])
+    fast = simulate(seed=11, **kwargs)
+    slow = simulate_reference(seed=12, **kwargs)
+    fields = ("wall_time", "preemptions", "rework", "restarts", "checkpoints")
+    limit = z_limit(len(fields) * len(CONFIGURATIONS))
+    for field in fields:
+        (a, ea), (b, eb) = fast.mean(field), slow.mean(field)
+        # a constant field (every write, say) may differ only by rounding in its last digits
+        assert abs(a - b) <= limit * math.hypot(ea, eb) + 1e-12 * abs(a), (name, field, a, b)
+
+
+def test_weibull_shape_one_is_poisson():
+    """The reference draws Weibull variates of shape 1 (no exponential shortcut)."""
+    rate, interval, cost, restart = 0.5, 1.0, 0.05, 0.2
+    sim = simulate_reference(preemption_rate=rate, interval=interval, checkpoint_cost=cost,
+                             restart_time=restart, work=SEGMENTS * interval, jobs=6000,
+                             weibull_shape=1.0, seed=3)
+    check_against_exact(sim, rate, interval, cost, restart, True)
+
+
+def test_bulk_fraction_one_is_a_single_nodes_rate():
+    rate, interval, cost, restart = 0.5, 1.0, 0.05, 0.2
+    sim = simulate(preemption_rate=rate, interval=interval, checkpoint_cost=cost,
+                   restart_time=restart, work=SEGMENTS * interval, jobs=6000, gang_size=16,
+                   bulk_fraction=1.0, seed=4)
+    check_against_exact(sim, rate, interval, cost, restart, True)
+
+
+def test_independent_gang_is_n_lambda_and_bulk_lies_between():
+    rate, interval, cost, restart, nodes = 0.1, 0.5, 0.02, 0.1, 8
+    kwargs = dict(preemption_rate=rate, interval=interval, checkpoint_cost=cost,
+                  restart_time=restart, work=SEGMENTS * interval, jobs=6000, gang_size=nodes)
+    independent = simulate(seed=6, **kwargs)
+    check_against_exact(independent, nodes * rate, interval, cost, restart, True)
+    half = simulate(bulk_fraction=0.5, seed=7, **kwargs)
+    check_against_exact(half, (nodes * 0.5 + 0.5) * rate, interval, cost, restart, True)
+
+
+def test_notice_longer_than_checkpoint_removes_rework():
+    kwargs = dict(preemption_rate=0.5, interval=1.0, checkpoint_cost=1 / 60, restart_time=0.2,
+                  work=10.0, jobs=3000, seed=8)
+    with_notice = simulate(notice=2 / 60, **kwargs)
+    assert np.all(with_notice.rework == 0)
+    assert with_notice.preemptions.sum() > 0
+    too_short = simulate(notice=0.5 / 60, **kwargs)  # notice shorter than the write
+    assert too_short.rework.mean() > 0.1
+    without = simulate(**kwargs)
+    assert with_notice.waste()[0] < without.waste()[0]
+
+
+@pytest.mark.parametrize("name, value, message", [
+    ("weibull_shape", 0, "weibull_shape: must be a number > 0"),
+    ("weibull_shape", -1.5, "weibull_shape: must be a number > 0"),
+    ("bulk_fraction", 1.2, "bulk_fraction: must be a fraction in [0, 1]"),
+    ("bulk_fraction", -0.1, "bulk_fraction: must be a fraction in [0, 1]"),
+    ("notice", -1, "notice: must be a duration >= 0"),
+    ("jobs", 0, "jobs: must be a whole number of jobs >= 1"),
+    ("seed", -3, "seed: must be a whole number >= 0"),
+    ("work", 0, "work: must be a duration > 0"),
+])
+@pytest.mark.parametrize("function", [simulate, simulate_reference])
+def test_bad_input_is_refused(function, name, value, message):
+    kwargs = dict(preemption_rate=0.5, interval=1.0, checkpoint_cost=0.01, restart_time=0.1,
+                  work=5.0, jobs=10)
+    kwargs[name] = value
+    with pytest.raises(InputError) as info:
+        function(**kwargs)
+    assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("function", [simulate, simulate_reference])
+def test_hopeless_jobs_are_refused_instead_of_running_forever(function):
+    with pytest.raises(InputError, match=r"^interval: 12 h is too long for a gang preempted 8.125 times an hour: each job"):
+        function(preemption_rate=0.25, interval=12, checkpoint_cost=0.01, restart_time=0.1,
+                 work=100, jobs=10, gang_size=64, bulk_fraction=0.5)
+
+
+def test_units_are_accepted():
+    sim = simulate(preemption_rate="6/d", interval="30min", checkpoint_cost="30s",
+                   restart_time="10min", work="5h", notice="2min", jobs=50, seed=1)
+    assert sim.work == 5.0 and np.all(sim.rework == 0)
