@@ -17,7 +17,8 @@ import nbformat
 
 from .inputs import InputError, check_book_parameters
 
-__all__ = ["ROOT", "chapter_paths", "declared_parameters", "glued", "run_chapter"]
+__all__ = ["ROOT", "chapter_paths", "declared_parameters", "glued", "make_edition",
+           "run_chapter"]
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -82,3 +83,92 @@ def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
         str(source), str(output), parameters=dict(parameters), kernel_name="python3",
         progress_bar=False, cwd=str(cwd or source.parent))
     return glued(output)
+
+
+def _read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+    """Parameters from a YAML mapping and NAME VALUE pairs (values read as YAML data)."""
+    import yaml
+
+    values: dict[str, Any] = {}
+    if params_file is not None:
+        try:
+            loaded = yaml.safe_load(Path(params_file).read_text(encoding="utf-8"))
+        except (OSError, yaml.YAMLError) as error:
+            raise InputError(f"--params: cannot read {params_file}: "
+                             f"{' '.join(str(error).split())}") from None
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise InputError(f"--params: {params_file} must hold a mapping of name: value")
+        values.update(loaded)
+    for name, text in pairs:
+        try:
+            values[name] = yaml.safe_load(text)
+        except yaml.YAMLError:
+            values[name] = text  # not YAML: keep the string; validation names it
+    return values
+
+
+def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
+                 root: Path = ROOT, progress=print) -> Path:
+    """Execute every chapter with ``parameters`` and build the HTML book into ``out``.
+
+    Everything is checked before anything runs: parameter names (each must be declared by
+    at least one chapter), values, and that ``out`` is empty (unless ``force``).  The
+    chapters are copied into ``out/source`` and executed there with papermill, each with the
+    parameters it declares; ``book/`` itself is never written.  Returns the HTML folder.
+    """
+    import shutil
+    import subprocess
+    import sys
+
+    import yaml
+
+    chapters = chapter_paths(root)
+    if not chapters:
+        raise InputError(f"book: no chapters found under {root} (run from a spotmath checkout)")
+    declared = {path: declared_parameters(path) for path in chapters}
+    known = set().union(*declared.values())
+    unknown = sorted(set(parameters) - known)
+    if unknown:
+        raise InputError(f"{unknown[0]}: not a parameter of any chapter "
+                         f"(known: {', '.join(sorted(known))})")
+    check_book_parameters(**parameters)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"--out: {out} exists and is not a folder")
+    if out.exists() and any(out.iterdir()):
+        if not force:
+            raise InputError(f"--out: {out} is not empty (use --force to replace it)")
+        shutil.rmtree(out)
+    source = out / "source"
+    (source / "book").mkdir(parents=True)
+    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+    config["execute"]["execute_notebooks"] = "off"  # papermill has executed them
+    (source / "_config.yml").write_text(yaml.safe_dump(config, sort_keys=False),
+                                        encoding="utf-8")
+    shutil.copy(root / "_toc.yml", source / "_toc.yml")
+    for extra in ("references.bib",):
+        if (root / extra).exists():
+            shutil.copy(root / extra, source / extra)
+    for path in (root / "book").iterdir():
+        if path.suffix != ".ipynb" and path.is_file():
+            shutil.copy(path, source / "book" / path.name)
+        elif path.is_dir() and not path.name.startswith((".", "_")):
+            shutil.copytree(path, source / "book" / path.name)
+    for number, path in enumerate(chapters, 1):
+        mine = {k: v for k, v in parameters.items() if k in declared[path]}
+        shown = ", ".join(f"{k}={v!r}" for k, v in mine.items()) or "defaults"
+        progress(f"[{number}/{len(chapters)}] {path.stem}: executing ({shown})")
+        run_chapter(path, source / "book" / path.name, mine, cwd=source / "book")
+    progress("building the HTML book")
+    command = (shutil.which("jupyter-book", path=str(Path(sys.executable).parent))
+               or shutil.which("jupyter-book") or "jupyter-book")
+    result = subprocess.run([command, "build", str(source), "--path-output", str(out)],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError("jupyter-book build failed:\n" + result.stdout[-3000:]
+                           + result.stderr[-3000:])
+    html = out / "_build" / "html"
+    progress(f"done: {html / 'index.html'}")
+    return html

@@ -4,6 +4,7 @@
                   [--model exact|first-order] [--restart-variant preemptible|protected] [--json]
     spotmath derive NAME [--latex | --sympy]
     spotmath derive --list
+    spotmath book [--params my.yaml] [-p NAME VALUE ...] --out DIR [--force]
 
 Bad input ends with exit status 2 and one line on stderr naming the option; no traceback.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from . import __version__
@@ -70,6 +72,15 @@ def _derive(args: argparse.Namespace) -> int:
     return 0
 
 
+def _book(args: argparse.Namespace) -> int:
+    from .chapters import _read_parameters, make_edition
+
+    parameters = _read_parameters(args.params, args.parameter or [])
+    make_edition(args.out, parameters, force=args.force,
+                 progress=lambda line: print(line, flush=True))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="spotmath", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"spotmath {__version__}")
@@ -110,6 +121,17 @@ def build_parser() -> argparse.ArgumentParser:
     form.add_argument("--sympy", dest="form", action="store_const", const="sympy",
                       help="SymPy's plain text")
     derive.set_defaults(run=_derive, form="latex")
+    book = commands.add_parser(
+        "book", help="rerun every chapter with your parameters and build your own edition",
+        description="Execute every chapter with papermill using your parameters and build "
+                    "the HTML book into OUT. Names and values are checked before anything "
+                    "runs; book/ is never written.")
+    book.add_argument("--params", type=Path, help="YAML file of name: value parameters")
+    book.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"),
+                      help="one parameter (repeatable); VALUE is read as YAML: 4, 0.6, [1, 8]")
+    book.add_argument("--out", type=Path, required=True, help="folder for your edition")
+    book.add_argument("--force", action="store_true", help="replace a non-empty OUT")
+    book.set_defaults(run=_book)
     return parser
 
 

@@ -285,7 +285,7 @@ BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
     "restart_preemptible": (True, "exact model: can a restart itself be preempted?"),
     "seed": (2026, "seed of the random generator, for reproducible simulations"),
     "jobs": (4000, "simulated jobs per point (more: smaller standard errors, slower)"),
-    "weibull_shapes": ([0.5, 1.0, 2.0], "Weibull shapes k of preemption gaps (1 = Poisson)"),
+    "weibull_shapes": ([0.5, 1.0, 2.0], "Weibull shapes k of the gaps between preemptions; k of 1 is Poisson"),
     "bulk_fractions": ([0.0, 0.5, 1.0], "share of reclaims that take the whole gang at once"),
     "notice_seconds": (120.0, "warning before a preemption, seconds"),
 }

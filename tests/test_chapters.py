@@ -175,6 +175,9 @@ def test_chapter_structure(chapter):
     for line in parameters:  # `name: type = literal  # help`, as papermill --help-notebook reads
         assert re.match(r"^\w+: \w+ = .+  # \S", line), line
         assert line.split(":")[0] in BOOK_PARAMETERS
+        assert BOOK_PARAMETERS[line.split(":")[0]][1] in line  # the same help everywhere
+    # papermill must parse every line (an '=' in a help comment, say, makes it skip one)
+    assert list(declared_parameters(chapter)) == [line.split(":")[0] for line in parameters]
     assert "sm.check_book_parameters(" in code[tagged[0] + 1].source
     for cell in code:  # executed, stored, clean
         assert cell.execution_count is not None

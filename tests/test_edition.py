@@ -1,0 +1,90 @@
+"""`spotmath book`: a reader's own edition of the whole book, with their parameters."""
+
+import contextlib
+import hashlib
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import spotmath as sm
+from spotmath.chapters import ROOT, chapter_paths
+from spotmath.cli import main
+
+
+def run(*args):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as stop:
+            code = stop.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def book_fingerprint() -> str:
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "book").rglob("*")):
+        if path.is_file():
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-p", "mtbf", "4"], "mtbf: not a parameter of any chapter (known: "),
+    (["-p", "mtbf_hours", "-4"], "mtbf_hours: must be a duration > 0"),
+    (["-p", "spot_discount", "1.5"], "spot_discount: must be a fraction strictly between"),
+    (["-p", "gang_sizes", "8"], "gang_sizes: must be a list"),
+    (["-p", "mtbf_hours", "__import__('os').system('touch HACKED')"],
+     "mtbf_hours: not a duration: \"__import__('os').system('touch HACKED')\""),
+])
+def test_bad_parameters_are_refused_before_anything_runs(tmp_path, args, message):
+    out = tmp_path / "edition"
+    code, stdout, stderr = run("book", "--out", str(out), *args)
+    assert code == 2 and stdout == ""
+    assert stderr.count("\n") == 1 and stderr.startswith("spotmath book: error: " + message)
+    assert not out.exists() and not (tmp_path / "HACKED").exists()
+
+
+def test_params_file_errors_are_one_line(tmp_path):
+    bad = tmp_path / "my.yaml"
+    bad.write_text("- just\n- a list\n")
+    code, _, stderr = run("book", "--params", str(bad), "--out", str(tmp_path / "e"))
+    assert code == 2 and "--params: " in stderr and "must hold a mapping" in stderr
+    code, _, stderr = run("book", "--params", str(tmp_path / "missing.yaml"),
+                          "--out", str(tmp_path / "e"))
+    assert code == 2 and stderr.startswith("spotmath book: error: --params: cannot read")
+
+
+def test_a_non_empty_out_folder_is_refused_without_force(tmp_path):
+    (tmp_path / "keep.txt").write_text("mine")
+    code, _, stderr = run("book", "--out", str(tmp_path), "-p", "mtbf_hours", "2")
+    assert code == 2 and "is not empty (use --force" in stderr
+    assert (tmp_path / "keep.txt").read_text() == "mine"
+
+
+def test_your_own_edition_end_to_end(tmp_path):
+    """Every chapter rerun with MTBF 2 h from a YAML file plus -p, built into OUT."""
+    params = tmp_path / "my.yaml"
+    params.write_text("mtbf_hours: 2\ngang_sizes: [1, 4, 16]\njobs: 1000\n")
+    out = tmp_path / "edition"
+    before = book_fingerprint()
+    result = subprocess.run(
+        [sys.executable, "-m", "spotmath", "book", "--params", str(params),
+         "-p", "restart_minutes", "5", "--out", str(out)],
+        capture_output=True, text=True, timeout=1800, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    chapters = chapter_paths()
+    for number, chapter in enumerate(chapters, 1):
+        assert f"[{number}/{len(chapters)}] {chapter.stem}: executing" in result.stdout
+        assert (out / "_build" / "html" / "book" / f"{chapter.stem}.html").is_file()
+    # the prose carries the new numbers: the exact interval for λ = 0.5/h, C = 1 min
+    intro = (out / "_build" / "html" / "book" / "intro.html").read_text()
+    assert f"{sm.exact_interval(0.5, 1 / 60) * 60:.1f}" in intro
+    assert book_fingerprint() == before  # book/ is never written
+    # values are checked before the folder: a bad one leaves the edition as it was
+    again = run("book", "--out", str(out), "-p", "jobs", "0")
+    assert again[0] == 2 and "jobs: must be a whole number of jobs >= 1" in again[2]
+    assert (out / "_build" / "html" / "index.html").is_file()
