@@ -35,7 +35,7 @@ import numpy as np
 
 from .inputs import InputError, check_parameters
 
-__all__ = ["Simulation", "simulate", "simulate_reference", "waste_curve"]
+__all__ = ["Simulation", "exposure", "simulate", "simulate_reference", "waste_curve"]
 
 _DONE = 1e-9  # work left below this fraction of an interval counts as finished
 
@@ -84,18 +84,31 @@ def _checked(**values):
     names = ("preemption_rate", "interval", "checkpoint_cost", "restart_time", "work", "jobs",
              "gang_size", "weibull_shape", "bulk_fraction", "notice", "seed")
     checked = dict(zip(names, check_parameters(scalar=True, **{n: values[n] for n in names})))
-    rho = checked["bulk_fraction"]
-    gang_rate = (checked["gang_size"] * (1 - rho) + rho) * checked["preemption_rate"]
-    segment = checked["interval"] + checked["checkpoint_cost"] + checked["restart_time"]
+    hazard = exposure(**{n: checked[n] for n in names[:4] + names[6:9]})
     segments = math.ceil(checked["work"] / checked["interval"])
-    # Poisson estimate of preemptions per job: e^{Λ(T+C+R)} attempts per segment.
-    expected = segments * math.expm1(min(gang_rate * segment, 700.0))
+    expected = segments * math.expm1(min(hazard, 700.0))
     if expected > MAX_PREEMPTIONS_PER_JOB:
         raise InputError(
-            f"interval: {checked['interval']:g} h is too long for a gang preempted "
-            f"{gang_rate:g} times an hour: each job would suffer about {expected:.2g} "
-            "preemptions before finishing; shorten the interval or the work")
+            f"interval: {checked['interval']:g} h is too long for this gang's preemptions: "
+            f"each job would suffer about {expected:.2g} preemptions before finishing; "
+            "shorten the interval or the work")
     return checked
+
+
+def exposure(
+    preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
+    gang_size: int = 1, weibull_shape: float = 1.0, bulk_fraction: float = 0.0,
+) -> float:
+    """Cumulative hazard of one attempt at restart + interval + write, from fresh nodes.
+
+    N(1 − ρ)(L/s)^k + ρλL with L = R + T + C and s the Weibull scale of a node's gaps;
+    e^{exposure} estimates the attempts a segment needs (exactly so for Poisson).
+    """
+    length = restart_time + interval + checkpoint_cost
+    node_rate = (1 - bulk_fraction) * preemption_rate
+    nodes = gang_size * (length / _gap_scale(node_rate, weibull_shape)) ** weibull_shape \
+        if node_rate > 0 else 0.0
+    return nodes + bulk_fraction * preemption_rate * length
 
 
 def _gap_scale(rate: float, shape: float) -> float:
@@ -117,7 +130,11 @@ def simulate(
     saves_on_notice = p["notice"] > 0 and C <= p["notice"]
     rng = np.random.default_rng(p["seed"])
 
-    node_rate, bulk_rate = (1 - rho) * rate, rho * rate
+    # With exponential gaps the first of N node clocks is itself exponential at N times the
+    # rate, and replacing a node changes nothing (memoryless): one clock per job suffices.
+    # Other shapes need a clock per node.
+    clock_count = 1 if shape == 1 else nodes
+    node_rate, bulk_rate = (1 - rho) * rate * nodes / clock_count, rho * rate
     node_scale = _gap_scale(node_rate, shape) if node_rate > 0 else math.inf
 
     def node_gaps(size) -> np.ndarray:
@@ -129,7 +146,7 @@ def simulate(
     def bulk_gaps(size) -> np.ndarray:
         return rng.exponential(1 / bulk_rate, size) if bulk_rate > 0 else np.full(size, np.inf)
 
-    clocks = node_gaps((n_jobs, nodes))  # absolute time of each node's next preemption
+    clocks = node_gaps((n_jobs, clock_count))  # absolute time of each clock's next preemption
     bulk = bulk_gaps(n_jobs)  # absolute time of each job's next bulk reclaim
     t = np.zeros(n_jobs)
     left = np.full(n_jobs, p["work"])
@@ -146,7 +163,7 @@ def simulate(
         by_bulk = bulk[idx] <= clocks[idx].min(axis=1)
         whole, single = idx[by_bulk], idx[~by_bulk]
         if whole.size:
-            clocks[whole] = at[by_bulk, None] + node_gaps((whole.size, nodes))
+            clocks[whole] = at[by_bulk, None] + node_gaps((whole.size, clock_count))
             bulk[whole] = at[by_bulk] + bulk_gaps(whole.size)
         if single.size:
             node = clocks[single].argmin(axis=1)

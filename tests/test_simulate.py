@@ -149,9 +149,16 @@ def test_bad_input_is_refused(function, name, value, message):
 
 @pytest.mark.parametrize("function", [simulate, simulate_reference])
 def test_hopeless_jobs_are_refused_instead_of_running_forever(function):
-    with pytest.raises(InputError, match=r"^interval: 12 h is too long for a gang preempted 8.125 times an hour: each job"):
+    with pytest.raises(InputError, match=r"^interval: 12 h is too long for this gang's preemptions: each job would"):
         function(preemption_rate=0.25, interval=12, checkpoint_cost=0.01, restart_time=0.1,
                  work=100, jobs=10, gang_size=64, bulk_fraction=0.5)
+
+
+def test_wear_out_preemptions_are_guarded_too():
+    """Weibull k = 3: a 72-hour segment on a 24-hour MTBF almost never survives."""
+    with pytest.raises(InputError, match=r"^interval: 72 h is too long"):
+        simulate(preemption_rate=1 / 24, interval=72, checkpoint_cost=0.01, restart_time=0.25,
+                 work=72 * 30, jobs=10, weibull_shape=3.0)
 
 
 def test_units_are_accepted():
