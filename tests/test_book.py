@@ -41,3 +41,21 @@ def test_every_chapter_has_a_page(built_book):
     for name in toc_files():
         assert (built_book / f"{name}.html").is_file(), name
     assert (built_book / "index.html").is_file()
+
+
+def test_equation_anchors_exist(built_book):
+    """Each label on the How-to-cite page is an anchor `equation-LABEL` in the HTML."""
+    import re
+
+    cite = (ROOT / "book" / "cite.md").read_text()
+    html = "".join(path.read_text() for path in (built_book / "book").glob("*.html"))
+    for label in set(re.findall(r"`(eq-[\w-]+)`", cite)):
+        assert f'id="equation-{label}"' in html, label
+
+
+def test_bibliography_and_glossary_pages(built_book):
+    references = (built_book / "book" / "references.html").read_text()
+    for author in ("Young", "Daly", "Bougeret"):
+        assert author in references
+    glossary = (built_book / "book" / "glossary.html").read_text()
+    assert 'id="term-T"' in glossary and 'id="term-R"' in glossary

@@ -1,0 +1,45 @@
+"""Citing: the bibliography, CITATION.cff and the equation labels the How-to-cite page lists."""
+
+import re
+
+import nbformat
+import yaml
+
+from spotmath.chapters import ROOT, chapter_paths
+
+
+def chapter_text() -> str:
+    return "\n".join(cell.source for path in chapter_paths()
+                     for cell in nbformat.read(path, as_version=4).cells
+                     if cell.cell_type == "markdown")
+
+
+def bib_keys() -> dict[str, str]:
+    text = (ROOT / "references.bib").read_text()
+    return {key: body for key, body in re.findall(r"@\w+\{(\w+),(.*?)\n\}", text, flags=re.S)}
+
+
+def test_every_citation_is_in_the_bibliography_with_a_doi():
+    entries = bib_keys()
+    cited = set()
+    for group in re.findall(r"\{cite\}`([^`]+)`", chapter_text()):
+        cited |= {key.strip() for key in group.split(",")}
+    assert cited and cited <= set(entries), cited - set(entries)
+    for key, body in entries.items():
+        assert re.search(r"doi\s*=\s*\{10\.\d+/", body), key
+        assert re.search(r"year\s*=\s*\{\d{4}\}", body), key
+
+
+def test_citation_cff_is_valid_enough():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"] == "1.2.0"
+    assert cff["title"] and cff["authors"] and cff["message"]
+    dois = {ref["doi"] for ref in cff["references"]}
+    assert dois <= {re.search(r"doi\s*=\s*\{([^}]+)\}", body).group(1)
+                    for body in bib_keys().values()}
+
+
+def test_cite_page_lists_exactly_the_equation_labels():
+    defined = set(re.findall(r":label: (eq-[\w-]+)", chapter_text()))
+    listed = set(re.findall(r"`(eq-[\w-]+)`", (ROOT / "book" / "cite.md").read_text()))
+    assert defined and defined == listed, defined ^ listed
