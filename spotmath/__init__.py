@@ -7,6 +7,7 @@ rates per hour; :mod:`spotmath.inputs` checks and converts every input ('10min',
 
 from .inputs import (
     InputError, check_book_parameters, check_parameters, parse_duration, parse_rate,
+    rate_from_mtbf,
 )
 from .numerics import (
     MODELS,
@@ -36,7 +37,8 @@ from .plan import Plan, duration_text, make_plan
 __version__ = "0.1.0"
 
 __all__ = [
-    "DERIVATIONS", "derivation", "InputError", "check_book_parameters", "check_parameters", "duration_text", "parse_duration", "parse_rate", "MODELS",
+    "DERIVATIONS", "derivation", "InputError", "check_book_parameters", "check_parameters",
+    "duration_text", "parse_duration", "parse_rate", "rate_from_mtbf", "MODELS",
     "break_even_discount", "break_even_interval", "break_even_intervals",
     "break_even_preemption_rate", "break_even_restart_time", "daly_interval",
     "exact_interval", "gang_rate", "gang_survival", "lost_work", "max_gang_size",

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Sequence
 
 from . import __version__
-from .inputs import InputError, check_discount, check_duration, check_gang_size, check_rate
+from .inputs import (
+    InputError, check_discount, check_duration, check_gang_size, check_rate, rate_from_mtbf,
+)
 from .plan import Plan, make_plan
 
 DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
@@ -46,7 +48,7 @@ def _plan(args: argparse.Namespace) -> int:
     if args.rate is not None:
         rate = check_rate("--rate", args.rate, scalar=True)
     else:
-        rate = 1 / check_duration("--mtbf", args.mtbf, scalar=True)
+        rate = rate_from_mtbf(args.mtbf, "--mtbf")
     plan = make_plan(
         preemption_rate=rate,
         restart_time=check_duration("--restart", args.restart, allow_zero=True, scalar=True),

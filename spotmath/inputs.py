@@ -24,6 +24,7 @@ __all__ = [
     "InputError",
     "parse_duration",
     "parse_rate",
+    "rate_from_mtbf",
     "check_duration",
     "check_rate",
     "check_discount",
@@ -141,6 +142,11 @@ def parse_rate(name: str, value: Any) -> Any:
             f"{name}: not a rate: {_show(value)} (use a number per hour, or a string "
             "such as '0.25/h' or '6/d')"
         ) from None
+
+
+def rate_from_mtbf(mtbf: Any, name: str = "mtbf") -> float:
+    """The preemption rate (per hour) of a mean time between preemptions ('4h', 4, '90min')."""
+    return 1 / check_duration(name, mtbf, scalar=True)
 
 
 def check_duration(

@@ -127,3 +127,12 @@ def test_arbitrary_strings_never_crash(value):
         assert str(error).startswith("interval:")
     else:
         assert math.isfinite(hours) and hours > 0
+
+
+def test_rates_from_an_mtbf():
+    assert sm.rate_from_mtbf("4h") == 0.25
+    assert sm.rate_from_mtbf(0.5) == 2.0
+    assert sm.waste_fraction(sm.rate_from_mtbf("90min"), 1, 0, 0) == \
+        sm.waste_fraction("16/d", 1, 0, 0)
+    with pytest.raises(InputError, match=r"^mtbf: must be a duration > 0"):
+        sm.rate_from_mtbf("-4h")
