@@ -48,6 +48,16 @@ class Table:
         lines.insert(1, "  ".join("-" * w for w in widths))
         return "\n".join(lines)
 
+    def _repr_markdown_(self) -> str:
+        """A pipe table, which the book pastes into a numbered, captioned table."""
+        def cell(text: str) -> str:
+            return text.replace("\\", "\\\\").replace("|", "\\|")
+
+        lines = ["| " + " | ".join(cell(c) for c in row) + " |"
+                 for row in [self.headers, *self.rows]]
+        lines.insert(1, "|" + "|".join(" --- " for _ in self.headers) + "|")
+        return "\n".join(lines)
+
     def _repr_html_(self) -> str:
         from html import escape
 

@@ -194,7 +194,7 @@ def test_every_glue_reference_in_the_prose_exists(chapter):
     notebook = nbformat.read(chapter, as_version=4)
     prose = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "markdown")
     referenced = set(re.findall(r"\{glue:text\}`([^`:]+)", prose))
-    referenced |= set(re.findall(r"```\{glue:(?:math|figure)\} (\w+)", prose))
+    referenced |= set(re.findall(r"```\{glue:(?:math|figure|md)\} (\w+)", prose))
     stored = {o.metadata["scrapbook"]["name"] for c in notebook.cells
               for o in c.get("outputs", []) if "scrapbook" in o.get("metadata", {})}
     assert referenced and referenced <= stored, referenced - stored
