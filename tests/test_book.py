@@ -1,10 +1,8 @@
-"""The book builds with warnings as errors, and every chapter in the toc has its page."""
+"""The book builds with warnings as errors (the `built_book` fixture, in conftest.py), and
+every chapter in the toc has its page."""
 
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,17 +22,6 @@ def toc_files() -> list[str]:
 
     walk(toc.get("chapters", []) + toc.get("parts", []))
     return files
-
-
-@pytest.fixture(scope="session")
-def built_book(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("book")
-    result = subprocess.run(
-        [shutil.which("jupyter-book") or "jupyter-book", "build", str(ROOT), "--path-output",
-         str(out), "-W", "-n", "--keep-going"],
-        capture_output=True, text=True, timeout=1800)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-    return out / "_build" / "html"
 
 
 def test_every_chapter_has_a_page(built_book):

@@ -19,7 +19,7 @@ from urllib.parse import unquote, urldefrag, urljoin, urlparse
 
 import pytest
 
-from test_book import ROOT, built_book, toc_files  # noqa: F401  (the session fixture)
+from test_book import ROOT, toc_files
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "

@@ -5,7 +5,6 @@ import hashlib
 import io
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
