@@ -18,7 +18,7 @@ import nbformat
 from .inputs import InputError, check_book_parameters
 
 __all__ = ["ROOT", "chapter_paths", "declared_parameters", "glued", "make_edition",
-           "run_chapter"]
+           "read_parameters", "run_chapter"]
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -65,15 +65,18 @@ def glued(notebook: Path | nbformat.NotebookNode) -> dict[str, Any]:
 
 
 def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
-                cwd: Path | None = None) -> dict[str, Any]:
+                cwd: Path | None = None, declared: dict[str, Any] | None = None
+                ) -> dict[str, Any]:
     """Execute ``source`` with ``parameters`` into ``output``; return its glued values.
 
     Refuses, before executing anything, a parameter the chapter does not declare and any
-    value that fails the book's checks (an :class:`InputError` naming it).
+    value that fails the book's checks (an :class:`InputError` naming it).  ``declared``
+    may pass in :func:`declared_parameters` of ``source`` when the caller has it already.
     """
     import papermill
 
-    declared = declared_parameters(source)
+    if declared is None:
+        declared = declared_parameters(source)
     unknown = sorted(set(parameters) - set(declared))
     if unknown:
         raise InputError(f"{unknown[0]}: not a parameter of {source.name} "
@@ -85,7 +88,7 @@ def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
     return glued(output)
 
 
-def _read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> dict[str, Any]:
+def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> dict[str, Any]:
     """Parameters from a YAML mapping and NAME VALUE pairs (values read as YAML data)."""
     import yaml
 
@@ -160,7 +163,8 @@ def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
         mine = {k: v for k, v in parameters.items() if k in declared[path]}
         shown = ", ".join(f"{k}={v!r}" for k, v in mine.items()) or "defaults"
         progress(f"[{number}/{len(chapters)}] {path.stem}: executing ({shown})")
-        run_chapter(path, source / "book" / path.name, mine, cwd=source / "book")
+        run_chapter(path, source / "book" / path.name, mine, cwd=source / "book",
+                    declared=declared[path])
     progress("building the HTML book")
     command = (shutil.which("jupyter-book", path=str(Path(sys.executable).parent))
                or shutil.which("jupyter-book") or "jupyter-book")

@@ -75,9 +75,9 @@ def _derive(args: argparse.Namespace) -> int:
 
 
 def _book(args: argparse.Namespace) -> int:
-    from .chapters import _read_parameters, make_edition
+    from .chapters import make_edition, read_parameters
 
-    parameters = _read_parameters(args.params, args.parameter or [])
+    parameters = read_parameters(args.params, args.parameter or [])
     make_edition(args.out, parameters, force=args.force,
                  progress=lambda line: print(line, flush=True))
     return 0

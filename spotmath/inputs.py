@@ -171,16 +171,25 @@ def check_rate(name: str, value: Any, *, scalar: bool = False) -> float | np.nda
                         expected=expected, original=value, scalar=scalar)
 
 
+def _text_to_number(name: str, value: Any, expected: str, *, percent: bool = False) -> Any:
+    """A string holding a plain number (or ``'60%'`` when ``percent``) becomes that float.
+
+    Other values pass unchanged, to be checked by the caller; a string that is not a number
+    is refused, naming ``name``.
+    """
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    try:
+        return float(text[:-1]) / 100 if percent and text.endswith("%") else float(text)
+    except ValueError:
+        raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
+
+
 def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
     """A spot discount strictly between 0 and 1 (``'60%'`` is accepted as 0.6); arrays allowed."""
     expected = "a fraction strictly between 0 and 1 (0.6 or '60%')"
-    number = value
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
-        except ValueError:
-            raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
+    number = _text_to_number(name, value, expected, percent=True)
     array = _as_float_array(name, number, expected)
     return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=1.0,
                         expected=expected, original=value, scalar=scalar)
@@ -189,11 +198,7 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
 def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nodes") -> int:
     """A positive whole number (of nodes, by default): ``8``, ``8.0`` or ``'8'``."""
     expected = f"{what} >= 1"
-    if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
+    value = _text_to_number(name, value, expected)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InputError(f"{name}: must be {expected}, got {_show(value)}")
     if not math.isfinite(value) or value < 1 or value != int(value):
@@ -204,13 +209,7 @@ def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nod
 def check_positive(name: str, value: Any) -> float:
     """A single finite number > 0 (a shape parameter, say)."""
     expected = "a number > 0"
-    number = value
-    if isinstance(value, str):
-        try:
-            number = float(value)
-        except ValueError:
-            raise InputError(f"{name}: must be {expected}, got {_show(value)}") from None
-    array = _as_float_array(name, number, expected)
+    array = _as_float_array(name, _text_to_number(name, value, expected), expected)
     return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=None,
                         expected=expected, original=value, scalar=True)
 
