@@ -30,9 +30,18 @@ from .numerics import (
     waste_fraction,
     young_interval,
 )
+from .calibration import (
+    checkpoint_write_time,
+    elastic_waste,
+    interrupted_fraction,
+    observed_rate,
+    rate_from_interrupted_fraction,
+    useful_hour_price,
+)
 from .derivations import NAMES as DERIVATIONS
 from .derivations import derivation
 from .plan import Plan, duration_text, make_plan
+from .published import Figure, read_figures
 
 __version__ = "0.1.0"
 
@@ -44,4 +53,6 @@ __all__ = [
     "exact_interval", "gang_rate", "gang_survival", "lost_work", "max_gang_size",
     "never_on_spot_gang_size", "optimal_interval", "optimal_waste", "relative_price",
     "segment_time", "waste_fraction", "young_interval", "Plan", "make_plan",
+    "checkpoint_write_time", "elastic_waste", "interrupted_fraction", "observed_rate",
+    "rate_from_interrupted_fraction", "useful_hour_price", "Figure", "read_figures",
 ]

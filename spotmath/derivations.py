@@ -32,6 +32,7 @@ import sympy as sp
 
 __all__ = [
     "Derivation", "derivation", "NAMES", "lam", "M", "T", "C", "R", "N", "d",
+    "H", "F", "S", "m", "tau", "n", "p", "q", "B", "P", "w", "g", "a",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -49,6 +50,20 @@ s = sp.Symbol("s", positive=True)  # sqrt(lambda*C), the small parameter of Daly
 x = sp.Symbol("x", positive=True)  # lambda*T, the dimensionless interval
 c = sp.Symbol("c", positive=True)  # lambda*C, the dimensionless checkpoint cost
 u = sp.Symbol("u", positive=True)  # a gang's preemption rate N*lambda while solving
+# calibration and fleet
+H = sp.Symbol("H", positive=True)  # hours one instance is exposed (runs) in a window
+F = sp.Symbol("F", positive=True)  # fraction of instances interrupted in that window
+S = sp.Symbol("S", positive=True)  # fraction not interrupted, 1 − F
+m = sp.Symbol("m", nonnegative=True)  # number of failures counted
+tau = sp.Symbol("tau", positive=True)  # observation window of a failure count, hours
+n = sp.Symbol("n", positive=True)  # units observed (GPUs or nodes)
+p = sp.Symbol("p", positive=True)  # model parameters
+q = sp.Symbol("q", positive=True)  # checkpointed bytes per parameter
+B = sp.Symbol("B", positive=True)  # write bandwidth, bytes per hour
+P = sp.Symbol("P", nonnegative=True)  # pause of an elastic job per membership change
+w = sp.Symbol("w", nonnegative=True)  # waste fraction
+g = sp.Symbol("g", nonnegative=True)  # discount of a capacity type (0 for on-demand)
+a = sp.Symbol("a", positive=True)  # utilisation: share of paid hours that run jobs
 
 
 @dataclass(frozen=True)
@@ -100,7 +115,8 @@ def _stable(root: sp.Expr) -> sp.Expr:
 
 # A sample point well inside the domain, used only to tell genuine roots apart.
 _SAMPLE = {lam: sp.Rational(1, 4), C: sp.Rational(1, 60), R: sp.Rational(1, 6),
-           d: sp.Rational(3, 5), T: 1, N: 8}
+           d: sp.Rational(3, 5), T: 1, N: 8, H: 24, F: sp.Rational(1, 10),
+           S: sp.Rational(9, 10)}
 
 
 # -- 1. work lost per preemption ---------------------------------------------------------
@@ -334,6 +350,61 @@ def never_on_spot_gang(model: str, restart_preemptible: bool = True) -> sp.Expr:
     return _solve(sp.Eq(limit, d), N)
 
 
+# -- 7. calibration: rates, checkpoint costs and prices from published figures ----------------
+@cache
+def interrupted_fraction() -> sp.Expr:
+    """1 − e^{−λH}: chance that one instance running H hours is interrupted at least once."""
+    return sp.simplify(1 - gang_survival().subs({N: 1, T: H}))
+
+
+@cache
+def bucket_rate() -> sp.Expr:
+    """The rate λ at which a fraction F of instances running H hours is interrupted.
+
+    Solved for the surviving share 1 − F (positive), so the logarithm comes out as
+    −log(1 − F) rather than log(−1/(F − 1)).
+    """
+    root = _solve(sp.Eq(1 - interrupted_fraction(), S), lam)
+    return sp.expand_log(root, force=True).subs(S, 1 - F)
+
+
+@cache
+def observed_rate() -> sp.Expr:
+    """m/(nτ): the maximum-likelihood rate of a Poisson count m over n units and τ hours."""
+    log_likelihood = m * sp.log(lam * n * tau) - lam * n * tau
+    (root,) = sp.solve(sp.diff(log_likelihood, lam), lam)
+    return root
+
+
+@cache
+def checkpoint_write_time() -> sp.Expr:
+    """qp/B: the time to move p parameters of q bytes each at B bytes per hour."""
+    state = q * p
+    return state / B
+
+
+@cache
+def elastic_waste() -> sp.Expr:
+    """λ(2NP + R): first-order waste of an elastic job of N replicas.
+
+    Each of the gang's Nλ preemptions per hour pauses all N replicas twice (one replica
+    leaves, its replacement joins) for P, and the replacement spends R starting; nothing is
+    rolled back.  Divided by the N node-hours paid per hour.
+    """
+    lost_per_preemption = 2 * P * N + R
+    return sp.expand(gang_rate() * lost_per_preemption / N)
+
+
+@cache
+def useful_hour_price() -> sp.Expr:
+    """(1 − g)/(a(1 − w)): price per useful hour against on-demand's list price.
+
+    A paid hour costs 1 − g, runs jobs a share a of the time, and a share w of that is waste.
+    """
+    useful_per_paid_hour = a * (1 - w)
+    return (1 - g) / useful_per_paid_hour
+
+
 # -- the named, citable results -----------------------------------------------------------
 _STAR = sp.Symbol("T^{*}")
 _DERIVATIONS = {
@@ -411,6 +482,31 @@ _DERIVATIONS = {
         "Gang size at which spot never pays, exact model (restart preemptible)",
         sp.Symbol(r"N_{\mathrm{never}}"), never_on_spot_gang("exact", True),
         "With C = 0 and T → 0 the exact waste is 1 − e^{−NλR}; it reaches d here."),
+    "interrupted-fraction": lambda: Derivation(
+        "interrupted-fraction", "Chance an instance running H hours is interrupted",
+        sp.Symbol("F"), interrupted_fraction(),
+        "One minus the survival e^{−λH} of one node over its H hours of running."),
+    "bucket-rate": lambda: Derivation(
+        "bucket-rate", "Preemption rate implied by an interrupted fraction",
+        sp.Symbol(r"\lambda"), bucket_rate(),
+        "The interrupted fraction 1 − e^{−λH} = F solved for λ."),
+    "observed-rate": lambda: Derivation(
+        "observed-rate", "Failure rate per unit from a published failure count",
+        sp.Symbol(r"\hat{\lambda}"), observed_rate(),
+        "Maximum of the Poisson log-likelihood m log(λnτ) − λnτ in λ."),
+    "checkpoint-write": lambda: Derivation(
+        "checkpoint-write", "Blocking time of one checkpoint from state size and bandwidth",
+        sp.Symbol("C"), checkpoint_write_time(),
+        "q bytes for each of p parameters, written at B bytes per hour."),
+    "elastic-waste": lambda: Derivation(
+        "elastic-waste", "First-order waste of an elastic job of N replicas",
+        sp.Symbol(r"w_{\mathrm{el}}"), elastic_waste(),
+        "Nλ preemptions per hour, each pausing N replicas twice for P plus one restart R, "
+        "per N node-hours."),
+    "useful-hour-price": lambda: Derivation(
+        "useful-hour-price", "Price of a useful hour against the on-demand price",
+        sp.Symbol(r"\pi"), useful_hour_price(),
+        "A paid hour costs 1 − g and yields a(1 − w) useful hours."),
 }
 
 #: The stable names of all derivations, in the order the book introduces them.

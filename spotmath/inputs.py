@@ -29,6 +29,7 @@ __all__ = [
     "check_rate",
     "check_discount",
     "check_gang_size",
+    "check_number",
     "check_choice",
     "check_known_names",
     "check_parameters",
@@ -79,6 +80,7 @@ def _as_float_array(name: str, value: Any, expected: str) -> np.ndarray:
 def _check_range(
     name: str, array: np.ndarray, *, minimum: float, allow_minimum: bool,
     maximum: float | None, expected: str, original: Any, scalar: bool,
+    allow_maximum: bool = False,
 ) -> float | np.ndarray:
     if scalar and array.ndim != 0:
         raise InputError(f"{name}: must be a single number here, got an array of shape "
@@ -86,7 +88,7 @@ def _check_range(
     bad = ~np.isfinite(array)
     bad |= array < minimum if allow_minimum else array <= minimum
     if maximum is not None:
-        bad |= array >= maximum
+        bad |= array > maximum if allow_maximum else array >= maximum
     if np.any(bad):
         shown = original if array.ndim == 0 else array[bad].flat[0]
         raise InputError(f"{name}: must be {expected}, got {_show(shown)}")
@@ -224,6 +226,16 @@ def check_fraction(name: str, value: Any) -> float:
     return float(array)
 
 
+def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
+                 maximum: float | None = None, allow_maximum: bool = False,
+                 expected: str, scalar: bool = False) -> float | np.ndarray:
+    """A finite number (or array) between ``minimum`` and ``maximum``, ends as allowed."""
+    array = _as_float_array(name, _text_to_number(name, value, expected), expected)
+    return _check_range(name, array, minimum=minimum, allow_minimum=allow_minimum,
+                        maximum=maximum, allow_maximum=allow_maximum, expected=expected,
+                        original=value, scalar=scalar)
+
+
 def check_seed(name: str, value: Any) -> int:
     """A seed for NumPy's random generator: a whole number >= 0."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
@@ -264,6 +276,37 @@ _PARAMETER_CHECKS = {
     "bulk_fraction": lambda v, scalar: check_fraction("bulk_fraction", v),
     "jobs": lambda v, scalar: check_gang_size("jobs", v, what="a whole number of jobs"),
     "seed": lambda v, scalar: check_seed("seed", v),
+    # calibration and fleet helpers
+    "exposure": lambda v, scalar: check_duration("exposure", v, scalar=scalar),
+    "window": lambda v, scalar: check_duration("window", v, scalar=scalar),
+    "rendezvous": lambda v, scalar: check_duration("rendezvous", v, allow_zero=True,
+                                                   scalar=scalar),
+    "interrupted_fraction": lambda v, scalar: check_number(
+        "interrupted_fraction", v, minimum=0.0, allow_minimum=False, maximum=1.0,
+        expected="a fraction strictly between 0 and 1", scalar=scalar),
+    "count": lambda v, scalar: check_number(
+        "count", v, minimum=0.0, allow_minimum=True, expected="a count >= 0", scalar=scalar),
+    "units": lambda v, scalar: check_number(
+        "units", v, minimum=0.0, allow_minimum=False, expected="a number of units > 0",
+        scalar=scalar),
+    "parameter_count": lambda v, scalar: check_number(
+        "parameter_count", v, minimum=0.0, allow_minimum=False,
+        expected="a number of model parameters > 0", scalar=scalar),
+    "bytes_per_parameter": lambda v, scalar: check_number(
+        "bytes_per_parameter", v, minimum=0.0, allow_minimum=False,
+        expected="a number of bytes > 0", scalar=scalar),
+    "bandwidth": lambda v, scalar: check_number(
+        "bandwidth", v, minimum=0.0, allow_minimum=False,
+        expected="a bandwidth > 0 (bytes per second)", scalar=scalar),
+    "price_discount": lambda v, scalar: check_number(
+        "price_discount", v, minimum=0.0, allow_minimum=True, maximum=1.0,
+        expected="a discount in [0, 1) (0 for on-demand)", scalar=scalar),
+    "utilization": lambda v, scalar: check_number(
+        "utilization", v, minimum=0.0, allow_minimum=False, maximum=1.0, allow_maximum=True,
+        expected="a fraction in (0, 1]", scalar=scalar),
+    "waste": lambda v, scalar: check_number(
+        "waste", v, minimum=0.0, allow_minimum=True, maximum=1.0,
+        expected="a waste fraction in [0, 1)", scalar=scalar),
 }
 
 
@@ -293,6 +336,20 @@ BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
     "weibull_shapes": ([0.5, 1.0, 2.0], "Weibull shapes k of the gaps between preemptions; k of 1 is Poisson"),
     "bulk_fractions": ([0.0, 0.5, 1.0], "share of reclaims that take the whole gang at once"),
     "notice_seconds": (120.0, "warning before a preemption, seconds"),
+    "instance_hours": (24.0, "hours an instance runs, to read a monthly interruption bucket"),
+    "model_billions": ([7, 13, 70], "model sizes for the checkpoint tables, billions of parameters"),
+    "lora_millions": (40.0, "trainable parameters of a LoRA adapter, millions (assumed)"),
+    "write_gbytes_per_second": ([2.0, 20.0], "checkpoint write bandwidths, GB per second (assumed)"),
+    "snapshot_gbytes_per_second": (50.0, "device-to-host copy bandwidth of an asynchronous snapshot, GB per second (assumed)"),
+    "read_gbytes_per_second": (2.0, "checkpoint read bandwidth on restart, GB per second (assumed)"),
+    "capacity_wait_minutes": (5.0, "wait for replacement capacity after a preemption, minutes (assumed)"),
+    "boot_minutes": (3.0, "boot and container image pull, minutes (assumed)"),
+    "warmup_minutes": (2.0, "from loaded state to full speed, minutes (assumed)"),
+    "reserved_discount": (0.4, "reserved or committed-use discount against on-demand (assumed)"),
+    "reserved_utilization": (0.8, "share of paid reserved hours that run jobs"),
+    "rendezvous_minutes": (1.0, "pause of an elastic job when a replica leaves or joins, minutes"),
+    "mtbf_grid_hours": ([1, 4, 24], "per-node MTBFs for the decision table, hours"),
+    "restart_grid_minutes": ([5, 30], "restart times for the decision table, minutes"),
 }
 
 
@@ -335,7 +392,11 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
     Unknown names are refused.  Returns ``preemption_rate`` (per hour), ``restart_time``,
     ``checkpoint_cost``, ``cadences`` and ``notice`` (hours), ``spot_discount``,
     ``gang_sizes``, ``restart_preemptible``, ``mtbf_hours``, ``seed``, ``jobs``,
-    ``weibull_shapes`` and ``bulk_fractions``, for the names given.
+    ``weibull_shapes`` and ``bulk_fractions``; for the calibration and fleet chapters
+    ``exposure``, ``capacity_wait``, ``boot``, ``warmup``, ``rendezvous`` (hours),
+    ``parameter_counts`` and ``lora_parameters`` (parameters), ``write_bandwidths``,
+    ``snapshot_bandwidth`` and ``read_bandwidth`` (bytes per second), ``reserved_discount``,
+    ``reserved_utilization``, ``mtbf_grid`` and ``restart_grid`` (hours); for the names given.
     """
     check_known_names("parameter", values, BOOK_PARAMETERS)
     converters = {
@@ -359,6 +420,33 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
                                      _check_list("bulk_fractions", v, check_fraction)),
         "notice_seconds": lambda v: ("notice", _in_unit("notice_seconds", v, "s",
                                                         allow_zero=True)),
+        "instance_hours": lambda v: ("exposure", _in_unit("instance_hours", v, "h")),
+        "model_billions": lambda v: ("parameter_counts", tuple(1e9 * x for x in _check_list(
+            "model_billions", v, check_positive))),
+        "lora_millions": lambda v: ("lora_parameters", 1e6 * check_positive("lora_millions", v)),
+        "write_gbytes_per_second": lambda v: ("write_bandwidths", tuple(1e9 * x for x in _check_list(
+            "write_gbytes_per_second", v, check_positive))),
+        "snapshot_gbytes_per_second": lambda v: (
+            "snapshot_bandwidth", 1e9 * check_positive("snapshot_gbytes_per_second", v)),
+        "read_gbytes_per_second": lambda v: (
+            "read_bandwidth", 1e9 * check_positive("read_gbytes_per_second", v)),
+        "capacity_wait_minutes": lambda v: ("capacity_wait", _in_unit(
+            "capacity_wait_minutes", v, "min", allow_zero=True)),
+        "boot_minutes": lambda v: ("boot", _in_unit("boot_minutes", v, "min", allow_zero=True)),
+        "warmup_minutes": lambda v: ("warmup", _in_unit("warmup_minutes", v, "min",
+                                                        allow_zero=True)),
+        "reserved_discount": lambda v: ("reserved_discount", check_discount(
+            "reserved_discount", v, scalar=True)),
+        "reserved_utilization": lambda v: ("reserved_utilization", check_number(
+            "reserved_utilization", v, minimum=0.0, allow_minimum=False, maximum=1.0,
+            allow_maximum=True, expected="a fraction in (0, 1]", scalar=True)),
+        "rendezvous_minutes": lambda v: ("rendezvous", _in_unit("rendezvous_minutes", v, "min",
+                                                                allow_zero=True)),
+        "mtbf_grid_hours": lambda v: ("mtbf_grid", _check_list(
+            "mtbf_grid_hours", v, lambda n, item: _in_unit(n, item, "h"))),
+        "restart_grid_minutes": lambda v: ("restart_grid", _check_list(
+            "restart_grid_minutes", v, lambda n, item: _in_unit(n, item, "min",
+                                                                allow_zero=True))),
     }
     checked = dict(converters[name](value) for name, value in values.items())
     if "mtbf_hours" in checked:

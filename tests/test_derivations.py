@@ -143,3 +143,25 @@ def test_every_named_derivation_prints_latex():
 def test_unknown_derivation_is_refused():
     with pytest.raises(ValueError, match="^derivation: must be one of"):
         D.derivation("yung")
+
+
+# -- calibration and fleet ------------------------------------------------------------------
+@pytest.mark.parametrize("name, typed", [
+    ("interrupted-fraction", 1 - sp.exp(-D.lam * D.H)),
+    ("bucket-rate", -sp.log(1 - D.F) / D.H),
+    ("observed-rate", D.m / (D.n * D.tau)),
+    ("checkpoint-write", D.p * D.q / D.B),
+    ("elastic-waste", D.lam * (2 * D.N * D.P + D.R)),
+    ("useful-hour-price", (1 - D.g) / (D.a * (1 - D.w))),
+])
+def test_calibration_derivations_equal_their_typed_forms(name, typed):
+    derived = D.derivation(name).rhs
+    assert sp.simplify(derived - typed) == 0 or all(
+        abs(complex(sp.N((derived - typed).subs(point)))) < 1e-12
+        for point in ({D.F: sp.Rational(1, 10), D.H: 24}, {D.F: sp.Rational(9, 10), D.H: 1}))
+
+
+def test_bucket_rate_inverts_the_interrupted_fraction():
+    fraction = D.derivation("interrupted-fraction").rhs
+    rate = D.derivation("bucket-rate").rhs
+    assert sp.simplify(fraction.subs(D.lam, rate) - D.F) == 0
