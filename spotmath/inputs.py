@@ -210,10 +210,8 @@ def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nod
 
 def check_positive(name: str, value: Any) -> float:
     """A single finite number > 0 (a shape parameter, say)."""
-    expected = "a number > 0"
-    array = _as_float_array(name, _text_to_number(name, value, expected), expected)
-    return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=None,
-                        expected=expected, original=value, scalar=True)
+    return check_number(name, value, minimum=0.0, allow_minimum=False,
+                        expected="a number > 0", scalar=True)
 
 
 def check_fraction(name: str, value: Any) -> float:
@@ -234,6 +232,12 @@ def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
     return _check_range(name, array, minimum=minimum, allow_minimum=allow_minimum,
                         maximum=maximum, allow_maximum=allow_maximum, expected=expected,
                         original=value, scalar=scalar)
+
+
+def check_utilization(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
+    """A share of paid hours that run jobs: a fraction in (0, 1]."""
+    return check_number(name, value, minimum=0.0, allow_minimum=False, maximum=1.0,
+                        allow_maximum=True, expected="a fraction in (0, 1]", scalar=scalar)
 
 
 def check_seed(name: str, value: Any) -> int:
@@ -301,9 +305,7 @@ _PARAMETER_CHECKS = {
     "price_discount": lambda v, scalar: check_number(
         "price_discount", v, minimum=0.0, allow_minimum=True, maximum=1.0,
         expected="a discount in [0, 1) (0 for on-demand)", scalar=scalar),
-    "utilization": lambda v, scalar: check_number(
-        "utilization", v, minimum=0.0, allow_minimum=False, maximum=1.0, allow_maximum=True,
-        expected="a fraction in (0, 1]", scalar=scalar),
+    "utilization": lambda v, scalar: check_utilization("utilization", v, scalar=scalar),
     "waste": lambda v, scalar: check_number(
         "waste", v, minimum=0.0, allow_minimum=True, maximum=1.0,
         expected="a waste fraction in [0, 1)", scalar=scalar),
@@ -437,9 +439,8 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
                                                         allow_zero=True)),
         "reserved_discount": lambda v: ("reserved_discount", check_discount(
             "reserved_discount", v, scalar=True)),
-        "reserved_utilization": lambda v: ("reserved_utilization", check_number(
-            "reserved_utilization", v, minimum=0.0, allow_minimum=False, maximum=1.0,
-            allow_maximum=True, expected="a fraction in (0, 1]", scalar=True)),
+        "reserved_utilization": lambda v: ("reserved_utilization", check_utilization(
+            "reserved_utilization", v, scalar=True)),
         "rendezvous_minutes": lambda v: ("rendezvous", _in_unit("rendezvous_minutes", v, "min",
                                                                 allow_zero=True)),
         "mtbf_grid_hours": lambda v: ("mtbf_grid", _check_list(

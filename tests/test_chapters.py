@@ -48,9 +48,14 @@ PARAMETER_SETS = {
 }
 
 
+def book_defaults(parameters: dict) -> dict:
+    """The book's default parameters, with ``parameters`` in their place."""
+    return dict({name: default for name, (default, _) in BOOK_PARAMETERS.items()}, **parameters)
+
+
 def expected_values(parameters: dict) -> dict:
     """The headline numbers for ``parameters``, computed here with spotmath and typed formulas."""
-    p = dict({name: default for name, (default, _) in BOOK_PARAMETERS.items()}, **parameters)
+    p = book_defaults(parameters)
     rate = 1 / p["mtbf_hours"]
     restart, cost = p["restart_minutes"] / 60, p["checkpoint_minutes"] / 60
     discount, variant = p["spot_discount"], p["restart_preemptible"]
@@ -107,10 +112,6 @@ def typed_optimal_waste(rate: float, cost: float, restart: float, preemptible: b
                            bounds=(math.log(1e-6), math.log(1e4)), method="bounded",
                            options={"xatol": 1e-10})
     return 1 - 1 / best.fun
-
-
-def book_defaults(parameters: dict) -> dict:
-    return dict({name: default for name, (default, _) in BOOK_PARAMETERS.items()}, **parameters)
 
 
 def check_calibration(values: dict, parameters: dict) -> int:
@@ -210,7 +211,7 @@ CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet}
 
 def check_simulation(values: dict, parameters: dict) -> int:
     """The simulation chapter's findings, against the exact model computed here."""
-    p = dict({name: default for name, (default, _) in BOOK_PARAMETERS.items()}, **parameters)
+    p = book_defaults(parameters)
     points = values["poisson_points"]
     # Bonferroni: the chance that any of the points strays further is 0.1%.
     assert values["max_abs_z"] < norm.isf(0.001 / (2 * points))
