@@ -2,6 +2,9 @@
 
     spotmath plan --mtbf 4h --restart 10min --checkpoint 1min --discount 0.6 [--nodes 8]
                   [--model exact|first-order] [--restart-variant preemptible|protected] [--json]
+    spotmath fit TRACE [--format spotmath|bamboo] [--window 60s] [plan options] [--json]
+    spotmath replay TRACE [--interval T] [--checkpoint C] [--restart R] [--nodes N]
+                    [--scan] [--json]
     spotmath derive NAME [--latex | --sympy]
     spotmath derive --list
     spotmath book [--params my.yaml] [-p NAME VALUE ...] --out DIR [--force]
@@ -21,7 +24,7 @@ from . import __version__
 from .inputs import (
     InputError, check_discount, check_duration, check_gang_size, check_rate, rate_from_mtbf,
 )
-from .plan import Plan, make_plan
+from .plan import Plan, duration_text, make_plan
 
 DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
 
@@ -33,23 +36,27 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-def _json(plan: Plan) -> str:
-    """The plan as one JSON object with the documented keys (hours and fractions)."""
-    keys = ["young_interval_h", "daly_interval_h", "exact_interval_h", "recommended_interval_h",
-            "waste_first_order", "waste_exact", "effective_discount", "break_even_interval_h",
-            "max_gang_size", "never_on_spot_gang_size", "verdict", "model",
-            "restart_preemptible", "nodes", "gang_rate", "preemption_rate", "restart_time_h",
-            "checkpoint_cost_h", "spot_discount"]
+PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
+             "recommended_interval_h", "waste_first_order", "waste_exact",
+             "effective_discount", "break_even_interval_h", "max_gang_size",
+             "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "nodes",
+             "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
+             "spot_discount"]
+
+
+def _plan_values(plan: Plan) -> dict:
+    """The plan's documented keys (hours and fractions)."""
     values = plan.as_dict()
-    return json.dumps({key: values[key] for key in keys}, indent=2, allow_nan=False)
+    return {key: values[key] for key in PLAN_KEYS}
 
 
-def _plan(args: argparse.Namespace) -> int:
-    if args.rate is not None:
-        rate = check_rate("--rate", args.rate, scalar=True)
-    else:
-        rate = rate_from_mtbf(args.mtbf, "--mtbf")
-    plan = make_plan(
+def _dump(values: dict) -> str:
+    return json.dumps(values, indent=2, allow_nan=False)
+
+
+def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
+    """The plan for ``rate`` and the plan options of ``args``, each checked by its name."""
+    return make_plan(
         preemption_rate=rate,
         restart_time=check_duration("--restart", args.restart, allow_zero=True, scalar=True),
         checkpoint_cost=check_duration("--checkpoint", args.checkpoint, scalar=True),
@@ -58,7 +65,130 @@ def _plan(args: argparse.Namespace) -> int:
         model=args.model,
         restart_preemptible=args.restart_variant == "preemptible",
     )
-    print(_json(plan) if args.json else plan.report())
+
+
+def _plan(args: argparse.Namespace) -> int:
+    if args.rate is not None:
+        rate = check_rate("--rate", args.rate, scalar=True)
+    else:
+        rate = rate_from_mtbf(args.mtbf, "--mtbf")
+    plan = _make_plan(args, rate)
+    print(_dump(_plan_values(plan)) if args.json else plan.report())
+    return 0
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    width = max(len(label) for label, _ in rows)
+    return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)
+
+
+def _fit(args: argparse.Namespace) -> int:
+    from .fitting import fit_trace, preemptions_needed
+    from .traces import read_trace
+
+    trace = read_trace(args.trace, args.format)
+    fit = fit_trace(trace, check_duration("--window", args.window, scalar=True))
+    plan = _make_plan(args, fit.preemption_rate)
+    low, high = fit.preemption_rate_ci95
+    across = [_make_plan(args, rate).recommended_interval_h if rate > 0 else None
+              for rate in (high, low)]
+    needed = preemptions_needed(plan.gang_rate, plan.checkpoint_cost_h, model=plan.model)
+    if args.json:
+        print(_dump(dict(fit.as_dict(), plan=_plan_values(plan),
+                         interval_at_rate_ci95_h=across,
+                         preemptions_for_10pct_interval=needed)))
+        return 0
+    k_low, k_high = fit.weibull_shape_ci95
+    verdict = ("not rejected" if fit.weibull_shape_p_value >= 0.05 else "rejected")
+    rows = [
+        ("trace", f"{fit.trace}: {fit.lifetimes} lifetimes of {fit.nodes} instances over "
+                  f"{duration_text(fit.duration_h)}"
+                  + (f", clock tick {fit.resolution_s:g} s" if fit.resolution_s else "")),
+        ("preemptions", f"{fit.preemptions} in {fit.node_hours:.4g} node-hours "
+                        f"({fit.censored} lifetimes censored)"),
+        ("preemption rate", f"{fit.preemption_rate:.3g}/h per node (95%: {low:.3g} to "
+                            f"{high:.3g}), MTBF {duration_text(fit.mtbf_h)}"),
+        ("Weibull shape k", f"{fit.weibull_shape:.3g} (95%: {k_low:.3g} to {k_high:.3g}); "
+                            f"k = 1 (Poisson) {verdict}, p = {fit.weibull_shape_p_value:.2g}"),
+        ("Weibull scale", duration_text(fit.weibull_scale_h)),
+        (f"co-preemption ({fit.window_s:g} s)",
+         f"{fit.co_preemption_share:.1%} of preemptions have another within "
+         f"{fit.window_s:g} s; {fit.co_preemption_share_independent:.1%} if independent"),
+    ]
+    interval_range = " to ".join(duration_text(value) for value in across)
+    print(_table(rows))
+    print("\nthe plan at the fitted rate (as spotmath plan):")
+    print(plan.report())
+    print("\n" + _table([
+        ("interval across the rate's 95%", f"{interval_range} (at {high:.3g}/h and "
+                                           f"{low:.3g}/h)"),
+        ("to know it within ±10%", f"about {needed} preemptions (this trace has "
+                                   f"{fit.preemptions})"),
+    ]))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from . import numerics as n
+    from .calibration import observed_rate
+    from .replay import best_interval, replay
+    from .traces import read_trace
+
+    trace = read_trace(args.trace, args.format)
+    cost = check_duration("--checkpoint", args.checkpoint, scalar=True)
+    restart = check_duration("--restart", args.restart, allow_zero=True, scalar=True)
+    nodes = None if args.nodes is None else check_gang_size("--nodes", args.nodes)
+    if args.interval is not None:
+        interval = check_duration("--interval", args.interval, scalar=True)
+    elif trace.preemptions == 0:
+        raise InputError(f"{trace.name}: no preemptions: nothing to replay")
+    else:  # the exact optimum at the trace's rate (the gang's Nλ)
+        rate = observed_rate(trace.preemptions, 1, trace.node_hours)
+        interval = float(n.exact_interval(rate * (nodes or 1), cost))
+    result = replay(trace, interval, cost, restart, nodes)
+    values = result.as_dict()
+    if args.scan:
+        best, best_waste = best_interval(trace, cost, restart, nodes)
+        optimum = float(n.exact_interval(result.model_rate, cost))
+        values.update(best_interval_h=best, best_waste=best_waste, model_interval_h=optimum,
+                      model_interval_waste=replay(trace, optimum, cost, restart, nodes).waste)
+    if args.json:
+        print(_dump(values))
+        return 0
+    unit = "node-hours" if nodes else "hours"
+    rows = [
+        ("trace", f"{result.trace}, " + (f"a synchronous gang of {nodes} on the pool"
+                                         if nodes else "one node per lifetime")
+                  + f" ({result.lifetimes_used} used, {result.censored} censored left out)"),
+        ("schedule", f"checkpoint every {duration_text(interval)}, write "
+                     f"{duration_text(cost)}, restart {duration_text(restart)}"),
+        ("replayed waste", f"{result.waste:.1%} ± {result.waste_standard_error:.1%} (paid "
+                           f"{result.paid_hours:.4g} {unit}, useful {result.useful_hours:.4g})"),
+        ("exact Poisson model", f"{result.poisson_waste:.1%} at "
+                                f"{'Nλ = ' if nodes else 'the trace rate '}"
+                                f"{result.model_rate:.3g}/h"),
+    ]
+    if nodes:
+        low, high = result.gang_rate_ci95
+        rows += [
+            ("gang interruptions", f"{result.interruptions} in {result.held_hours:.4g} h held: "
+                                   f"{result.gang_rate:.3g}/h (95%: {low:.3g} to {high:.3g}) "
+                                   f"against Nλ = {result.model_rate:.3g}/h"),
+            ("instances lost each", "n/a" if result.instances_per_interruption is None
+             else f"{result.instances_per_interruption:.3g} on average"),
+            ("waiting for capacity", duration_text(result.waiting_hours)
+             if result.waiting_hours else "none"),
+        ]
+        if result.poisson_waste_gang_rate is not None:
+            rows.append(("exact model at that rate", f"{result.poisson_waste_gang_rate:.1%}"))
+    if args.scan:
+        rows += [
+            ("best interval on the trace", f"{duration_text(values['best_interval_h'])}: "
+                                           f"{values['best_waste']:.1%} replayed"),
+            ("the model's optimum", f"{duration_text(values['model_interval_h'])}: "
+                                    f"{values['model_interval_waste']:.1%} replayed"),
+        ]
+    print(_table(rows))
     return 0
 
 
@@ -83,6 +213,31 @@ def _book(args: argparse.Namespace) -> int:
     return 0
 
 
+def _plan_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `spotmath plan` that `spotmath fit` shares."""
+    parser.add_argument("--restart", default=DEFAULTS["restart"],
+                        help="time from preemption to computing again (default 10min)")
+    parser.add_argument("--checkpoint", default=DEFAULTS["checkpoint"],
+                        help="blocking time of one checkpoint write (default 1min)")
+    parser.add_argument("--discount", default=DEFAULTS["discount"],
+                        help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
+    parser.add_argument("--nodes", default="1",
+                        help="nodes in the synchronous gang; the job is preempted at N·λ")
+    parser.add_argument("--model", default="exact", choices=["exact", "first-order"],
+                        help="exact renewal-reward model (default) or the first-order "
+                             "formula")
+    parser.add_argument("--restart-variant", default="preemptible",
+                        choices=["preemptible", "protected"],
+                        help="exact model: can a restart itself be preempted? (default yes)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+
+
+def _trace_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("trace", type=Path, help="the trace file")
+    parser.add_argument("--format", choices=["spotmath", "bamboo"],
+                        help="the trace's format (default: detected from its first line)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="spotmath", description=__doc__.split("\n")[0])
     parser.add_argument("--version", action="version", version=f"spotmath {__version__}")
@@ -98,21 +253,40 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--mtbf", default=DEFAULTS["mtbf"],
                         help="mean time between preemptions of one node (default 4h)")
     source.add_argument("--rate", help="preemption rate of one node instead, e.g. 0.25/h")
-    plan.add_argument("--restart", default=DEFAULTS["restart"],
-                      help="time from preemption to computing again (default 10min)")
-    plan.add_argument("--checkpoint", default=DEFAULTS["checkpoint"],
-                      help="blocking time of one checkpoint write (default 1min)")
-    plan.add_argument("--discount", default=DEFAULTS["discount"],
-                      help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
-    plan.add_argument("--nodes", default="1",
-                      help="nodes in the synchronous gang; the job is preempted at N·λ")
-    plan.add_argument("--model", default="exact", choices=["exact", "first-order"],
-                      help="exact renewal-reward model (default) or the first-order formula")
-    plan.add_argument("--restart-variant", default="preemptible",
-                      choices=["preemptible", "protected"],
-                      help="exact model: can a restart itself be preempted? (default yes)")
-    plan.add_argument("--json", action="store_true", help="print one JSON object instead")
+    _plan_options(plan)
     plan.set_defaults(run=_plan)
+
+    fit = commands.add_parser(
+        "fit", help="fit a spot trace: rate, Weibull shape, co-preemption, and the plan",
+        description="Fit the preemptions of a trace (CSV time_s,node,event, or a Bamboo "
+                    "trace): the rate per node-hour with its exact 95%% interval, the "
+                    "censored Weibull shape, the share of preemptions that come together, "
+                    "and the plan at the fitted rate.")
+    _trace_options(fit)
+    fit.add_argument("--window", default="60s",
+                     help="preemptions at most this far apart count as together "
+                          "(default 60s)")
+    _plan_options(fit)
+    fit.set_defaults(run=_fit)
+
+    replay_ = commands.add_parser(
+        "replay", help="replay a checkpoint interval on a spot trace: the waste it cost",
+        description="Replay checkpointing on a trace: every complete lifetime is a paid "
+                    "up-period that restarts (R), then computes T and writes C in turn; "
+                    "the compute of completed segments is useful. --nodes N replays a "
+                    "synchronous gang on the pool instead.")
+    _trace_options(replay_)
+    replay_.add_argument("--interval", help="compute between checkpoints (default: the "
+                                            "exact optimum at the trace's rate)")
+    replay_.add_argument("--checkpoint", default=DEFAULTS["checkpoint"],
+                         help="blocking time of one checkpoint write (default 1min)")
+    replay_.add_argument("--restart", default=DEFAULTS["restart"],
+                         help="time from preemption to computing again (default 10min)")
+    replay_.add_argument("--nodes", help="replay a synchronous gang of N on the pool")
+    replay_.add_argument("--scan", action="store_true",
+                         help="also find the best fixed interval on the trace")
+    replay_.add_argument("--json", action="store_true", help="print one JSON object instead")
+    replay_.set_defaults(run=_replay)
 
     derive = commands.add_parser("derive", help="print a derivation, e.g. for a paper")
     derive.add_argument("name", nargs="?", help="a derivation name (see --list)")

@@ -16,6 +16,10 @@ symbol     meaning                                                     unit
 ``R``      restart time after a preemption                             hour
 ``N``      gang size: nodes of a synchronous job                       nodes
 ``d``      spot discount against the on-demand price, 0 < d < 1       fraction
+``t``      a time: into a segment, or (traces) an instance's age       hour
+``k``      Weibull shape of an instance's lifetime (1: Poisson)        1
+``sigma``  Weibull scale of an instance's lifetime                     hour
+``rho``    share of a pool's reclaims that take the whole gang         fraction
 =========  ==========================================================  ==============
 
 Every named result is a :class:`Derivation` with a stable name (see :data:`NAMES`), so a
@@ -33,6 +37,7 @@ import sympy as sp
 __all__ = [
     "Derivation", "derivation", "NAMES", "lam", "M", "T", "C", "R", "N", "d",
     "H", "F", "S", "m", "tau", "n", "p", "q", "B", "P", "w", "g", "a",
+    "k", "sigma", "rho", "r", "G", "Lsum",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -64,6 +69,13 @@ P = sp.Symbol("P", nonnegative=True)  # pause of an elastic job per membership c
 w = sp.Symbol("w", nonnegative=True)  # waste fraction
 g = sp.Symbol("g", nonnegative=True)  # discount of a capacity type (0 for on-demand)
 a = sp.Symbol("a", positive=True)  # utilisation: share of paid hours that run jobs
+# real preemptions: traces
+k = sp.Symbol("k", positive=True)  # Weibull shape of an instance's lifetime
+sigma = sp.Symbol("sigma", positive=True)  # Weibull scale of an instance's lifetime
+rho = sp.Symbol("rho", nonnegative=True)  # share of reclaims that take the whole gang
+r = sp.Symbol("r", positive=True)  # a gang's measured interruption rate
+G = sp.Symbol("G", positive=True)  # sum over all lifetimes of (lifetime)^k
+Lsum = sp.Symbol("Lambda")  # sum over the complete lifetimes of log(lifetime)
 
 
 @dataclass(frozen=True)
@@ -116,7 +128,8 @@ def _stable(root: sp.Expr) -> sp.Expr:
 # A sample point well inside the domain, used only to tell genuine roots apart.
 _SAMPLE = {lam: sp.Rational(1, 4), C: sp.Rational(1, 60), R: sp.Rational(1, 6),
            d: sp.Rational(3, 5), T: 1, N: 8, H: 24, F: sp.Rational(1, 10),
-           S: sp.Rational(9, 10)}
+           S: sp.Rational(9, 10), k: sp.Rational(3, 4), m: 74, G: 130, sigma: 2,
+           rho: sp.Rational(1, 3), r: 1}
 
 
 # -- 1. work lost per preemption ---------------------------------------------------------
@@ -405,6 +418,92 @@ def useful_hour_price() -> sp.Expr:
     return (1 - g) / useful_per_paid_hour
 
 
+# -- 8. real preemptions: lifetimes, local checkpoint rates, correlated reclaims ---------------
+@cache
+def weibull_survival() -> sp.Expr:
+    """e^{−(t/σ)^k}: the chance an instance is still up at age t (the Weibull assumption)."""
+    return sp.exp(-(t / sigma) ** k)
+
+
+@cache
+def weibull_hazard() -> sp.Expr:
+    """(k/σ)(t/σ)^{k−1}: the preemption rate at age t, −d/dt log of the survival.
+
+    Decreasing in t when k < 1 (young instances are the likeliest to go), constant λ = 1/σ
+    when k = 1 (Poisson), increasing when k > 1.
+    """
+    return sp.simplify(-sp.diff(sp.log(weibull_survival()), t))
+
+
+@cache
+def weibull_mean() -> sp.Expr:
+    """σΓ(1 + 1/k): the mean lifetime, the integral of the survival over all ages."""
+    mean = sp.integrate(weibull_survival(), (t, 0, sp.oo), conds="none")
+    return sp.simplify(sp.powsimp(sp.expand_power_exp(sp.expand(mean)), force=True))
+
+
+@cache
+def weibull_log_likelihood() -> sp.Expr:
+    """m log k − mk log σ + (k − 1)Λ − G/σ^k: log-likelihood of right-censored lifetimes.
+
+    Each of the m complete lifetimes contributes the log density log h(t) + log S(t), each
+    censored one log S(t) alone.  Summed, only Λ = Σ log t over the complete lifetimes and
+    G = Σ t^k over all of them remain.  Written here term by term: SymPy cannot sum over a
+    data set, so the sums are its two symbols.
+    """
+    log_density = sp.expand_log(sp.log(weibull_hazard()), force=True)
+    per_complete = sp.expand(log_density.subs(sp.log(t), sp.Symbol("logt")))
+    # m complete lifetimes: m copies of the constant part, (k − 1) times Σ log t.
+    constant = per_complete.subs(sp.Symbol("logt"), 0)
+    slope = sp.diff(per_complete, sp.Symbol("logt"))
+    return sp.expand(m * constant + slope * Lsum - G / sigma**k)
+
+
+@cache
+def weibull_scale_mle() -> sp.Expr:
+    """(G/m)^{1/k}: the scale that maximises the censored likelihood for a given shape."""
+    return _solve(sp.Eq(sp.diff(weibull_log_likelihood(), sigma), 0), sigma)
+
+
+@cache
+def weibull_profile_log_likelihood() -> sp.Expr:
+    """The censored log-likelihood at the best scale for each shape k (a function of k)."""
+    return sp.expand(sp.expand_log(
+        weibull_log_likelihood().subs(sigma, weibull_scale_mle()), force=True))
+
+
+@cache
+def local_rate_interval() -> sp.Expr:
+    """√(2C/h(t)): Young's interval at the hazard of the instance's age (Ling, Mi, Lin 2001).
+
+    With a Weibull hazard, intervals grow with age when k < 1 and shrink when k > 1; with
+    k = 1 this is Young's √(2C/λ) at λ = 1/σ.
+    """
+    return sp.simplify(young_interval().subs(lam, weibull_hazard()))
+
+
+@cache
+def bulk_gang_survival() -> sp.Expr:
+    """e^{−N(1−ρ)λT} e^{−ρλT}: a gang of N survives T when every node's own clock at
+    (1 − ρ)λ and the pool's bulk clock at ρλ all stay quiet."""
+    own = gang_survival().subs(lam, (1 - rho) * lam)
+    return sp.powsimp(own * sp.exp(-rho * lam * T), force=True)
+
+
+@cache
+def bulk_gang_rate() -> sp.Expr:
+    """(N(1 − ρ) + ρ)λ: the gang's hazard under bulk reclaims, between λ and Nλ."""
+    hazard = -sp.diff(sp.log(bulk_gang_survival()), T)
+    return lam * sp.collect(sp.expand(hazard / lam), N, sp.factor)
+
+
+@cache
+def bulk_fraction() -> sp.Expr:
+    """(Nλ − r)/((N − 1)λ): the bulk share ρ at which a gang of N is hit at rate r."""
+    (root,) = sp.solve(sp.Eq(bulk_gang_rate(), r), rho)
+    return sp.together(root)
+
+
 # -- the named, citable results -----------------------------------------------------------
 _STAR = sp.Symbol("T^{*}")
 _DERIVATIONS = {
@@ -507,6 +606,39 @@ _DERIVATIONS = {
         "useful-hour-price", "Price of a useful hour against the on-demand price",
         sp.Symbol(r"\pi"), useful_hour_price(),
         "A paid hour costs 1 − g and yields a(1 − w) useful hours."),
+    "weibull-hazard": lambda: Derivation(
+        "weibull-hazard", "Preemption rate at an instance's age, Weibull lifetimes",
+        sp.Symbol("h"), weibull_hazard(),
+        "−d/dt log of the survival e^{−(t/σ)^k}; constant 1/σ when k = 1."),
+    "weibull-mean": lambda: Derivation(
+        "weibull-mean", "Mean lifetime of a Weibull instance", sp.Symbol(r"\bar{L}"),
+        weibull_mean(), "Integral of the survival e^{−(t/σ)^k} over all ages."),
+    "weibull-likelihood": lambda: Derivation(
+        "weibull-likelihood", "Log-likelihood of right-censored Weibull lifetimes",
+        sp.Symbol(r"\ell"), weibull_log_likelihood(),
+        "m complete lifetimes add log h + log S, censored ones log S; "
+        "Λ = Σ log t (complete), G = Σ t^k (all)."),
+    "weibull-scale-mle": lambda: Derivation(
+        "weibull-scale-mle", "Maximum-likelihood Weibull scale for a given shape",
+        sp.Symbol(r"\hat{\sigma}"), weibull_scale_mle(),
+        "Root of the derivative of the censored log-likelihood in σ."),
+    "weibull-profile-likelihood": lambda: Derivation(
+        "weibull-profile-likelihood", "Profile log-likelihood of the Weibull shape",
+        sp.Symbol(r"\ell_p"), weibull_profile_log_likelihood(),
+        "The censored log-likelihood at the best scale for each shape k."),
+    "local-rate-interval": lambda: Derivation(
+        "local-rate-interval", "Checkpoint interval at an instance's age (local rate)",
+        sp.Symbol(r"\tau"), local_rate_interval(),
+        "Young's interval with λ replaced by the Weibull hazard at age t "
+        "(Ling, Mi and Lin 2001)."),
+    "bulk-gang-rate": lambda: Derivation(
+        "bulk-gang-rate", "Preemption rate of a gang of N under bulk reclaims",
+        sp.Symbol(r"\lambda_N"), bulk_gang_rate(),
+        "Hazard of the first of N node clocks at (1 − ρ)λ and one bulk clock at ρλ."),
+    "bulk-fraction": lambda: Derivation(
+        "bulk-fraction", "Bulk-reclaim share that explains a gang's measured rate",
+        sp.Symbol(r"\rho"), bulk_fraction(),
+        "The bulk gang rate (N(1 − ρ) + ρ)λ = r solved for ρ."),
 }
 
 #: The stable names of all derivations, in the order the book introduces them.

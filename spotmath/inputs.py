@@ -277,9 +277,14 @@ _PARAMETER_CHECKS = {
     "work": lambda v, scalar: check_duration("work", v, scalar=scalar),
     "notice": lambda v, scalar: check_duration("notice", v, allow_zero=True, scalar=scalar),
     "weibull_shape": lambda v, scalar: check_positive("weibull_shape", v),
+    "weibull_scale": lambda v, scalar: check_duration("weibull_scale", v, scalar=scalar),
     "bulk_fraction": lambda v, scalar: check_fraction("bulk_fraction", v),
     "jobs": lambda v, scalar: check_gang_size("jobs", v, what="a whole number of jobs"),
     "seed": lambda v, scalar: check_seed("seed", v),
+    # traces
+    "pool_size": lambda v, scalar: check_gang_size("pool_size", v,
+                                                   what="a whole number of instances"),
+    "hours": lambda v, scalar: check_duration("hours", v, scalar=scalar),
     # calibration and fleet helpers
     "exposure": lambda v, scalar: check_duration("exposure", v, scalar=scalar),
     "window": lambda v, scalar: check_duration("window", v, scalar=scalar),

@@ -165,3 +165,31 @@ def test_bucket_rate_inverts_the_interrupted_fraction():
     fraction = D.derivation("interrupted-fraction").rhs
     rate = D.derivation("bucket-rate").rhs
     assert sp.simplify(fraction.subs(D.lam, rate) - D.F) == 0
+
+
+# -- real preemptions: Weibull lifetimes, the local-rate rule, bulk reclaims ----------------
+def test_weibull_hazard_mean_and_local_rate_interval_match_typed_forms():
+    k, sigma, t = D.k, D.sigma, D.t
+    hazard = (k / sigma) * (t / sigma) ** (k - 1)  # the textbook Weibull hazard
+    assert same(D.weibull_hazard(), hazard)
+    assert same(D.weibull_mean(), sigma * sp.gamma(1 + 1 / k))
+    # Ling, Mi and Lin's local rule: Young's interval at the local hazard
+    assert same(D.local_rate_interval() ** 2, 2 * C / hazard)
+    assert same(D.local_rate_interval().subs(k, 1), sp.sqrt(2 * C * sigma))
+
+
+def test_censored_weibull_likelihood_and_its_profile():
+    k, sigma, m, G, Lam = D.k, D.sigma, D.m, D.G, D.Lsum
+    typed = m * sp.log(k) - m * k * sp.log(sigma) + (k - 1) * Lam - G / sigma**k
+    assert same(D.weibull_log_likelihood(), typed)
+    assert same(D.weibull_scale_mle(), (G / m) ** (1 / k))
+    profile = m * sp.log(k) - m * sp.log(G / m) + (k - 1) * Lam - m
+    assert same(sp.expand_log(D.weibull_profile_log_likelihood() - profile, force=True), 0)
+
+
+def test_bulk_gang_rate_and_fraction():
+    rho, r = D.rho, D.r
+    assert same(D.bulk_gang_rate(), (N * (1 - rho) + rho) * lam)
+    assert same(D.bulk_gang_rate().subs(rho, 0), D.gang_rate())  # independent: Nλ
+    assert same(D.bulk_gang_rate().subs(rho, 1), lam)  # every reclaim takes the gang
+    assert same(D.bulk_fraction(), (N * lam - r) / ((N - 1) * lam))

@@ -1,0 +1,438 @@
+"""Replaying checkpoint schedules on a spot trace: the waste the trace would really have cost.
+
+Single node (what every number means)
+    Every complete lifetime in the trace is one paid up-period of an endless job.  It starts
+    with a restart of R, then runs segments of T compute each followed by a C write; the
+    compute of every completed segment (its write done by the preemption) is useful,
+    everything else in the lifetime (the restart, the writes, the partial segment cut by
+    the preemption) is waste.  A lifetime shorter than R is all waste.  Censored lifetimes
+    are left out and counted.  Realised waste = 1 − useful hours / paid hours.  Under
+    Poisson preemptions this is the exact model with a preemptible restart [exact-waste].
+
+Gangs (``nodes`` = N on a pool trace)
+    A synchronous gang of N holds N instances of the pool and runs while it holds them all:
+
+    1. it starts at the trace's start, or as soon as N instances are up;
+    2. it takes the instances that have been up longest (ties: the trace's order), and
+       after an interruption keeps its survivors and fills up the same way;
+    3. it is interrupted when any instance it holds is preempted; every instance of the
+       pool preempted at that moment is gone, and the gang restarts at once if N
+       instances are up, or waits (unpaid) until they are;
+    4. a held instance whose observation ends (censored) ends the gang's period
+       uncounted: the period is censored like a lifetime.
+
+    Each period the gang holds its N instances is then a lifetime of the gang, replayed with
+    the single-node rules above (paid and useful hours are node-hours: N per gang-hour).
+
+Age-dependent schedules
+    :func:`replay_local_rate` checkpoints each instance at the local-rate intervals
+    τ(a) = √(2C/h(a)) [local-rate-interval] of a fitted Weibull hazard h, a the instance's
+    age at the start of each segment (Ling, Mi and Lin 2001).
+
+Everything here is NumPy over the lifetimes, apart from the gang's walk through the trace
+(one step per interruption).  Times in hours.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import asdict, dataclass
+from functools import cache
+from typing import Callable
+
+import numpy as np
+
+from . import derivations as D
+from . import numerics as n
+from .calibration import observed_rate
+from .fitting import rate_interval
+from .inputs import InputError, check_gang_size, check_parameters
+from .numerics import _lambdify
+from .traces import Trace
+
+__all__ = ["Replay", "GangPeriods", "gang_periods", "replay", "replay_local_rate",
+           "best_interval", "useful_compute", "bulk_fraction", "fit_bulk_fraction",
+           "GRID_STEP"]
+
+#: Relative spacing of the interval grid of :func:`best_interval`.
+GRID_STEP = 1e-3
+#: A write that ends this close (relative) to a preemption counts as done.
+_EDGE = 1e-9
+
+
+@cache
+def _f() -> dict[str, Callable]:
+    return {
+        "local": _lambdify(D.local_rate_interval(), D.C, D.sigma, D.k, D.t),
+        "rho": _lambdify(D.bulk_fraction(), D.lam, D.N, D.r),
+        "bulk_rate": _lambdify(D.bulk_gang_rate(), D.lam, D.N, D.rho),
+    }
+
+
+def useful_compute(lifetimes: np.ndarray, interval: float, checkpoint_cost: float,
+                   restart_time: float) -> np.ndarray:
+    """Compute saved by checkpoints in each lifetime: T·⌊(L − R)/(T + C)⌋, hours.
+
+    Examples
+    --------
+    >>> useful_compute(np.array([0.1, 1.0, 2.5]), 0.5, 0.1, 0.2)
+    array([0. , 0.5, 1.5])
+    """
+    running = np.clip(np.asarray(lifetimes, float) - restart_time, 0.0, None)
+    segments = np.floor(running / (interval + checkpoint_cost) + _EDGE)
+    return interval * segments
+
+
+@dataclass(frozen=True)
+class GangPeriods:
+    """The periods a gang of ``nodes`` held all its instances (hours; see the module)."""
+
+    nodes: int
+    lengths: np.ndarray
+    interrupted: np.ndarray  # False: censored
+    lost: np.ndarray  # instances preempted at each interruption
+    waiting_hours: float
+
+
+def gang_periods(trace: Trace, nodes: int) -> GangPeriods:
+    """Walk a gang of ``nodes`` through a pool trace by the rules of the module docstring.
+
+    Examples
+    --------
+    >>> from spotmath.traces import Trace
+    >>> pool = Trace("p", ("a", "b", "c"), np.array([0.0, 0.0, 1.0]),
+    ...              np.array([2.0, 5.0, 5.0]), np.array([True, False, False]),
+    ...              0.0, 5.0, 0.0)
+    >>> periods = gang_periods(pool, 2)
+    >>> periods.lengths, periods.interrupted, periods.waiting_hours
+    (array([2., 3.]), array([ True, False]), 0.0)
+    """
+    size = check_gang_size("nodes", nodes)
+    order = np.lexsort((np.arange(trace.up.size), trace.up))  # longest up first
+    up, down, preempted = trace.up[order], trace.down[order], trace.preempted[order]
+    lengths, interrupted, lost = [], [], []
+    waiting, now, admitted = 0.0, trace.start, 0
+    free: list[int] = []  # heap of up, unheld instances, longest up first
+    held: list[int] = []
+    while True:
+        while admitted < up.size and up[admitted] <= now:
+            if down[admitted] > now:
+                heapq.heappush(free, admitted)
+            admitted += 1
+        held = [i for i in held if down[i] > now]
+        while len(held) < size and free:
+            i = heapq.heappop(free)
+            if down[i] > now:
+                held.append(i)
+        if len(held) < size:  # wait for capacity (holding the survivors)
+            if admitted == up.size:
+                waiting += trace.end - now
+                break
+            waiting += up[admitted] - now
+            now = up[admitted]
+            continue
+        first = min(down[i] for i in held)
+        gone = [i for i in held if down[i] == first]
+        hit = [i for i in gone if preempted[i]]
+        lengths.append(first - now)
+        interrupted.append(bool(hit))
+        lost.append(len(hit))
+        if not hit and first >= trace.end:
+            break
+        now = first
+    return GangPeriods(nodes=size, lengths=np.array(lengths, dtype=float),
+                       interrupted=np.array(interrupted, dtype=bool),
+                       lost=np.array(lost, dtype=int), waiting_hours=float(waiting))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The realised waste of a schedule on a trace, next to the exact Poisson model.
+
+    ``preemption_rate`` is the trace's rate per node-hour; ``model_rate`` the rate the
+    exact model is evaluated at: λ for one node, Nλ for a gang (independent nodes);
+    ``poisson_waste_gang_rate`` is the exact model at the gang's measured rate instead.
+    Hours are node-hours.  The gang fields are None for a single node.
+    """
+
+    trace: str
+    schedule: str
+    interval_h: float | None
+    checkpoint_cost_h: float
+    restart_time_h: float
+    nodes: int | None
+    waste: float
+    waste_standard_error: float
+    lifetimes_used: int
+    censored: int
+    paid_hours: float
+    useful_hours: float
+    preemption_rate: float
+    model_rate: float
+    poisson_waste: float | None
+    interruptions: int | None = None
+    gang_rate: float | None = None
+    gang_rate_ci95: tuple[float, float] | None = None
+    instances_per_interruption: float | None = None
+    waiting_hours: float | None = None
+    held_hours: float | None = None
+    poisson_waste_gang_rate: float | None = None
+
+    def as_dict(self) -> dict:
+        """Plain JSON-ready values (pairs as lists)."""
+        return {key: list(value) if isinstance(value, tuple) else value
+                for key, value in asdict(self).items()}
+
+
+def _lifetimes(trace: Trace, nodes: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Complete lifetimes (of the gang, for ``nodes``), censored ones, and gang fields."""
+    if nodes is None:
+        return trace.lifetimes[trace.preempted], trace.lifetimes[~trace.preempted], {}
+    periods = gang_periods(trace, nodes)
+    held = float(periods.lengths.sum())
+    count = int(periods.interrupted.sum())
+    if held == 0:
+        raise InputError(f"nodes: {trace.name} never has {periods.nodes} instances up at "
+                         "once")
+    extra = {"interruptions": count, "gang_rate": count / held,
+             "gang_rate_ci95": rate_interval(count, held),
+             "instances_per_interruption": (float(periods.lost[periods.interrupted].mean())
+                                            if count else None),
+             "waiting_hours": periods.waiting_hours, "held_hours": held}
+    return (periods.lengths[periods.interrupted], periods.lengths[~periods.interrupted],
+            extra)
+
+
+def _realised(paid: np.ndarray, useful: np.ndarray) -> tuple[float, float]:
+    """Waste 1 − Σuseful/Σpaid and its standard error, lifetimes taken as independent."""
+    ratio = useful.sum() / paid.sum()
+    count = paid.size
+    spread = np.sqrt(np.sum((useful - ratio * paid) ** 2) * count / max(count - 1, 1))
+    return float(1 - ratio), float(spread / paid.sum())
+
+
+def _checked(trace: Trace, interval, checkpoint_cost, restart_time, nodes):
+    checks = {"checkpoint_cost": checkpoint_cost, "restart_time": restart_time}
+    if interval is not None:
+        checks["interval"] = interval
+    values = dict(zip(checks, check_parameters(scalar=True, **checks)))
+    size = None if nodes is None else check_gang_size("nodes", nodes)
+    if trace.preemptions == 0:
+        raise InputError(f"{trace.name}: no preemptions: nothing to replay")
+    return values, size
+
+
+def _result(trace: Trace, schedule: str, interval: float | None, cost: float, restart: float,
+            size: int | None, complete: np.ndarray, censored: np.ndarray, useful: np.ndarray,
+            extra: dict) -> Replay:
+    if complete.size == 0 or complete.sum() == 0:
+        raise InputError(f"{trace.name}: no complete lifetime of positive length to replay")
+    waste, error = _realised(complete, useful)
+    rate = float(observed_rate(trace.preemptions, 1, trace.node_hours))
+    model_rate = rate * (size or 1)
+    poisson = (None if interval is None else
+               float(n.waste_fraction(model_rate, interval, cost, restart)))
+    if interval is not None and extra.get("interruptions"):
+        extra = dict(extra, poisson_waste_gang_rate=float(
+            n.waste_fraction(extra["gang_rate"], interval, cost, restart)))
+    scale = size or 1
+    return Replay(trace=trace.name, schedule=schedule, interval_h=interval,
+                  checkpoint_cost_h=cost, restart_time_h=restart, nodes=size, waste=waste,
+                  waste_standard_error=error, lifetimes_used=int(complete.size),
+                  censored=int(censored.size), paid_hours=scale * float(complete.sum()),
+                  useful_hours=scale * float(useful.sum()), preemption_rate=rate,
+                  model_rate=model_rate, poisson_waste=poisson, **extra)
+
+
+def replay(trace: Trace, interval: float | str, checkpoint_cost: float | str,
+           restart_time: float | str, nodes: int | None = None) -> Replay:
+    """Replay a fixed checkpoint interval on a trace (rules in the module docstring).
+
+    Parameters
+    ----------
+    trace : Trace
+        The lifetimes, from :func:`spotmath.traces.read_trace`.
+    interval : float or str
+        Compute between checkpoints T, hours (or '30min').
+    checkpoint_cost : float or str
+        Blocking time of one write C, hours (or '1min').
+    restart_time : float or str
+        Time from a preemption to computing again R, hours (or '10min').
+    nodes : int, optional
+        Replay a synchronous gang of this many instances on the pool; by default every
+        lifetime is one paid up-period of a single-node job.
+
+    Returns
+    -------
+    Replay
+
+    Raises
+    ------
+    InputError
+        A bad value (naming it), a trace without preemptions, or a pool that never has
+        ``nodes`` instances up at once.
+
+    References
+    ----------
+    ``daly2006`` (the exact model ``poisson_waste`` is compared with).
+
+    Examples
+    --------
+    >>> from spotmath.simulate import synthetic_trace
+    >>> trace = synthetic_trace(preemption_rate=0.25, pool_size=50, hours=2000, seed=5)
+    >>> result = replay(trace, "30min", "1min", "10min")
+    >>> abs(result.waste - result.poisson_waste) < 3 * result.waste_standard_error
+    True
+    """
+    values, size = _checked(trace, interval, checkpoint_cost, restart_time, nodes)
+    T, C, R = values["interval"], values["checkpoint_cost"], values["restart_time"]
+    complete, censored, extra = _lifetimes(trace, size)
+    return _result(trace, "fixed", T, C, R, size, complete, censored,
+                   useful_compute(complete, T, C, R), extra)
+
+
+def _local_rate_ends(shape: float, scale: float, cost: float, restart: float,
+                     horizon: float) -> tuple[np.ndarray, np.ndarray]:
+    """Ages at which each write of the local-rate schedule ends, and the compute saved by
+    then, up to ``horizon`` hours of age."""
+    if shape > 1 and restart == 0:
+        raise InputError("restart_time: the local-rate schedule needs a restart > 0 when the "
+                         "Weibull shape is above 1 (the hazard is 0 at age 0, so the first "
+                         "interval would never end)")
+    if cost == 0:
+        raise InputError("checkpoint_cost: must be > 0 for the local-rate schedule (with "
+                         "free writes its intervals are all 0)")
+    if horizon / cost > 1e6:
+        raise InputError(f"checkpoint_cost: {cost:g} h is too short for lifetimes of "
+                         f"{horizon:g} h (over a million writes each)")
+    local = _f()["local"]
+    ends, saved = [], [0.0]
+    age = restart
+    while age <= horizon:
+        step = float(local(cost, scale, shape, age))
+        age += step + cost
+        ends.append(age)
+        saved.append(saved[-1] + step)
+    return np.array(ends), np.array(saved)
+
+
+def replay_local_rate(trace: Trace, shape: float, scale: float, checkpoint_cost: float | str,
+                      restart_time: float | str, nodes: int | None = None) -> Replay:
+    """Replay the age-dependent local-rate schedule of a Weibull hazard on a trace.
+
+    Segment j starts at the instance's age a_j (a_0 = R, the restart) and computes for
+    τ(a_j) = √(2C/h(a_j)) [local-rate-interval], then writes for C; its compute is useful if
+    the write ends before the preemption.  With k = 1 this is the fixed Young interval.
+    For a gang the age is the gang period's (its restart ends at R).
+
+    References
+    ----------
+    ``ling2001``.
+
+    Examples
+    --------
+    >>> from spotmath.simulate import synthetic_trace
+    >>> trace = synthetic_trace(preemption_rate=0.5, pool_size=20, hours=500,
+    ...                         weibull_shape=0.5, seed=2)
+    >>> early = replay_local_rate(trace, 0.5, 1.0, "1min", "10min")
+    >>> early.schedule
+    'local-rate, Weibull k = 0.5, scale 1 h'
+    """
+    shape, scale = check_parameters(scalar=True, weibull_shape=shape, weibull_scale=scale)
+    values, size = _checked(trace, None, checkpoint_cost, restart_time, nodes)
+    C, R = values["checkpoint_cost"], values["restart_time"]
+    complete, censored, extra = _lifetimes(trace, size)
+    ends, saved = _local_rate_ends(shape, scale, C, R, float(complete.max(initial=0.0)))
+    done = np.searchsorted(ends, complete * (1 + _EDGE), side="right")
+    return _result(trace, f"local-rate, Weibull k = {shape:.3g}, scale {scale:.3g} h", None,
+                   C, R, size, complete, censored, saved[done], extra)
+
+
+def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: float | str,
+                  nodes: int | None = None) -> tuple[float, float]:
+    """The fixed interval with the least replayed waste on the trace, and that waste.
+
+    Searched on a geometric grid of relative step :data:`GRID_STEP` from a hundredth of the
+    exact optimum at the trace's rate to the longest lifetime.  Moving T down to the grid
+    point just below it never loses a completed segment, so the grid's best useful work is
+    within a factor 1 − GRID_STEP of the best over all intervals in that range.
+
+    Examples
+    --------
+    >>> from spotmath.simulate import synthetic_trace
+    >>> trace = synthetic_trace(preemption_rate=0.25, pool_size=50, hours=2000, seed=5)
+    >>> interval, waste = best_interval(trace, "1min", "10min")
+    >>> bool(0.2 < interval < 0.6)
+    True
+    """
+    values, size = _checked(trace, None, checkpoint_cost, restart_time, nodes)
+    C, R = values["checkpoint_cost"], values["restart_time"]
+    if C == 0:
+        raise InputError("checkpoint_cost: must be > 0 to search an interval (with free "
+                         "writes the best is to checkpoint continuously)")
+    complete, _, _ = _lifetimes(trace, size)
+    running = np.clip(complete - R, 0.0, None)
+    rate = float(observed_rate(trace.preemptions, 1, trace.node_hours)) * (size or 1)
+    low = 0.01 * float(n.exact_interval(rate, C))
+    high = float(running.max()) - C
+    if high <= low:
+        raise InputError(f"{trace.name}: no lifetime outlasts the restart and one write by "
+                         "more than the shortest interval searched")
+    grid = np.geomspace(low, high, int(math.ceil(math.log(high / low) / GRID_STEP)) + 1)
+    chunk = max(1, int(4e6 // max(running.size, 1)))
+    useful = np.concatenate([
+        (grid[i:i + chunk, None] * np.floor(
+            running[None, :] / (grid[i:i + chunk, None] + C) + _EDGE)).sum(axis=1)
+        for i in range(0, grid.size, chunk)])
+    best = int(np.argmax(useful))
+    return float(grid[best]), float(1 - useful[best] / complete.sum())
+
+
+def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float:
+    """The bulk share ρ at which a gang of N is interrupted at ``gang_rate``:
+    (Nλ − r)/((N − 1)λ) [bulk-fraction].  Outside [0, 1] the bulk model cannot explain it.
+
+    Examples
+    --------
+    >>> bulk_fraction(0.5, 4, 1.25)
+    0.5
+    """
+    rate, size = check_parameters(scalar=True, preemption_rate=preemption_rate,
+                                  gang_size=nodes)
+    if size < 2:
+        raise InputError("nodes: a bulk share needs a gang of 2 or more")
+    (measured,) = check_parameters(scalar=True, preemption_rate=gang_rate)
+    return float(_f()["rho"](rate, size, measured))
+
+
+def fit_bulk_fraction(preemption_rate: float, gangs: list[tuple[int, int, float]]) -> float:
+    """The bulk share ρ in [0, 1] that best explains gangs' interruption counts.
+
+    ``gangs`` holds (N, interruptions, held hours) per gang size; each count is taken as
+    Poisson with mean hours·(N(1 − ρ) + ρ)λ [bulk-gang-rate], and the joint likelihood is
+    maximised over ρ (the counts come from one trace, so this is a summary, not a test).
+
+    Examples
+    --------
+    >>> round(fit_bulk_fraction(0.5, [(4, 125, 100.0), (8, 225, 100.0)]), 3)
+    0.5
+    """
+    from scipy.optimize import minimize_scalar
+
+    (rate,) = check_parameters(scalar=True, preemption_rate=preemption_rate)
+    sizes = np.array([check_gang_size("nodes", size) for size, _, _ in gangs], float)
+    counts = np.array([count for _, count, _ in gangs], float)
+    hours = np.array([held for _, _, held in gangs], float)
+    if not np.any(sizes > 1):
+        raise InputError("nodes: fitting a bulk share needs a gang of 2 or more")
+    bulk_rate = _f()["bulk_rate"]
+
+    def minus_loglik(rho: float) -> float:
+        mean = hours * bulk_rate(rate, sizes, rho)
+        return float(np.sum(mean - counts * np.log(mean)))
+
+    found = minimize_scalar(minus_loglik, bounds=(0.0, 1.0), method="bounded",
+                            options={"xatol": 1e-10})
+    ends = [0.0, 1.0]
+    return float(min([found.x, *ends], key=minus_loglik))

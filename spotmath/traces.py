@@ -1,0 +1,366 @@
+"""Spot preemption traces: instance lifetimes read from a file, checked line by line.
+
+A trace records when instances of a spot pool came up and when they were reclaimed.
+spotmath reads two formats:
+
+``spotmath`` (the documented format), a CSV file with the header ``time_s,node,event``:
+
+* ``time_s``: seconds from the trace's start (a number >= 0);
+* ``node``: an instance id (any text without a comma);
+* ``event``: ``up`` (the instance starts running), ``preempted`` (it was reclaimed) or
+  ``end`` (observation stopped while it was up: a censored lifetime).
+
+  An instance with an ``up`` and no later event is censored at the trace's last time.
+  Rows may come in any order: the reader sorts them by time, and rows with equal times keep
+  their order in the file.  A node may come up again after it was preempted (a new
+  lifetime).  Empty lines are ignored.
+
+``bamboo``, as published with the Bamboo system (Thorpe et al., NSDI 2023): no header, rows
+``milliseconds,add|remove,nodeId``; ``add`` is ``up`` and ``remove`` is ``preempted``.
+
+Every problem (an unknown event, a ``preempted`` with no ``up`` before it, a second ``up``
+while up, a time that is negative or not a number, an empty file, a missing header) raises
+:class:`~spotmath.inputs.InputError` with one line naming the file, the line and what is
+wrong.  No row is skipped.
+
+:func:`read_group_sizes` reads the other kind of published log, a pool's *size* over time
+(the GCP logs published beside the Bamboo traces), which holds no lifetimes.
+
+Times inside :class:`Trace` are hours, like everywhere in spotmath.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from .inputs import InputError, check_choice
+
+__all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "read_trace", "write_trace",
+           "read_group_sizes"]
+
+#: The trace formats :func:`read_trace` reads.
+FORMATS = ("spotmath", "bamboo")
+#: The header line of the documented format.
+HEADER = "time_s,node,event"
+EVENTS = ("up", "preempted", "end")
+_BAMBOO_EVENTS = {"add": "up", "remove": "preempted"}
+_BAMBOO_ROW = re.compile(r"^\s*\d+(\.\d*)?\s*,\s*(add|remove)\s*,")
+#: Candidate ticks of a trace's clock, seconds: a trace whose times are all whole minutes
+#: is taken to have been recorded once a minute.
+_TICKS_S = (60.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Instance lifetimes of a spot pool.  Times in hours from the trace's time origin.
+
+    One entry per lifetime: ``node`` its instance id, ``up`` when it came up, ``down`` when
+    it was preempted (``preempted`` true) or when observation stopped (a censored
+    lifetime).  ``start`` and ``end`` are the first and last times in the trace;
+    ``resolution`` is the trace's clock tick in hours (0 when times are not on a tick).
+    """
+
+    name: str
+    node: tuple[str, ...]
+    up: np.ndarray
+    down: np.ndarray
+    preempted: np.ndarray
+    start: float
+    end: float
+    resolution: float
+
+    @property
+    def lifetimes(self) -> np.ndarray:
+        """Length of every lifetime, hours (censored ones up to the censoring time)."""
+        return self.down - self.up
+
+    @property
+    def preemptions(self) -> int:
+        """Lifetimes ended by a preemption."""
+        return int(np.count_nonzero(self.preempted))
+
+    @property
+    def censored(self) -> int:
+        """Lifetimes still up when observation stopped."""
+        return len(self.up) - self.preemptions
+
+    @property
+    def node_hours(self) -> float:
+        """Hours that instances were up, summed over all lifetimes."""
+        return float(self.lifetimes.sum())
+
+    @property
+    def nodes(self) -> int:
+        """Distinct instance ids."""
+        return len(set(self.node))
+
+
+def _fail(name: str, line: int | None, message: str) -> InputError:
+    where = f"{name}:{line}" if line is not None else name
+    return InputError(f"{where}: {message}")
+
+
+def _time(name: str, line: int, text: str, scale: float) -> float:
+    """A time field in seconds (``scale`` converts the file's unit to seconds)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise _fail(name, line, f"time must be a number >= 0, got {text.strip()!r}")
+    return value * scale
+
+
+def _rows(path: Path, trace_format: str | None) -> tuple[str, list[tuple[int, float, str, str]]]:
+    """The file's format and its rows as (line number, seconds, node, event)."""
+    name = path.name
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            lines = list(enumerate(csv.reader(handle), start=1))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise _fail(name, None, f"cannot read the trace: {' '.join(str(error).split())}") \
+            from None
+    lines = [(number, fields) for number, fields in lines if any(f.strip() for f in fields)]
+    if not lines:
+        raise _fail(name, None, f"empty file (expected the header {HEADER})")
+    first_number, first = lines[0]
+    first_text = ",".join(field.strip() for field in first)
+    if trace_format is None:
+        if first_text == HEADER:
+            trace_format = "spotmath"
+        elif _BAMBOO_ROW.match(",".join(first)):
+            trace_format = "bamboo"
+        else:
+            raise _fail(name, first_number,
+                        f"missing header {HEADER} (got {first_text[:40]!r}; a Bamboo trace "
+                        "has rows milliseconds,add|remove,nodeId)")
+    trace_format = check_choice("trace_format", trace_format, FORMATS)
+    if trace_format == "spotmath":
+        if first_text != HEADER:
+            raise _fail(name, first_number, f"missing header {HEADER} "
+                                            f"(got {first_text[:40]!r})")
+        lines, scale, events, fields_text = lines[1:], 1.0, EVENTS, HEADER
+    else:
+        scale, events, fields_text = 1e-3, tuple(_BAMBOO_EVENTS), "milliseconds,add|remove,nodeId"
+    rows = []
+    for number, fields in lines:
+        if len(fields) != 3:
+            raise _fail(name, number, f"expected 3 fields {fields_text}, got {len(fields)}")
+        time_text, node, event = (field.strip() for field in fields)
+        if trace_format == "bamboo":  # milliseconds,add|remove,nodeId
+            node, event = event, node
+        seconds = _time(name, number, time_text, scale)
+        if not node:
+            raise _fail(name, number, "empty node id")
+        if event not in events:
+            raise _fail(name, number, f"unknown event {event!r} (use {', '.join(events)})")
+        rows.append((number, seconds, node, _BAMBOO_EVENTS.get(event, event)))
+    if not rows:
+        raise _fail(name, None, "no events after the header")
+    return trace_format, rows
+
+
+def _resolution(seconds: np.ndarray) -> float:
+    """The trace's clock tick in seconds: the largest candidate that divides every time."""
+    for tick in _TICKS_S:
+        ratio = seconds / tick
+        if np.all(np.abs(ratio - np.round(ratio)) <= 1e-9 * np.maximum(1.0, ratio)):
+            return tick
+    return 0.0
+
+
+def read_trace(path: str | Path, trace_format: str | None = None) -> Trace:
+    """Read a spot trace: lifetimes, in hours, checked row by row.
+
+    Parameters
+    ----------
+    path : str or Path
+        The trace file.
+    trace_format : {'spotmath', 'bamboo'}, optional
+        The file's format; detected from the first line when not given.
+
+    Returns
+    -------
+    Trace
+        One entry per lifetime, in the order the lifetimes started.
+
+    Raises
+    ------
+    InputError
+        One line naming the file, the line number and what is wrong.
+
+    References
+    ----------
+    ``thorpe2023`` (the Bamboo traces).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "t.csv").write_text(
+    ...     "time_s,node,event\\n0,a,up\\n0,b,up\\n3600,a,preempted\\n7200,b,end\\n")
+    >>> trace = read_trace(folder / "t.csv")
+    >>> trace.preemptions, trace.censored, trace.node_hours
+    (1, 1, 3.0)
+    """
+    path = Path(path)
+    _, rows = _rows(path, trace_format)
+    rows.sort(key=lambda row: row[1])  # stable: equal times keep the file's order
+    name = path.name
+    open_since: dict[str, tuple[float, int]] = {}
+    lifetimes: list[tuple[float, float, bool, str, int, int]] = []
+    for number, seconds, node, event in rows:
+        if event == "up":
+            if node in open_since:
+                raise _fail(name, number, f"node {node!r} is up again at {seconds:g} s while "
+                                          f"already up (since line {open_since[node][1]})")
+            open_since[node] = (seconds, number)
+            continue
+        if node not in open_since:
+            what = "is preempted" if event == "preempted" else "ends"
+            raise _fail(name, number, f"node {node!r} {what} at {seconds:g} s but was not "
+                                      "up (no 'up' for it before this time)")
+        began, up_line = open_since.pop(node)
+        lifetimes.append((began, seconds, event == "preempted", node, number, up_line))
+    last = rows[-1][1]
+    lifetimes += [(began, last, False, node, number, number)
+                  for node, (began, number) in open_since.items()]
+    # In the order the instances came up (ties: the order of their 'up' rows in the file),
+    # never by how they ended: a gang choosing among equals must not see the future.
+    lifetimes.sort(key=lambda item: (item[0], item[5]))
+    seconds = np.array([row[1] for row in rows])
+    up, down = (np.array([item[i] for item in lifetimes]) / 3600 for i in (0, 1))
+    preempted = np.array([item[2] for item in lifetimes], dtype=bool)
+    resolution = _resolution(seconds) / 3600
+    zero = preempted & (down == up)
+    if resolution == 0 and np.any(zero):
+        _, seconds_, _, node, number, _ = lifetimes[int(np.argmax(zero))]
+        raise _fail(name, number, f"node {node!r} is preempted at {seconds_:g} s, the time it "
+                                  "came up, and the trace's times are not on a clock tick "
+                                  "that would bound that lifetime")
+    return Trace(name=name, node=tuple(item[3] for item in lifetimes), up=up, down=down,
+                 preempted=preempted, start=float(seconds.min()) / 3600,
+                 end=float(last) / 3600, resolution=resolution)
+
+
+def write_trace(trace: Trace, path: str | Path) -> Path:
+    """Write ``trace`` in the documented format (``time_s,node,event``); return the path.
+
+    Censored lifetimes get an ``end`` row; times are written in seconds with every digit,
+    so :func:`read_trace` gives the trace back (to the rounding of hours to seconds).
+    """
+    path = Path(path)
+    rows = []
+    for node, up, down, preempted in zip(trace.node, trace.up, trace.down, trace.preempted):
+        rows.append((up * 3600, node, "up"))
+        rows.append((down * 3600, node, "preempted" if preempted else "end"))
+    rows.sort(key=lambda row: row[0])
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        handle.write(HEADER + "\n")
+        for seconds, node, event in rows:
+            handle.write(f"{float(seconds)!r},{node},{event}\n")
+    return path
+
+
+@dataclass(frozen=True)
+class GroupSizes:
+    """A pool's size over time, one observation per change (times in hours).
+
+    Read from a log of ``date, time, size`` lines in which each observation may be written
+    several times; a run of consecutive lines with the same size is one observation, at the
+    time of its first line.  Between observations the size is taken to hold.
+    """
+
+    name: str
+    times: np.ndarray
+    sizes: np.ndarray
+    end: float
+    longest_silence: float  # longest gap between two lines of the log, hours
+
+    @property
+    def node_hours(self) -> float:
+        """Instance-hours in the pool, the size held from each observation to the next."""
+        spans = np.diff(np.append(self.times, self.end))
+        return float(np.sum(self.sizes * spans))
+
+    @property
+    def drops(self) -> np.ndarray:
+        """Every decrease of the pool's size (instances lost between two observations)."""
+        steps = np.diff(self.sizes)
+        return -steps[steps < 0]
+
+    @property
+    def losses(self) -> int:
+        """Instances lost in all decreases: a lower bound on the preemptions."""
+        return int(self.drops.sum())
+
+
+def read_group_sizes(path: str | Path) -> GroupSizes:
+    """Read a pool's size log (``YYYY-MM-DD, HH:MM:SS, size`` per line).
+
+    Raises
+    ------
+    InputError
+        One line naming the file, the line and what is wrong: a malformed date or time, a
+        size that is not a whole number >= 0, an empty file, or an observation that goes
+        back in time.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "g.txt").write_text("2021-12-10, 13:00:00, 8\\n"
+    ...     "2021-12-10, 13:01:00, 8\\n2021-12-10, 14:00:00, 5\\n2021-12-10, 15:00:00, 5\\n")
+    >>> sizes = read_group_sizes(folder / "g.txt")
+    >>> sizes.losses, sizes.node_hours
+    (3, 13.0)
+    """
+    path = Path(path)
+    name = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise _fail(name, None, f"cannot read the log: {' '.join(str(error).split())}") \
+            from None
+    observations: list[tuple[datetime, int, int]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        fields = [field.strip() for field in line.split(",")]
+        if len(fields) != 3:
+            raise _fail(name, number, f"expected 3 fields date, time, size, got {len(fields)}")
+        try:
+            moment = datetime.strptime(f"{fields[0]} {fields[1]}", "%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            raise _fail(name, number, f"not a date and time: {fields[0]!r}, {fields[1]!r} "
+                                      "(use YYYY-MM-DD, HH:MM:SS)") from None
+        if not re.fullmatch(r"\d+", fields[2]):
+            raise _fail(name, number, f"size must be a whole number >= 0, got {fields[2]!r}")
+        observations.append((moment, int(fields[2]), number))
+    if not observations:
+        raise _fail(name, None, "empty file (expected lines date, time, size)")
+    origin = observations[0][0]
+
+    def hours(moment: datetime) -> float:
+        return (moment - origin).total_seconds() / 3600
+
+    runs = [observations[0]]
+    for moment, size, number in observations[1:]:
+        if size == runs[-1][1]:
+            continue
+        if moment < runs[-1][0]:
+            raise _fail(name, number, f"the size changes to {size} at {moment:%H:%M:%S}, "
+                                      f"before the change on line {runs[-1][2]}")
+        runs.append((moment, size, number))
+    stamps = np.array([hours(moment) for moment, _, _ in observations])
+    return GroupSizes(name=name, times=np.array([hours(moment) for moment, _, _ in runs]),
+                      sizes=np.array([size for _, size, _ in runs]),
+                      end=float(stamps.max()),
+                      longest_silence=float(np.max(np.diff(np.sort(stamps)), initial=0.0)))

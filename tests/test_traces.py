@@ -1,0 +1,516 @@
+"""Spot traces: reading (and refusing) them, fitting them, replaying schedules on them.
+
+Every number is checked against an independent computation: the raw files parsed here
+with the csv module, SciPy's own censored fitting and Kaplan-Meier, Poisson tail sums
+solved by a root finder, hand-worked small traces, brute force over every candidate
+interval, and synthetic traces drawn from the simulator's processes with known parameters.
+"""
+
+import collections
+import csv
+import doctest
+import hashlib
+import json
+import math
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from scipy import stats
+from scipy.optimize import brentq, minimize, minimize_scalar
+
+import spotmath as sm
+import spotmath.fitting
+import spotmath.replay
+import spotmath.traces
+from spotmath.chapters import ROOT
+from spotmath.fitting import (co_preemption, fit_trace, fit_weibull, preemptions_needed,
+                              rate_interval, survival_curve)
+from spotmath.inputs import InputError
+from spotmath.replay import (GRID_STEP, best_interval, bulk_fraction, fit_bulk_fraction,
+                             gang_periods, replay, replay_local_rate, useful_compute)
+from spotmath.simulate import synthetic_trace
+from spotmath.traces import read_group_sizes, read_trace, write_trace
+
+from test_cli import run
+
+DATA = ROOT / "book" / "data" / "traces" / "bamboo"
+EC2 = ["p3-trace.csv", "g4dn-trace.csv"]
+
+
+def test_doctests_of_the_trace_modules_run():
+    for module in (spotmath.traces, spotmath.fitting, spotmath.replay):
+        result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+# -- the data: copied unchanged, with its licence --------------------------------------------
+def test_copied_traces_match_the_recorded_checksums_and_keep_the_licence():
+    readme = (DATA.parent / "README.md").read_text()
+    recorded = dict((name, digest) for digest, name in
+                    re.findall(r"^([0-9a-f]{64})  bamboo/(\S+)$", readme, flags=re.M))
+    assert set(recorded) == {p.name for p in DATA.iterdir()}
+    for name, digest in recorded.items():
+        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == digest, name
+    assert "MIT License" in (DATA / "LICENSE").read_text()
+    assert b"\r\n" in (DATA / "p3-trace.csv").read_bytes()  # line endings kept as published
+
+
+def raw_bamboo(name):
+    """The EC2 trace parsed here, independently: lifetimes in hours and preempted flags."""
+    events = collections.defaultdict(dict)
+    last = 0
+    with open(DATA / name, newline="") as handle:
+        for milliseconds, event, node in csv.reader(handle):
+            events[node][event] = int(milliseconds)
+            last = max(last, int(milliseconds))
+    lifetimes = [(e.get("remove", last) - e["add"]) / 3.6e6 for e in events.values()]
+    preempted = ["remove" in e for e in events.values()]
+    return np.array(lifetimes), np.array(preempted)
+
+
+@pytest.mark.parametrize("name", EC2)
+def test_bamboo_traces_read_as_published(name):
+    trace = read_trace(DATA / name)  # the format is detected
+    lifetimes, preempted = raw_bamboo(name)
+    assert len(trace.up) == lifetimes.size and trace.preemptions == preempted.sum()
+    assert sorted(trace.lifetimes) == pytest.approx(sorted(lifetimes), abs=1e-12)
+    assert trace.node_hours == pytest.approx(lifetimes.sum(), rel=1e-12)
+    assert trace.resolution == pytest.approx(1 / 60)
+    assert read_trace(DATA / name, "bamboo").node_hours == trace.node_hours
+
+
+def test_documented_format_round_trip_and_row_order(tmp_path):
+    trace = synthetic_trace(preemption_rate=0.4, pool_size=6, hours=50, seed=4)
+    back = read_trace(write_trace(trace, tmp_path / "t.csv"))
+    assert np.array_equal(back.preempted, trace.preempted)
+    for field in ("up", "down"):
+        assert np.allclose(getattr(back, field), getattr(trace, field), rtol=1e-15, atol=0)
+    # Rows in any order give the same trace.
+    lines = (tmp_path / "t.csv").read_text().splitlines()
+    shuffled = [lines[0]] + list(np.random.default_rng(1).permutation(lines[1:]))
+    (tmp_path / "s.csv").write_text("\n".join(shuffled) + "\n")
+    again = read_trace(tmp_path / "s.csv")
+    assert np.array_equal(np.sort(again.down), np.sort(back.down))
+    assert again.preemptions == trace.preemptions
+
+
+def test_a_node_may_come_up_again_and_open_lifetimes_are_censored(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("time_s,node,event\n0,a,up\n600,a,preempted\n900,a,up\n0,b,up\n"
+                    "1200,b,end\n1800,c,up\n3600,c,preempted\n")
+    trace = read_trace(path)
+    assert trace.node == ("a", "b", "a", "c")
+    assert list(trace.lifetimes * 3600) == [600, 1200, 2700, 1800]  # a's second: to 3600 s
+    assert list(trace.preempted) == [True, False, False, True]
+    assert trace.nodes == 3 and trace.resolution == pytest.approx(1 / 60)
+
+
+BAD_TRACES = [
+    ("", "t.csv: empty file (expected the header time_s,node,event)"),
+    ("time_s,node,event\n", "t.csv: no events after the header"),
+    ("0,a,up\n", "t.csv:1: missing header time_s,node,event"),
+    ("time_s,node,event\n0,a,up\n60,a,lost\n", "t.csv:3: unknown event 'lost'"),
+    ("time_s,node,event\n0,a,up\n60,b,preempted\n",
+     "t.csv:3: node 'b' is preempted at 60 s but was not up"),
+    ("time_s,node,event\n0,a,up\n60,a,up\n", "t.csv:3: node 'a' is up again at 60 s while "
+                                             "already up (since line 2)"),
+    ("time_s,node,event\n-5,a,up\n", "t.csv:2: time must be a number >= 0, got '-5'"),
+    ("time_s,node,event\nsoon,a,up\n", "t.csv:2: time must be a number >= 0, got 'soon'"),
+    ("time_s,node,event\nnan,a,up\n", "t.csv:2: time must be a number >= 0, got 'nan'"),
+    ("time_s,node,event\n0,a\n", "t.csv:2: expected 3 fields time_s,node,event, got 2"),
+    ("time_s,node,event\n0,,up\n", "t.csv:2: empty node id"),
+    ("time_s,node,event\n0,a,up\n30,b,end\n", "t.csv:3: node 'b' ends at 30 s but was "
+                                              "not up"),
+    ("time_s,node,event\n0.5,a,up\n0.5,a,preempted\n",
+     "t.csv:3: node 'a' is preempted at 0.5 s, the time it came up"),
+]
+
+
+@pytest.mark.parametrize("text, message", BAD_TRACES)
+def test_bad_traces_get_one_line_naming_file_and_line(text, message, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(text)
+    with pytest.raises(InputError) as error:
+        read_trace(path)
+    assert str(error.value).startswith(message), str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_bad_bamboo_rows_and_forced_formats(tmp_path):
+    path = tmp_path / "b.csv"
+    path.write_text("0,add,node1\n60000,remove,node1\n60000,drop,node2\n")
+    with pytest.raises(InputError, match=r"^b.csv:3: unknown event 'drop' \(use add, remove\)"):
+        read_trace(path)
+    with pytest.raises(InputError, match=r"^b.csv:1: missing header"):
+        read_trace(path, "spotmath")
+    with pytest.raises(InputError, match=r"^trace_format: must be one of spotmath, bamboo"):
+        read_trace(path, "csv")
+
+
+def test_a_bad_trace_on_the_command_line_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("time_s,node,event\n0,a,up\n60,a,gone\n")
+    for command in ("fit", "replay"):
+        result = subprocess.run([sys.executable, "-m", "spotmath", command, str(path)],
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr.splitlines() == [
+            f"spotmath {command}: error: t.csv:3: unknown event 'gone' (use up, preempted, end)"]
+    result = run("fit", str(tmp_path / "missing.csv"))
+    assert result.returncode == 2 and "missing.csv: cannot read the trace" in result.stderr
+
+
+# -- the GCP group-size logs -----------------------------------------------------------------
+def test_group_size_logs_against_a_parse_here():
+    for name in ("v100x1-east1c.txt", "a100x1-east1b.txt"):
+        sizes = read_group_sizes(DATA / name)
+        values = [int(line.rsplit(",", 1)[1]) for line in (DATA / name).read_text().splitlines()]
+        runs = [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
+        assert list(sizes.sizes) == runs
+        assert sizes.losses == sum(max(a - b, 0) for a, b in zip(runs, runs[1:]))
+        assert sizes.drops.max() == max(a - b for a, b in zip(runs, runs[1:]))
+        assert 0 < sizes.node_hours <= max(runs) * sizes.end
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "g.txt: empty file"),
+    ("2021-12-10, 13:00:00\n", "g.txt:1: expected 3 fields date, time, size, got 2"),
+    ("2021-13-10, 13:00:00, 5\n", "g.txt:1: not a date and time"),
+    ("2021-12-10, 13:00:00, -5\n", "g.txt:1: size must be a whole number >= 0, got '-5'"),
+    ("2021-12-10, 13:00:00, 5\n2021-12-10, 12:00:00, 4\n",
+     "g.txt:2: the size changes to 4 at 12:00:00, before the change on line 1"),
+])
+def test_bad_group_size_logs(text, message, tmp_path):
+    (tmp_path / "g.txt").write_text(text)
+    with pytest.raises(InputError) as error:
+        read_group_sizes(tmp_path / "g.txt")
+    assert str(error.value).startswith(message), str(error.value)
+
+
+# -- fitting ----------------------------------------------------------------------------------
+def poisson_interval_by_root_finding(count, exposure):
+    """The exact interval from Poisson tail sums, solved here (not the chi-square form)."""
+    lower = brentq(lambda lam: stats.poisson.sf(count - 1, lam * exposure) - 0.025,
+                   1e-12, 10 * count / exposure + 10)
+    upper = brentq(lambda lam: stats.poisson.cdf(count, lam * exposure) - 0.025,
+                   1e-12, 10 * count / exposure + 10)
+    return lower, upper
+
+
+@pytest.mark.parametrize("count, exposure", [(1, 3.0), (10, 40.0), (167, 273.1), (5000, 9e3)])
+def test_rate_interval_equals_poisson_tail_sums(count, exposure):
+    assert rate_interval(count, exposure) == pytest.approx(
+        poisson_interval_by_root_finding(count, exposure), rel=1e-8)
+    assert rate_interval(0, 5.0) == (0.0, pytest.approx(-math.log(0.025) / 5.0, rel=1e-12))
+
+
+def scipy_weibull(lifetimes, preempted):
+    data = stats.CensoredData(uncensored=lifetimes[preempted], right=lifetimes[~preempted])
+    shape, _, scale = stats.weibull_min.fit(data, floc=0)
+    return shape, scale
+
+
+def typed_loglik(shape, scale, lifetimes, preempted):
+    """Censored Weibull log-likelihood, typed here: log f for complete, log S for censored."""
+    z = (lifetimes / scale) ** shape
+    return float(np.sum(np.log(shape / scale) + (shape - 1) * np.log(lifetimes[preempted] / scale))
+                 - np.sum(z))
+
+
+@pytest.mark.parametrize("name", EC2)
+def test_weibull_fit_of_the_published_traces_against_scipy(name):
+    lifetimes, preempted = raw_bamboo(name)
+    fit = fit_weibull(lifetimes, preempted)
+    shape, scale = scipy_weibull(lifetimes, preempted)
+    assert fit.shape == pytest.approx(shape, rel=1e-4)
+    assert fit.scale_h == pytest.approx(scale, rel=1e-4)
+    # the profile interval: at each end the best log-likelihood over the scale (maximised
+    # here numerically) is 1.92 below the maximum
+    top = typed_loglik(fit.shape, fit.scale_h, lifetimes, preempted)
+    for end in fit.shape_ci95:
+        best = minimize_scalar(lambda s: -typed_loglik(end, math.exp(s), lifetimes, preempted),
+                               bounds=(-5, 5), method="bounded", options={"xatol": 1e-10})
+        assert top + best.fun == pytest.approx(stats.chi2.ppf(0.95, 1) / 2, abs=1e-6)
+    # the test of k = 1 against the exponential fit written out here
+    rate = preempted.sum() / lifetimes.sum()
+    exponential = preempted.sum() * math.log(rate) - rate * lifetimes.sum()
+    assert fit.p_value_poisson == pytest.approx(
+        stats.chi2.sf(2 * (top - exponential), 1), rel=1e-6)
+
+
+@pytest.mark.parametrize("shape", [0.5, 1.0, 2.5])
+def test_weibull_fit_against_a_direct_two_parameter_maximisation(shape):
+    trace = synthetic_trace(preemption_rate=0.3, pool_size=12, hours=300,
+                            weibull_shape=shape, seed=8)
+    fit = fit_weibull(trace.lifetimes, trace.preempted)
+    lifetimes, preempted = trace.lifetimes, trace.preempted
+    best = minimize(lambda p: -typed_loglik(math.exp(p[0]), math.exp(p[1]), lifetimes,
+                                            preempted),
+                    x0=[0.0, 1.0], method="Nelder-Mead",
+                    options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 4000})
+    assert fit.shape == pytest.approx(math.exp(best.x[0]), rel=1e-5)
+    assert fit.scale_h == pytest.approx(math.exp(best.x[1]), rel=1e-5)
+    assert fit.shape_ci95[0] < shape < fit.shape_ci95[1]
+
+
+def test_intervals_cover_the_truth_95_percent_of_the_time():
+    """Coverage by simulation: 300 small synthetic traces with known λ and k."""
+    rate_hits = shape_hits = 0
+    repeats = 300
+    for seed in range(repeats):
+        trace = synthetic_trace(preemption_rate=0.5, pool_size=8, hours=15,
+                                weibull_shape=0.7, seed=1000 + seed)
+        fit = fit_weibull(trace.lifetimes, trace.preempted)
+        shape_hits += fit.shape_ci95[0] <= 0.7 <= fit.shape_ci95[1]
+        poisson = synthetic_trace(preemption_rate=0.5, pool_size=8, hours=15, seed=5000 + seed)
+        low, high = rate_interval(poisson.preemptions, poisson.node_hours)
+        rate_hits += low <= 0.5 <= high
+    # three and a half binomial standard errors around 95%, a little more on the
+    # conservative side for the exact (Garwood) interval
+    spread = 3.5 * math.sqrt(0.95 * 0.05 / repeats)
+    assert 0.95 - spread <= shape_hits / repeats <= 0.95 + spread
+    assert 0.95 - spread <= rate_hits / repeats <= 0.995
+
+
+def test_fit_recovers_shapes_and_rejects_poisson_only_when_it_should():
+    bursty = fit_trace(synthetic_trace(preemption_rate=0.5, pool_size=20, hours=200,
+                                       weibull_shape=0.6, seed=3))
+    assert bursty.weibull_shape_ci95[0] < 0.6 < bursty.weibull_shape_ci95[1]
+    assert bursty.weibull_shape_p_value < 1e-6
+    poisson = fit_trace(synthetic_trace(preemption_rate=0.5, pool_size=20, hours=200, seed=3))
+    low, high = poisson.preemption_rate_ci95
+    assert low < 0.5 < high and poisson.weibull_shape_ci95[0] < 1 < poisson.weibull_shape_ci95[1]
+    assert poisson.mtbf_ci95_h == pytest.approx((1 / high, 1 / low))
+
+
+def test_kaplan_meier_against_scipy():
+    trace = synthetic_trace(preemption_rate=0.5, pool_size=10, hours=30, weibull_shape=0.8,
+                            seed=2)
+    times, survival = survival_curve(trace.lifetimes, trace.preempted)
+    data = stats.CensoredData(uncensored=trace.lifetimes[trace.preempted],
+                              right=trace.lifetimes[~trace.preempted])
+    assert survival == pytest.approx(stats.ecdf(data).sf.evaluate(times), abs=1e-12)
+
+
+def tick_trace(rows):
+    """A trace from (up, down, preempted) rows given in minutes, on a one-minute clock."""
+    rows = np.array(rows, dtype=float)
+    return sm.traces.Trace("t", tuple(f"n{i}" for i in range(len(rows))), rows[:, 0] / 60,
+                           rows[:, 1] / 60, rows[:, 2].astype(bool), 0.0,
+                           float(rows[:, 1].max()) / 60, 1 / 60)
+
+
+def test_co_preemption_by_hand():
+    # Preemptions at minutes 10, 11 and 30: the first two are within a minute.
+    trace = tick_trace([[0, 10, 1], [0, 11, 1], [0, 30, 1], [0, 40, 0]])
+    observed, independent = co_preemption(trace, 1 / 60)
+    assert observed == pytest.approx(2 / 3)
+    rate = 3 / ((10 + 11 + 30 + 40) / 60)
+    # With a one-minute tick, events recorded within one minute of the preemption at 10
+    # happened at true times in [9, 12): the others are up 2 + 3 + 3 minutes there; for
+    # the one at 11, [10, 13): 0 + 3 + 3; for the one at 30, [29, 32): only the last, 3.
+    exposures = {10: 2 + 3 + 3, 11: 0 + 3 + 3, 30: 3}  # minutes of other instances
+    expected = np.mean([1 - math.exp(-rate * minutes / 60) for minutes in exposures.values()])
+    assert independent == pytest.approx(expected, rel=1e-12)
+    assert co_preemption(tick_trace([[0, 10, 0]]), 1 / 60) == (None, None)
+
+
+def test_co_preemption_poisson_matches_independence_and_bulk_exceeds_it():
+    poisson = fit_trace(synthetic_trace(preemption_rate=0.5, pool_size=30, hours=300, seed=6),
+                        "2min")
+    error = math.sqrt(0.25 / poisson.preemptions) * 3  # generous: events are not independent
+    assert abs(poisson.co_preemption_share - poisson.co_preemption_share_independent) < error
+    # Half the preemptions come in bulk (all 30 at once): with a short window, where few
+    # would meet by chance, more than half have a companion.
+    bulk = fit_trace(synthetic_trace(preemption_rate=0.5, pool_size=30, hours=300,
+                                     bulk_fraction=0.5, seed=6), "10s")
+    assert bulk.co_preemption_share > 0.5 > 0.1 > bulk.co_preemption_share_independent
+
+
+def test_fit_refuses_a_trace_without_preemptions(tmp_path):
+    path = tmp_path / "quiet.csv"
+    path.write_text("time_s,node,event\n0,a,up\n3600,a,end\n")
+    with pytest.raises(InputError, match=r"^quiet.csv: no preemptions in 1 node-hours"):
+        fit_trace(read_trace(path))
+    with pytest.raises(InputError, match=r"^window: must be a duration > 0"):
+        fit_trace(read_trace(DATA / "p3-trace.csv"), "-1min")
+
+
+def test_preemptions_needed_against_gamma_quantiles():
+    rate, cost = 0.25, 1 / 60
+
+    def spread(count):  # the interval's ends from gamma quantiles, optimum by minimiser
+        low = stats.gamma.ppf(0.025, count) / (count / rate)
+        high = stats.gamma.ppf(0.975, count + 1) / (count / rate)
+
+        def optimum(lam):
+            return minimize_scalar(
+                lambda t: math.expm1(lam * (t + cost)) / t if t > 0 else math.inf,
+                bounds=(1e-4, 50 / lam), method="bounded", options={"xatol": 1e-12}).x
+        middle = optimum(rate)
+        return max(optimum(low) / middle - 1, 1 - optimum(high) / middle)
+
+    needed = preemptions_needed(rate, cost)
+    assert spread(needed) <= 0.1 + 1e-6 and spread(needed - 1) > 0.1 - 1e-6
+
+
+# -- replay -----------------------------------------------------------------------------------
+def test_replay_of_a_hand_worked_trace(tmp_path):
+    # Lifetimes of 6, 60, 150 and 42 minutes (all preempted) and one censored; T = 30 min,
+    # C = 6 min, R = 12 min.  Useful: 0 (shorter than R), 30 (48 min → one segment of 36),
+    # 90 (138 → three), 0 (30 < 36).  Paid: 258 minutes.
+    path = tmp_path / "hand.csv"
+    path.write_text("time_s,node,event\n0,a,up\n360,a,preempted\n0,b,up\n3600,b,preempted\n"
+                    "0,c,up\n9000,c,preempted\n0,d,up\n2520,d,preempted\n0,e,up\n9000,e,end\n")
+    result = replay(read_trace(path), "30min", "6min", "12min")
+    assert result.lifetimes_used == 4 and result.censored == 1
+    assert result.paid_hours == pytest.approx(258 / 60)
+    assert result.useful_hours == pytest.approx(120 / 60)
+    assert result.waste == pytest.approx(1 - 120 / 258)
+    assert result.poisson_waste == pytest.approx(sm.waste_fraction(
+        4 / ((6 + 60 + 150 + 42 + 150) / 60), 0.5, 0.1, 0.2))
+    cli = json.loads(run("replay", str(path), "--interval", "30min", "--checkpoint", "6min",
+                         "--restart", "12min", "--json").stdout)
+    assert cli["waste"] == result.waste and cli["lifetimes_used"] == 4
+    assert {"waste", "lifetimes_used", "censored", "paid_hours", "useful_hours",
+            "poisson_waste"} <= set(cli)
+
+
+def test_a_write_ending_at_the_preemption_counts():
+    # 10 min restart + 20 min compute + 1 min write = 31 min exactly, on the minute clock
+    assert useful_compute(np.array([31 / 60]), 20 / 60, 1 / 60, 10 / 60)[0] == \
+        pytest.approx(20 / 60)
+    assert useful_compute(np.array([30 / 60]), 20 / 60, 1 / 60, 10 / 60)[0] == 0
+
+
+@pytest.mark.parametrize("interval, cost, restart", [
+    (0.5, 1 / 60, 1 / 6), (2.0, 0.1, 0.5), (0.1, 0.0, 0.0)])
+def test_replayed_poisson_trace_matches_the_exact_model(interval, cost, restart):
+    """The replay engine's main check: Poisson lifetimes give the exact model's waste."""
+    trace = synthetic_trace(preemption_rate=0.25, pool_size=100, hours=2000, seed=9)
+    result = replay(trace, interval, cost, restart)
+    assert abs(result.waste - result.poisson_waste) < 4 * result.waste_standard_error
+    assert result.waste_standard_error < 0.01
+
+
+def test_the_waste_standard_error_matches_the_spread_across_traces():
+    wastes, errors = [], []
+    for seed in range(40):
+        trace = synthetic_trace(preemption_rate=0.5, pool_size=10, hours=100, seed=300 + seed)
+        result = replay(trace, 0.5, 1 / 60, 1 / 6)
+        wastes.append(result.waste)
+        errors.append(result.waste_standard_error)
+    assert np.std(wastes, ddof=1) == pytest.approx(np.mean(errors), rel=0.3)
+
+
+def test_local_rate_schedule_with_shape_one_is_young_fixed_interval():
+    trace = synthetic_trace(preemption_rate=0.5, pool_size=20, hours=200, seed=12)
+    cost, restart = 1 / 60, 1 / 6
+    local = replay_local_rate(trace, 1.0, 2.0, cost, restart)
+    fixed = replay(trace, math.sqrt(2 * cost * 2.0), cost, restart)  # Young at λ = 1/σ
+    assert local.useful_hours == pytest.approx(fixed.useful_hours, rel=1e-9)
+    assert local.interval_h is None and local.poisson_waste is None
+
+
+def test_local_rate_schedule_beats_young_on_bursty_lifetimes():
+    """With k = 0.5 the hazard falls fast: short intervals early, long ones later."""
+    trace = synthetic_trace(preemption_rate=0.5, pool_size=200, hours=400,
+                            weibull_shape=0.5, seed=13)
+    fit = fit_weibull(trace.lifetimes, trace.preempted)
+    cost, restart = 1 / 60, 1 / 6
+    local = replay_local_rate(trace, fit.shape, fit.scale_h, cost, restart)
+    young = replay(trace, sm.young_interval(trace.preemptions / trace.node_hours, cost), cost,
+                   restart)
+    assert local.waste < young.waste - 3 * young.waste_standard_error
+    assert local.waste < best_interval(trace, cost, restart)[1]  # every fixed interval
+    with pytest.raises(InputError, match=r"^restart_time: the local-rate schedule needs"):
+        replay_local_rate(trace, 2.0, 1.0, cost, 0.0)
+
+
+def test_best_interval_against_every_candidate():
+    """The useful work T·Σ⌊u/(T + C)⌋ peaks where some T + C = u/j: brute force over them."""
+    trace = synthetic_trace(preemption_rate=1.0, pool_size=6, hours=20, seed=21)
+    cost, restart = 1 / 30, 1 / 12
+    running = np.clip(trace.lifetimes[trace.preempted] - restart, 0, None)
+    candidates = np.unique([u / j - cost for u in running for j in range(1, 400)
+                            if u / j - cost > 0])
+    useful = [t * np.floor(running / (t + cost) + 1e-9).sum() for t in candidates]
+    exact_best = max(useful)
+    interval, waste = best_interval(trace, cost, restart)
+    found = (1 - waste) * trace.lifetimes[trace.preempted].sum()
+    assert exact_best * (1 - GRID_STEP) - 1e-12 <= found <= exact_best + 1e-12
+    assert replay(trace, interval, cost, restart).waste == pytest.approx(waste, rel=1e-12)
+
+
+# -- gangs --------------------------------------------------------------------------------------
+def test_gang_rules_on_a_hand_worked_pool():
+    # minutes: a 0-30 preempted, b 0-50 preempted, c 10-90 censored, d 40-90 censored,
+    # e 55-60 preempted.
+    pool = tick_trace([[0, 30, 1], [0, 50, 1], [10, 90, 0], [40, 90, 0], [55, 60, 1]])
+    periods = gang_periods(pool, 2)
+    # a+b (longest up) until a goes at 30; b+c until b goes at 50; c+d until the end (40
+    # minutes, censored).  e is never needed.
+    assert list(periods.lengths * 60) == pytest.approx([30, 20, 40])
+    assert list(periods.interrupted) == [True, True, False]
+    assert list(periods.lost) == [1, 1, 0] and periods.waiting_hours == 0
+    three = gang_periods(pool, 3)
+    # a, b, c from 10 to 30; then b, c, d from 40 (10 minutes waiting) to 50; then c, d, e
+    # from 55 (5 minutes waiting) to 60; then c, d alone until the end (30 minutes).
+    assert list(three.lengths * 60) == pytest.approx([20, 10, 5])
+    assert three.waiting_hours * 60 == pytest.approx(10 + 10 + 5 + 30)
+    with pytest.raises(InputError, match=r"^nodes: t never has 6 instances up at once"):
+        replay(pool, 0.5, 1 / 60, 1 / 6, nodes=6)
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.5])
+def test_gangs_on_synthetic_pools_are_hit_at_the_bulk_gang_rate(rho):
+    rate = 0.25
+    trace = synthetic_trace(preemption_rate=rate, pool_size=32, hours=3000,
+                            bulk_fraction=rho, seed=31)
+    gangs = []
+    for size in (2, 4, 8, 16):
+        result = replay(trace, 0.5, 1 / 60, 1 / 6, nodes=size)
+        low, high = result.gang_rate_ci95
+        assert low < (size * (1 - rho) + rho) * rate < high, size  # typed, not generated
+        assert result.waiting_hours == 0
+        gangs.append((size, result.interruptions, result.held_hours))
+    fitted = fit_bulk_fraction(trace.preemptions / trace.node_hours, gangs)
+    assert fitted == pytest.approx(rho, abs=0.06)
+    assert bulk_fraction(rate, 8, (8 * (1 - rho) + rho) * rate) == pytest.approx(rho, abs=1e-12)
+
+
+def test_gang_replay_of_the_published_pools_is_slower_than_n_lambda():
+    """What the chapter states: the largest gangs are hit less often than Nλ."""
+    for name in EC2:
+        trace = read_trace(DATA / name)
+        result = replay(trace, 0.1, 1 / 60, 1 / 6, nodes=8)
+        assert result.gang_rate_ci95[1] < result.model_rate
+        assert result.instances_per_interruption > 1
+
+
+def test_cli_fit_and_replay_json(tmp_path):
+    path = str(DATA / "p3-trace.csv")
+    fit = json.loads(run("fit", path, "--json").stdout)
+    for key in ("nodes", "preemptions", "censored", "node_hours", "preemption_rate",
+                "preemption_rate_ci95", "mtbf_h", "weibull_shape", "weibull_shape_ci95",
+                "weibull_scale_h", "co_preemption_share", "co_preemption_share_independent",
+                "window_s"):
+        assert key in fit, key
+    assert fit["preemptions"] == 167 and fit["window_s"] == 60
+    plan = json.loads(run("plan", "--rate", repr(fit["preemption_rate"]), "--json").stdout)
+    assert fit["plan"] == plan
+    low, high = fit["interval_at_rate_ci95_h"]
+    assert low < plan["recommended_interval_h"] < high
+    text = run("fit", path, "--window", "2min")
+    assert text.returncode == 0 and "co-preemption (120 s)" in text.stdout
+    scan = json.loads(run("replay", path, "--scan", "--json").stdout)
+    assert scan["interval_h"] == pytest.approx(plan["exact_interval_h"], rel=1e-12)
+    assert {"best_interval_h", "best_waste", "model_interval_h"} <= set(scan)
+    assert scan["best_waste"] <= scan["model_interval_waste"]
+    gang = json.loads(run("replay", path, "--nodes", "4", "--json").stdout)
+    assert gang["nodes"] == 4 and gang["model_rate"] == pytest.approx(4 * fit["preemption_rate"])
+    bad = run("replay", path, "--nodes", "0")
+    assert bad.returncode == 2 and bad.stderr.startswith("spotmath replay: error: --nodes:")
