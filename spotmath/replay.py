@@ -52,8 +52,8 @@ from .numerics import _lambdify
 from .traces import Trace
 
 __all__ = ["Replay", "GangPeriods", "gang_periods", "replay", "replay_local_rate",
-           "best_interval", "useful_compute", "bulk_fraction", "fit_bulk_fraction",
-           "GRID_STEP"]
+           "best_interval", "useful_compute", "bulk_gang_rate", "bulk_fraction",
+           "fit_bulk_fraction", "GRID_STEP"]
 
 #: Relative spacing of the interval grid of :func:`best_interval`.
 GRID_STEP = 1e-3
@@ -349,14 +349,25 @@ def replay_local_rate(trace: Trace, shape: float, scale: float, checkpoint_cost:
                    C, R, size, complete, censored, saved[done], extra)
 
 
+def _useful_at(grid: np.ndarray, running: np.ndarray, cost: float) -> np.ndarray:
+    """Σ T·⌊u/(T + C)⌋ over the running times u, for every interval T of ``grid``."""
+    chunk = max(1, int(4e6 // max(running.size, 1)))
+    return np.concatenate([
+        (grid[i:i + chunk, None] * np.floor(
+            running[None, :] / (grid[i:i + chunk, None] + cost) + _EDGE)).sum(axis=1)
+        for i in range(0, grid.size, chunk)])
+
+
 def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: float | str,
                   nodes: int | None = None) -> tuple[float, float]:
     """The fixed interval with the least replayed waste on the trace, and that waste.
 
-    Searched on a geometric grid of relative step :data:`GRID_STEP` from a hundredth of the
-    exact optimum at the trace's rate to the longest lifetime.  Moving T down to the grid
-    point just below it never loses a completed segment, so the grid's best useful work is
-    within a factor 1 − GRID_STEP of the best over all intervals in that range.
+    Searched from a hundredth of the exact optimum at the trace's rate to the longest
+    lifetime.  Moving T down to a grid point T/r just below it never loses a completed
+    segment, so the useful work there is at least 1/r of T's.  A coarse grid (r = 1.01)
+    therefore rules out every bracket whose left point falls below 1/1.01 of the coarse
+    best; the rest are searched on a fine grid (r = 1 + :data:`GRID_STEP`), whose best
+    useful work is within a factor 1/(1 + GRID_STEP) of the best over all intervals.
 
     Examples
     --------
@@ -379,14 +390,34 @@ def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: floa
     if high <= low:
         raise InputError(f"{trace.name}: no lifetime outlasts the restart and one write by "
                          "more than the shortest interval searched")
-    grid = np.geomspace(low, high, int(math.ceil(math.log(high / low) / GRID_STEP)) + 1)
-    chunk = max(1, int(4e6 // max(running.size, 1)))
-    useful = np.concatenate([
-        (grid[i:i + chunk, None] * np.floor(
-            running[None, :] / (grid[i:i + chunk, None] + C) + _EDGE)).sum(axis=1)
-        for i in range(0, grid.size, chunk)])
+    coarse_step = 10 * GRID_STEP
+    coarse = np.geomspace(low, high, int(math.ceil(math.log(high / low) / coarse_step)) + 1)
+    useful = _useful_at(coarse, running, C)
+    open_ = np.nonzero(useful[:-1] * (1 + coarse_step) >= useful.max())[0]
+    fine = np.unique(np.concatenate([coarse] + [
+        np.geomspace(coarse[i], coarse[i + 1],
+                     int(math.ceil(math.log(coarse[i + 1] / coarse[i]) / GRID_STEP)) + 1)
+        for i in open_]))
+    useful = _useful_at(fine, running, C)
     best = int(np.argmax(useful))
-    return float(grid[best]), float(1 - useful[best] / complete.sum())
+    return float(fine[best]), float(1 - useful[best] / complete.sum())
+
+
+def bulk_gang_rate(preemption_rate: float, nodes, bulk_fraction: float):
+    """A gang's preemption rate when a share ρ of reclaims takes the whole gang:
+    (N(1 − ρ) + ρ)λ per hour [bulk-gang-rate]; ``nodes`` may be an array.
+
+    Examples
+    --------
+    >>> bulk_gang_rate(0.5, 4, 0.5)
+    1.25
+    """
+    rate, fraction = check_parameters(scalar=True, preemption_rate=preemption_rate,
+                                      bulk_fraction=bulk_fraction)
+    sizes = np.asarray(nodes)
+    for size in sizes.flat:
+        check_gang_size("nodes", size)
+    return n._out(_f()["bulk_rate"](rate, sizes.astype(float), fraction))
 
 
 def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float:
@@ -426,10 +457,8 @@ def fit_bulk_fraction(preemption_rate: float, gangs: list[tuple[int, int, float]
     hours = np.array([held for _, _, held in gangs], float)
     if not np.any(sizes > 1):
         raise InputError("nodes: fitting a bulk share needs a gang of 2 or more")
-    bulk_rate = _f()["bulk_rate"]
-
     def minus_loglik(rho: float) -> float:
-        mean = hours * bulk_rate(rate, sizes, rho)
+        mean = hours * _f()["bulk_rate"](rate, sizes, rho)
         return float(np.sum(mean - counts * np.log(mean)))
 
     found = minimize_scalar(minus_loglik, bounds=(0.0, 1.0), method="bounded",

@@ -101,6 +101,14 @@ class Trace:
         """Distinct instance ids."""
         return len(set(self.node))
 
+    @property
+    def most_up(self) -> int:
+        """The most instances up at one time (ups before downs at equal times)."""
+        times = np.concatenate([self.up, self.down])
+        steps = np.concatenate([np.ones(self.up.size), -np.ones(self.down.size)])
+        order = np.lexsort((-steps, times))
+        return int(np.max(np.cumsum(steps[order]), initial=0))
+
 
 def _fail(name: str, line: int | None, message: str) -> InputError:
     where = f"{name}:{line}" if line is not None else name
