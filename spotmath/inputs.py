@@ -332,9 +332,9 @@ def check_parameters(*, scalar: bool = False, **values: Any) -> list[Any]:
 #: ``parameters`` cell uses these names; :func:`check_book_parameters` checks them.
 BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
     "mtbf_hours": (4.0, "mean time between preemptions of one node, hours"),
-    "spot_discount": (0.6, "spot discount against on-demand, a fraction in (0, 1)"),
-    "restart_minutes": (10.0, "time from a preemption to computing again, minutes"),
-    "checkpoint_minutes": (1.0, "blocking time of one checkpoint write, minutes"),
+    "spot_discount": (0.6, "discount against on-demand, in (0, 1)"),
+    "restart_minutes": (10.0, "preemption to computing again, minutes"),
+    "checkpoint_minutes": (1.0, "blocking time of a checkpoint write, minutes"),
     "cadences_minutes": ([15, 60, 240], "checkpoint intervals to work through, minutes"),
     "gang_sizes": ([1, 2, 4, 8, 16, 32, 64], "synchronous gang sizes to tabulate, nodes"),
     "restart_preemptible": (True, "exact model: can a restart itself be preempted?"),
@@ -357,6 +357,10 @@ BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
     "rendezvous_minutes": (1.0, "pause of an elastic job when a replica leaves or joins, minutes"),
     "mtbf_grid_hours": ([1, 4, 24], "per-node MTBFs for the decision table, hours"),
     "restart_grid_minutes": ([5, 30], "restart times for the decision table, minutes"),
+    "trace_files": (["p3-trace.csv", "g4dn-trace.csv"], "in book/data/traces/"),
+    "window_seconds": (60.0, "co-preemption window, seconds"),
+    "interval_minutes": (30.0, "a fixed interval to replay, minutes"),
+    "pool_gang_sizes": ([1, 2, 4, 8, 16], "gangs to replay on each pool, nodes"),
 }
 
 
@@ -393,6 +397,12 @@ def _check_flag(name: str, value: Any) -> bool:
     raise InputError(f"{name}: must be True or False, got {_show(value)}")
 
 
+def _check_file_name(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{name}: must be a file name, got {_show(value)}")
+    return value.strip()
+
+
 def check_book_parameters(**values: Any) -> dict[str, Any]:
     """Check a chapter's parameters; return them in library units (hours, per hour).
 
@@ -403,7 +413,9 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
     ``exposure``, ``capacity_wait``, ``boot``, ``warmup``, ``rendezvous`` (hours),
     ``parameter_counts`` and ``lora_parameters`` (parameters), ``write_bandwidths``,
     ``snapshot_bandwidth`` and ``read_bandwidth`` (bytes per second), ``reserved_discount``,
-    ``reserved_utilization``, ``mtbf_grid`` and ``restart_grid`` (hours); for the names given.
+    ``reserved_utilization``, ``mtbf_grid`` and ``restart_grid`` (hours); for the real
+    preemptions chapter ``trace_files`` (names), ``window`` and ``interval`` (hours) and
+    ``pool_gang_sizes``; for the names given.
     """
     check_known_names("parameter", values, BOOK_PARAMETERS)
     converters = {
@@ -453,6 +465,12 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
         "restart_grid_minutes": lambda v: ("restart_grid", _check_list(
             "restart_grid_minutes", v, lambda n, item: _in_unit(n, item, "min",
                                                                 allow_zero=True))),
+        "trace_files": lambda v: ("trace_files", _check_list("trace_files", v,
+                                                             _check_file_name)),
+        "window_seconds": lambda v: ("window", _in_unit("window_seconds", v, "s")),
+        "interval_minutes": lambda v: ("interval", _in_unit("interval_minutes", v, "min")),
+        "pool_gang_sizes": lambda v: ("pool_gang_sizes", _check_list(
+            "pool_gang_sizes", v, check_gang_size)),
     }
     checked = dict(converters[name](value) for name, value in values.items())
     if "mtbf_hours" in checked:

@@ -10,12 +10,14 @@ import subprocess
 import sys
 
 import nbformat
+import numpy as np
 import papermill
 import pytest
 from scipy.optimize import minimize_scalar
 from scipy.stats import norm
 
 import spotmath as sm
+import spotmath.fitting
 from spotmath.chapters import ROOT, chapter_paths, declared_parameters, glued, run_chapter
 from spotmath.inputs import BOOK_PARAMETERS, InputError
 
@@ -34,7 +36,9 @@ PARAMETER_SETS = {
                 "read_gbytes_per_second": 0.5, "capacity_wait_minutes": 30, "boot_minutes": 10,
                 "warmup_minutes": 0, "reserved_discount": 0.7, "reserved_utilization": 0.5,
                 "rendezvous_minutes": 5, "mtbf_grid_hours": [0.5, 2],
-                "restart_grid_minutes": [1]},
+                "restart_grid_minutes": [1], "trace_files": ["g4dn-trace.csv"],
+                "window_seconds": 10, "interval_minutes": 5,
+                "pool_gang_sizes": [1, 3, 64]},
     "gentle": {"mtbf_hours": 24, "restart_minutes": 15, "checkpoint_minutes": 0.5,
                "spot_discount": 0.5, "cadences_minutes": [30, 120, 480, 1440],
                "gang_sizes": [1, 16, 128, 512], "seed": 11, "jobs": 1500,
@@ -44,7 +48,9 @@ PARAMETER_SETS = {
                "snapshot_gbytes_per_second": 100, "read_gbytes_per_second": 10,
                "capacity_wait_minutes": 0, "boot_minutes": 1, "warmup_minutes": 5,
                "reserved_discount": 0.3, "reserved_utilization": 1.0, "rendezvous_minutes": 0.2,
-               "mtbf_grid_hours": [12, 48, 168], "restart_grid_minutes": [2, 10, 60]},
+               "mtbf_grid_hours": [12, 48, 168], "restart_grid_minutes": [2, 10, 60],
+               "trace_files": ["p3-trace.csv"], "window_seconds": 300,
+               "interval_minutes": 120, "pool_gang_sizes": [2, 8, 24, 32]},
 }
 
 
@@ -206,7 +212,59 @@ def check_fleet(values: dict, parameters: dict) -> int:
     return 8
 
 
-CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet}
+def check_real_preemptions(values: dict, parameters: dict) -> int:
+    """The real preemptions chapter against the raw files, SciPy and typed formulas."""
+    from test_traces import raw_bamboo, scipy_weibull
+
+    p = book_defaults(parameters)
+    cost, restart = p["checkpoint_minutes"] / 60, p["restart_minutes"] / 60
+    interval = p["interval_minutes"] / 60
+    numbers = values["trace_numbers"]
+    assert len(numbers) == len(p["trace_files"])
+    for name, got in zip(p["trace_files"], numbers):
+        lifetimes, preempted = raw_bamboo(name)
+        rate = preempted.sum() / lifetimes.sum()
+        assert got["preemptions"] == preempted.sum()
+        assert got["rate"] == pytest.approx(rate, rel=1e-12)
+        shape, scale = scipy_weibull(lifetimes, preempted)
+        assert got["shape"] == pytest.approx(shape, rel=1e-4)
+        assert got["scale_h"] == pytest.approx(scale, rel=1e-4)
+        complete = lifetimes[preempted]
+
+        def typed_replay(t):  # T·⌊(L − R)/(T + C)⌋ per lifetime, typed here
+            useful = t * np.floor(np.clip(complete - restart, 0, None) / (t + cost) + 1e-9)
+            return 1 - useful.sum() / complete.sum()
+
+        def daly_waste(t):  # 1 − λT e^{−λR}/(e^{λ(T+C)} − 1), Daly's segment time, typed
+            return 1 - rate * t * math.exp(-rate * restart) / math.expm1(rate * (t + cost))
+
+        assert got["interval_h"] == pytest.approx(interval, rel=1e-12)
+        assert got["waste"] == pytest.approx(typed_replay(interval), rel=1e-12)
+        assert got["poisson_waste"] == pytest.approx(daly_waste(interval), rel=1e-9)
+        optimum = got["model_interval_h"]  # the exact optimum: a minimiser of E/T, here
+        found = minimize_scalar(lambda t: math.expm1(rate * (t + cost)) / t,
+                                bounds=(optimum / 10, optimum * 10), method="bounded",
+                                options={"xatol": 1e-12})
+        assert optimum == pytest.approx(found.x, rel=1e-6)
+        assert got["model_interval_waste"] == pytest.approx(typed_replay(optimum), rel=1e-12)
+        assert got["best_waste"] == pytest.approx(typed_replay(got["best_interval_h"]),
+                                                  rel=1e-12)
+        assert got["best_waste"] <= min(got["waste"], got["model_interval_waste"])
+        assert 0 <= got["co_independent"] <= 1 and 0 <= got["co_share"] <= 1
+    largest = {label: (by_model, by_replay) for label, by_model, by_replay in
+               values["largest_paying"]}
+    for gang in values["gang_numbers"]:
+        assert gang["nodes"] in p["pool_gang_sizes"]
+        rate = next(n["rate"] for n in numbers if n["trace"] == gang["trace"])
+        optimum = float(sm.exact_interval(gang["nodes"] * rate, cost))
+        assert gang["interval_h"] == pytest.approx(optimum, rel=1e-12)
+        if gang["waste"] < p["spot_discount"]:  # pays replayed: the largest is no smaller
+            assert largest[gang["trace"]][1] >= gang["nodes"]
+    return 6
+
+
+CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet,
+                  "real_preemptions": check_real_preemptions}
 
 
 def check_simulation(values: dict, parameters: dict) -> int:
@@ -382,3 +440,23 @@ def test_nbval_catches_a_changed_stored_number(tmp_path):
         capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert result.returncode == 1, result.stdout[-2000:]
     assert "22.5" in result.stdout and "21.90890230020664" in result.stdout
+
+
+def test_real_preemptions_reads_your_own_trace(tmp_path):
+    """A reader's trace in the documented format, by full path: a synthetic Poisson pool."""
+    from spotmath.simulate import synthetic_trace
+    from spotmath.traces import write_trace
+
+    trace = synthetic_trace(preemption_rate=0.5, pool_size=16, hours=150, seed=17)
+    path = write_trace(trace, tmp_path / "mine.csv")
+    chapter = ROOT / "book" / "real_preemptions.ipynb"
+    values = run_chapter(chapter, tmp_path / "out.ipynb",
+                         {"trace_files": [str(path)], "pool_gang_sizes": [2, 4]})
+    (numbers,) = values["trace_numbers"]
+    assert numbers["trace"] == "mine" and numbers["preemptions"] == trace.preemptions
+    low, high = sm.fitting.rate_interval(trace.preemptions, trace.node_hours)
+    assert low < 0.5 < high and numbers["rate"] == pytest.approx(
+        trace.preemptions / trace.node_hours, rel=1e-12)
+    assert abs(numbers["waste"] - numbers["poisson_waste"]) < 0.03
+    assert "consistent with Poisson" in values["shape_verdict"]
+    assert [g["nodes"] for g in values["gang_numbers"]] == [2, 4]
