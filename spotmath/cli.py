@@ -84,14 +84,15 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 def _fit(args: argparse.Namespace) -> int:
     from .fitting import fit_trace, preemptions_needed
+    from .numerics import optimal_interval
     from .traces import read_trace
 
     trace = read_trace(args.trace, args.format)
     fit = fit_trace(trace, check_duration("--window", args.window, scalar=True))
     plan = _make_plan(args, fit.preemption_rate)
     low, high = fit.preemption_rate_ci95
-    across = [_make_plan(args, rate).recommended_interval_h if rate > 0 else None
-              for rate in (high, low)]
+    across = [float(optimal_interval(rate * plan.nodes, plan.checkpoint_cost_h, plan.model))
+              if rate > 0 else None for rate in (high, low)]
     needed = preemptions_needed(plan.gang_rate, plan.checkpoint_cost_h, model=plan.model)
     if args.json:
         print(_dump(dict(fit.as_dict(), plan=_plan_values(plan),
@@ -213,12 +214,17 @@ def _book(args: argparse.Namespace) -> int:
     return 0
 
 
-def _plan_options(parser: argparse.ArgumentParser) -> None:
-    """The options of `spotmath plan` that `spotmath fit` shares."""
+def _job_options(parser: argparse.ArgumentParser) -> None:
+    """The restart and checkpoint-write options, the same in plan, fit and replay."""
     parser.add_argument("--restart", default=DEFAULTS["restart"],
                         help="time from preemption to computing again (default 10min)")
     parser.add_argument("--checkpoint", default=DEFAULTS["checkpoint"],
                         help="blocking time of one checkpoint write (default 1min)")
+
+
+def _plan_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `spotmath plan` that `spotmath fit` shares."""
+    _job_options(parser)
     parser.add_argument("--discount", default=DEFAULTS["discount"],
                         help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
     parser.add_argument("--nodes", default="1",
@@ -278,10 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     _trace_options(replay_)
     replay_.add_argument("--interval", help="compute between checkpoints (default: the "
                                             "exact optimum at the trace's rate)")
-    replay_.add_argument("--checkpoint", default=DEFAULTS["checkpoint"],
-                         help="blocking time of one checkpoint write (default 1min)")
-    replay_.add_argument("--restart", default=DEFAULTS["restart"],
-                         help="time from preemption to computing again (default 10min)")
+    _job_options(replay_)
     replay_.add_argument("--nodes", help="replay a synchronous gang of N on the pool")
     replay_.add_argument("--scan", action="store_true",
                          help="also find the best fixed interval on the trace")

@@ -285,6 +285,7 @@ _PARAMETER_CHECKS = {
     "pool_size": lambda v, scalar: check_gang_size("pool_size", v,
                                                    what="a whole number of instances"),
     "hours": lambda v, scalar: check_duration("hours", v, scalar=scalar),
+    "gang_rate": lambda v, scalar: check_rate("gang_rate", v, scalar=scalar),
     # calibration and fleet helpers
     "exposure": lambda v, scalar: check_duration("exposure", v, scalar=scalar),
     "window": lambda v, scalar: check_duration("window", v, scalar=scalar),

@@ -57,7 +57,8 @@ __all__ = ["Replay", "GangPeriods", "gang_periods", "replay", "replay_local_rate
 
 #: Relative spacing of the interval grid of :func:`best_interval`.
 GRID_STEP = 1e-3
-#: A write that ends this close (relative) to a preemption counts as done.
+#: A write that ends this close to a preemption (as a share of a segment, or of the
+#: lifetime for age-dependent schedules) counts as done: clock ticks make ties common.
 _EDGE = 1e-9
 
 
@@ -433,7 +434,7 @@ def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float
                                   gang_size=nodes)
     if size < 2:
         raise InputError("nodes: a bulk share needs a gang of 2 or more")
-    (measured,) = check_parameters(scalar=True, preemption_rate=gang_rate)
+    (measured,) = check_parameters(scalar=True, gang_rate=gang_rate)
     return float(_f()["rho"](rate, size, measured))
 
 
