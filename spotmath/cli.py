@@ -131,7 +131,6 @@ def _fit(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from . import numerics as n
-    from .calibration import observed_rate
     from .replay import best_interval, replay
     from .traces import read_trace
 
@@ -144,8 +143,7 @@ def _replay(args: argparse.Namespace) -> int:
     elif trace.preemptions == 0:
         raise InputError(f"{trace.name}: no preemptions: nothing to replay")
     else:  # the exact optimum at the trace's rate (the gang's Nλ)
-        rate = observed_rate(trace.preemptions, 1, trace.node_hours)
-        interval = float(n.exact_interval(rate * (nodes or 1), cost))
+        interval = float(n.exact_interval(trace.preemption_rate * (nodes or 1), cost))
     result = replay(trace, interval, cost, restart, nodes)
     values = result.as_dict()
     if args.scan:

@@ -31,7 +31,7 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.stats import chi2
 
 from . import derivations as D
-from .calibration import interrupted_fraction, observed_rate
+from .calibration import interrupted_fraction
 from .inputs import InputError, check_duration, check_parameters
 from .numerics import _lambdify
 from .traces import Trace
@@ -199,7 +199,7 @@ def co_preemption(trace: Trace, window: float) -> tuple[float | None, float | No
     counts = (np.searchsorted(times, times + window + slack, side="right")
               - np.searchsorted(times, times - window - slack, side="left"))
     observed = float(np.mean(counts > 1))
-    rate = observed_rate(trace.preemptions, 1, trace.node_hours)
+    rate = trace.preemption_rate
     before, after = _window(trace, window)
     # ∫ alive(s) ds as a piecewise-linear function of time, from every up and down.
     edges = np.concatenate([trace.up, trace.down])
@@ -311,7 +311,7 @@ def fit_trace(trace: Trace, window: float | str = "60s") -> Fit:
         raise InputError(f"{trace.name}: no preemptions in {trace.node_hours:g} node-hours: "
                          "there is no rate to fit")
     weibull = fit_weibull(trace.lifetimes, trace.preempted, trace.resolution)
-    rate = observed_rate(trace.preemptions, 1, trace.node_hours)
+    rate = trace.preemption_rate
     low, high = rate_interval(trace.preemptions, trace.node_hours)
     share, independent = co_preemption(trace, window)
     return Fit(

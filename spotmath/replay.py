@@ -45,7 +45,6 @@ import numpy as np
 
 from . import derivations as D
 from . import numerics as n
-from .calibration import observed_rate
 from .fitting import rate_interval
 from .inputs import InputError, check_gang_size, check_parameters
 from .numerics import _lambdify
@@ -230,7 +229,7 @@ def _result(trace: Trace, schedule: str, interval: float | None, cost: float, re
     if complete.size == 0 or complete.sum() == 0:
         raise InputError(f"{trace.name}: no complete lifetime of positive length to replay")
     waste, error = _realised(complete, useful)
-    rate = float(observed_rate(trace.preemptions, 1, trace.node_hours))
+    rate = trace.preemption_rate
     model_rate = rate * (size or 1)
     poisson = (None if interval is None else
                float(n.waste_fraction(model_rate, interval, cost, restart)))
@@ -385,7 +384,7 @@ def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: floa
                          "writes the best is to checkpoint continuously)")
     complete, _, _ = _lifetimes(trace, size)
     running = np.clip(complete - R, 0.0, None)
-    rate = float(observed_rate(trace.preemptions, 1, trace.node_hours)) * (size or 1)
+    rate = trace.preemption_rate * (size or 1)
     low = 0.01 * float(n.exact_interval(rate, C))
     high = float(running.max()) - C
     if high <= low:

@@ -97,6 +97,13 @@ class Trace:
         return float(self.lifetimes.sum())
 
     @property
+    def preemption_rate(self) -> float:
+        """Preemptions per node-hour up, m/(nτ) with n = 1 [observed-rate]; 0 if none."""
+        from .calibration import observed_rate
+
+        return float(observed_rate(self.preemptions, 1, self.node_hours))
+
+    @property
     def nodes(self) -> int:
         """Distinct instance ids."""
         return len(set(self.node))
