@@ -1,7 +1,9 @@
 """The `spotmath` command: a quick answer for one's own numbers, and citable derivations.
 
     spotmath plan --mtbf 4h --restart 10min --checkpoint 1min --discount 0.6 [--nodes 8]
-                  [--model exact|first-order] [--restart-variant preemptible|protected] [--json]
+                  [--model exact|first-order] [--restart-variant preemptible|protected]
+                  [--notice 2min --notice-share 0.9 [--notice-write 30s]] [--persist 5min]
+                  [--json]
     spotmath fit TRACE [--format spotmath|bamboo] [--window 60s] [plan options] [--json]
     spotmath replay TRACE [--interval T] [--checkpoint C] [--restart R] [--nodes N]
                     [--scan] [--json]
@@ -22,7 +24,8 @@ from typing import Sequence
 
 from . import __version__
 from .inputs import (
-    InputError, check_discount, check_duration, check_gang_size, check_rate, rate_from_mtbf,
+    InputError, check_discount, check_duration, check_fraction, check_gang_size, check_rate,
+    rate_from_mtbf,
 )
 from .plan import Plan, duration_text, make_plan
 
@@ -41,7 +44,13 @@ PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
              "effective_discount", "break_even_interval_h", "max_gang_size",
              "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "nodes",
              "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
-             "spot_discount"]
+             "spot_discount", "notice_h", "notice_share", "notice_write_h",
+             "notice_effective", "persist_h", "first_order_interval_h"]
+
+#: The command line's name for a parameter that make_plan checks across options.
+_OPTION_NAMES = {"notice_share": "--notice-share", "notice_write": "--notice-write",
+                 "persist": "--persist", "notice": "--notice",
+                 "checkpoint_cost": "--checkpoint"}
 
 
 def _plan_values(plan: Plan) -> dict:
@@ -56,15 +65,29 @@ def _dump(values: dict) -> str:
 
 def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
     """The plan for ``rate`` and the plan options of ``args``, each checked by its name."""
-    return make_plan(
+    def duration(option: str, value: str | None) -> float | None:
+        return None if value is None else check_duration(option, value, allow_zero=True,
+                                                         scalar=True)
+
+    options = dict(
         preemption_rate=rate,
-        restart_time=check_duration("--restart", args.restart, allow_zero=True, scalar=True),
+        restart_time=duration("--restart", args.restart),
         checkpoint_cost=check_duration("--checkpoint", args.checkpoint, scalar=True),
         spot_discount=check_discount("--discount", args.discount, scalar=True),
         nodes=check_gang_size("--nodes", args.nodes),
         model=args.model,
         restart_preemptible=args.restart_variant == "preemptible",
+        notice=duration("--notice", args.notice) or 0.0,
+        notice_share=None if args.notice_share is None else check_fraction(
+            "--notice-share", args.notice_share),
+        notice_write=duration("--notice-write", args.notice_write),
+        persist=duration("--persist", args.persist) or 0.0,
     )
+    try:
+        return make_plan(**options)
+    except InputError as error:
+        name, _, rest = str(error).partition(":")
+        raise InputError(f"{_OPTION_NAMES.get(name, name)}:{rest}") from None
 
 
 def _plan(args: argparse.Namespace) -> int:
@@ -233,6 +256,16 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--restart-variant", default="preemptible",
                         choices=["preemptible", "protected"],
                         help="exact model: can a restart itself be preempted? (default yes)")
+    parser.add_argument("--notice", help="warning before a preemption, e.g. 2min (needs "
+                                         "--notice-share)")
+    parser.add_argument("--notice-share",
+                        help="measured share of preemptions whose notice arrives and is "
+                             "acted on, 0 to 1 or 90%%")
+    parser.add_argument("--notice-write",
+                        help="on-notice checkpoint write, durable before the reclaim "
+                             "(default: checkpoint + persist)")
+    parser.add_argument("--persist", help="asynchronous checkpoints: time after the "
+                                          "blocking write until durable (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 

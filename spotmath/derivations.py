@@ -20,6 +20,11 @@ symbol     meaning                                                     unit
 ``k``      Weibull shape of an instance's lifetime (1: Poisson)        1
 ``sigma``  Weibull scale of an instance's lifetime                     hour
 ``rho``    share of a pool's reclaims that take the whole gang         fraction
+``q_n``    share of preemptions whose notice arrives and is acted on   fraction
+``C_n``    on-notice checkpoint write (must fit in the notice)         hour
+``P``      persist time of an asynchronous checkpoint (after its C);   hour
+           in the fleet chapter, an elastic job's pause instead
+``R_bar``  expected time to complete a restart (R, or (e^{λR}−1)/λ)   hour
 =========  ==========================================================  ==============
 
 Every named result is a :class:`Derivation` with a stable name (see :data:`NAMES`), so a
@@ -37,7 +42,7 @@ import sympy as sp
 __all__ = [
     "Derivation", "derivation", "NAMES", "lam", "M", "T", "C", "R", "N", "d",
     "H", "F", "S", "m", "tau", "n", "p", "q", "B", "P", "w", "g", "a",
-    "k", "sigma", "rho", "r", "G", "Lsum",
+    "k", "sigma", "rho", "r", "G", "Lsum", "q_n", "C_n", "R_bar",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -76,6 +81,10 @@ rho = sp.Symbol("rho", nonnegative=True)  # share of reclaims that take the whol
 r = sp.Symbol("r", positive=True)  # a gang's measured interruption rate
 G = sp.Symbol("G", positive=True)  # sum over all lifetimes of (lifetime)^k
 Lsum = sp.Symbol("Lambda")  # sum over the complete lifetimes of log(lifetime)
+# preemption notice and asynchronous checkpoints (P above is the persist time there)
+q_n = sp.Symbol("q", nonnegative=True)  # share of preemptions whose notice is acted on
+C_n = sp.Symbol("C_n", nonnegative=True)  # on-notice checkpoint write
+R_bar = sp.Symbol(r"\bar{R}", nonnegative=True)  # expected time to complete a restart
 
 
 @dataclass(frozen=True)
@@ -504,6 +513,185 @@ def bulk_fraction() -> sp.Expr:
     return sp.together(root)
 
 
+# -- 9. preemption notice and asynchronous checkpoints -------------------------------------------
+# The rules; they are what the numbers mean.  Preemptions are Poisson at λ.  Each comes with a
+# notice with probability q, independently; the others come unannounced.
+#   * Periodic checkpoints: after T of compute the job blocks for C (a snapshot); the
+#     checkpoint becomes durable P later (0 ≤ P ≤ T) while the next interval computes.
+#   * An unannounced preemption, and any preemption during a snapshot or a restart, rolls
+#     back to the last durable checkpoint; within P of a snapshot that is the one before it,
+#     so the interval just completed is lost too.  Then the job restarts (R).
+#   * An announced preemption while the job computes: the job computes until C_n before the
+#     reclaim and writes an on-notice checkpoint of its whole state, durable at the reclaim
+#     (this needs C_n ≤ the notice).  It loses C_n of compute, nothing more: if the compute
+#     phase began less than C_n before the reclaim it loses that compute but keeps the last
+#     snapshot (a persisting one included).  Then the job restarts.
+#   * After any checkpoint the next periodic one comes T of compute later.
+# Renewal-reward: a cycle runs from the start of an interval (just after a snapshot or a
+# restart) to the next snapshot, or to the end of the restart after the first preemption.
+@cache
+def restart_completion_time(restart_preemptible: bool = True) -> sp.Expr:
+    """R̄: expected wall time from a preemption until the restart is done.
+
+    (e^{λR} − 1)/λ when a restart can itself be preempted (it needs R hours without a
+    preemption), R when it cannot.
+    """
+    if restart_preemptible:
+        return uninterrupted_run_time().subs(L, R)
+    return R
+
+
+@cache
+def notice_cycle_time() -> sp.Expr:
+    """(1 − e^{−λ(T+C)})(1/λ + R̄): expected wall time of one cycle.
+
+    The cycle ends at the snapshot if no preemption comes within T + C, else at the end of
+    the restart after the first preemption, announced or not.
+    """
+    length = T + C
+    expected = sp.exp(-lam * length) * length + sp.integrate(
+        (t + R_bar) * lam * sp.exp(-lam * t), (t, 0, length), conds="none")
+    return sp.factor(sp.simplify(expected))
+
+
+def _notice_saves(saves: bool) -> sp.Expr:
+    """q·E[t − C_n; C_n ≤ t ≤ T]: compute an on-notice checkpoint keeps (for T ≥ C_n)."""
+    if not saves:
+        return sp.Integer(0)
+    return q_n * sp.integrate((t - C_n) * lam * sp.exp(-lam * t), (t, C_n, T), conds="none")
+
+
+@cache
+def notice_cycle_reward() -> sp.Expr:
+    """Te^{−λ(T+C)} + qE[t − C_n; C_n ≤ t ≤ T]: compute kept in a cycle from a fresh start.
+
+    The interval completes, or an announced preemption at t while computing keeps t − C_n.
+    Valid for T ≥ C_n; below it the second term is 0.
+    """
+    return sp.simplify(T * sp.exp(-lam * (T + C)) + _notice_saves(True))
+
+
+@cache
+def persist_loss() -> sp.Expr:
+    """(1 − q)T(1 − e^{−λP}): compute rolled back in a cycle that starts with a snapshot
+    still persisting (an unannounced preemption in its first P loses the interval before)."""
+    return sp.simplify((1 - q_n) * T * sp.integrate(lam * sp.exp(-lam * t), (t, 0, P),
+                                                     conds="none"))
+
+
+def _scaled_reward(saves: bool) -> sp.Expr:
+    """U = (r₀ − e^{−λ(T+C)}ℓ_P)e^{λ(T+C)}: expected compute kept per cycle, scaled.
+
+    A cycle starts with a snapshot still persisting exactly when the cycle before ended
+    with its snapshot, which in the long run is the share e^{−λ(T+C)} of cycles.
+    """
+    length = T + C
+    reward = T * sp.exp(-lam * length) + _notice_saves(saves)
+    kept = (reward - sp.exp(-lam * length) * persist_loss()) * sp.exp(lam * length)
+    return sp.collect(sp.expand(sp.powsimp(sp.expand(kept))), q_n)
+
+
+def _useful_share(saves: bool) -> sp.Expr:
+    """Long-run share of wall time that computes (renewal-reward), in terms of R̄.
+
+    Expected compute kept per cycle over expected cycle time: every cycle takes
+    :func:`notice_cycle_time`, and τe^{λ(T+C)} = (e^{λ(T+C)} − 1)(1/λ + R̄).
+    """
+    scaled_time = sp.factor(sp.powsimp(sp.expand(notice_cycle_time() * sp.exp(lam * (T + C)))))
+    return _scaled_reward(saves) / scaled_time
+
+
+@cache
+def waste_notice(restart_preemptible: bool = True) -> sp.Expr:
+    """The exact waste with a notice share q, an on-notice write C_n and a persist time P.
+
+    1 minus the useful share, for T ≥ C_n (first branch) and T < C_n (the compute phase is
+    too short for an on-notice write to keep anything).  q = 0 and P = 0 give
+    :func:`waste_exact`.
+    """
+    restart = restart_completion_time(restart_preemptible)
+    branches = [1 - _useful_share(saves).subs(R_bar, restart) for saves in (True, False)]
+    return sp.Piecewise((branches[0], T >= C_n), (branches[1], True))
+
+
+@cache
+def async_interval_time(restart_preemptible: bool = True) -> sp.Expr:
+    """e^{λP}·E: expected wall time per interval with asynchronous checkpoints (no notice).
+
+    From a snapshot still persisting, the next interval completes (T + C) or is preempted at
+    t; before P the job rolls back one more interval, which takes E (:func:`segment_time`)
+    to redo, then E_P again; after P only E.  Solving the renewal equation for E_P.
+    """
+    length = T + C
+    redo = segment_time(restart_preemptible)
+    after = uninterrupted_run_time().subs(L, R) if restart_preemptible else R
+    E_P = sp.Symbol("E_P")
+    density = lam * sp.exp(-lam * t)
+    renewal = sp.Eq(E_P, sp.exp(-lam * length) * length
+                    + sp.integrate((t + after + redo + E_P) * density, (t, 0, P), conds="none")
+                    + sp.integrate((t + after + redo) * density, (t, P, length), conds="none"))
+    (solution,) = sp.solve(renewal, E_P)
+    return sp.factor(sp.simplify(solution))
+
+
+@cache
+def waste_first_order_notice() -> sp.Expr:
+    """C/T + (1 − q)λ(T/2 + R + P) + qλ(C_n + R): the first-order waste with notice and P.
+
+    λ preemptions per hour.  An unannounced one lands uniformly in the interval, losing
+    t + R, and within P of the last snapshot (chance P/T) one more interval T.  An announced
+    one loses the on-notice write and the restart.  Plus one write of C per T.
+    """
+    unannounced = (sp.integrate((t + R) / T, (t, 0, T))
+                   + sp.integrate(T / T, (t, 0, P)))
+    announced = C_n + R
+    return C / T + lam * ((1 - q_n) * unannounced + q_n * announced)
+
+
+@cache
+def first_order_notice_interval() -> sp.Expr:
+    """√(2C/((1 − q)λ)): the root in T of the first-order waste's derivative (q < 1).
+
+    Young's interval at the rate (1 − q)λ of unannounced preemptions; P does not enter.
+    """
+    v = sp.Symbol("v", positive=True)  # 1 − q, positive for a finite optimum
+    stationary = sp.diff(waste_first_order_notice(), T).subs(q_n, 1 - v)
+    (root,) = sp.solve(stationary, T)  # T is positive: SymPy keeps the positive root only
+    return root.subs(v, 1 - q_n)
+
+
+@cache
+def notice_optimality_condition() -> tuple[sp.Expr, sp.Expr]:
+    """The exact optimum's condition g(T) = 0 for T ≥ C_n, and the slope factor ℓ(T).
+
+    The useful share is U(T)/(K(e^{λ(T+C)} − 1)) with K = 1/λ + R̄ free of T, so the
+    optimum maximises U/D, D = e^{λ(T+C)} − 1, where g = U'D − UD' = 0.  SymPy finds
+    g'(T) = e^{λ(T+C)}ℓ(T) with ℓ linear in T: g changes direction at most once, so each
+    side of ℓ's root holds at most one root of g, bracketed by monotonicity.
+    """
+    length = T + C
+    numerator = sp.expand(_scaled_reward(True))
+    denominator = sp.cancel(sp.expand(notice_cycle_time() * sp.exp(lam * length))
+                            / (1 / lam + R_bar))
+    denominator = sp.expand(sp.powsimp(denominator))
+    g = sp.expand(sp.diff(numerator, T) * denominator - numerator * sp.diff(denominator, T))
+    slope = sp.expand(sp.powsimp(sp.expand(sp.diff(g, T) * sp.exp(-lam * length))))
+    if sp.Poly(slope, T).degree() != 1:
+        raise ArithmeticError("the slope factor of the notice optimum is not linear in T")
+    return g, slope
+
+
+@cache
+def notice_waste_floor(restart_preemptible: bool = True) -> sp.Expr:
+    """1 − qe^{−λC_n}/(1 + λR̄): the exact waste as T → ∞ (no periodic checkpoints).
+
+    Only announced preemptions save work; every unannounced one loses everything since the
+    last on-notice checkpoint.  With q = 1 this is the floor the waste falls to.
+    """
+    share = sp.limit(_useful_share(True).subs(P, 0), T, sp.oo)
+    return sp.simplify(1 - share.subs(R_bar, restart_completion_time(restart_preemptible)))
+
+
 # -- the named, citable results -----------------------------------------------------------
 _STAR = sp.Symbol("T^{*}")
 _DERIVATIONS = {
@@ -639,6 +827,37 @@ _DERIVATIONS = {
         "bulk-fraction", "Bulk-reclaim share that explains a gang's measured rate",
         sp.Symbol(r"\rho"), bulk_fraction(),
         "The bulk gang rate (N(1 − ρ) + ρ)λ = r solved for ρ."),
+    "async-interval-time": lambda: Derivation(
+        "async-interval-time",
+        "Expected wall time per interval, asynchronous checkpoints (restart preemptible)",
+        sp.Symbol("E_P"), async_interval_time(True),
+        "Renewal equation: a preemption within P of a snapshot also loses the interval "
+        "before it; E_P = e^{λP}E, so the optimum does not move with P."),
+    "notice-waste": lambda: Derivation(
+        "notice-waste",
+        "Exact waste with a preemption notice and asynchronous checkpoints "
+        "(restart preemptible)", sp.Symbol("w"), waste_notice(True),
+        "Markov renewal-reward over cycles from the start of an interval; announced "
+        "preemptions while computing lose C_n, others roll back to the last durable "
+        "checkpoint."),
+    "notice-waste-floor": lambda: Derivation(
+        "notice-waste-floor", "Exact waste without periodic checkpoints, with a notice",
+        sp.Symbol(r"w_{\infty}"), notice_waste_floor(True),
+        "Limit T → ∞ of the exact waste: only on-notice checkpoints save work."),
+    "notice-first-order": lambda: Derivation(
+        "notice-first-order", "First-order waste with a notice and asynchronous checkpoints",
+        sp.Symbol("w_1"), waste_first_order_notice(),
+        "Unannounced preemptions lose T/2 + R, and T more within P of a snapshot; "
+        "announced ones C_n + R; plus C per T."),
+    "notice-first-order-optimum": lambda: Derivation(
+        "notice-first-order-optimum", "First-order optimal interval with a notice",
+        _STAR, first_order_notice_interval(),
+        "Root of the derivative of the first-order waste: Young's interval at (1 − q)λ."),
+    "notice-optimality": lambda: Derivation(
+        "notice-optimality", "Slope factor of the exact optimality condition with a notice",
+        sp.Symbol(r"\ell"), notice_optimality_condition()[1],
+        "g'(T) = e^{λ(T+C)}ℓ(T) with ℓ linear in T: g has at most one root on each side of "
+        "ℓ's root."),
 }
 
 #: The stable names of all derivations, in the order the book introduces them.

@@ -215,9 +215,10 @@ def check_positive(name: str, value: Any) -> float:
 
 
 def check_fraction(name: str, value: Any) -> float:
-    """A single number in [0, 1] (inclusive, unlike the discount)."""
+    """A single number in [0, 1] (inclusive, unlike the discount); ``'50%'`` is 0.5."""
     expected = "a fraction in [0, 1]"
-    array = _as_float_array(name, value, expected)
+    array = _as_float_array(name, _text_to_number(name, value, expected, percent=True),
+                            expected)
     bad = array.ndim != 0 or not np.isfinite(array) or not 0 <= float(array) <= 1
     if bad:
         raise InputError(f"{name}: must be {expected}, got {_show(value)}")
@@ -276,6 +277,10 @@ _PARAMETER_CHECKS = {
     "gang_size": lambda v, scalar: check_gang_size("gang_size", v),
     "work": lambda v, scalar: check_duration("work", v, scalar=scalar),
     "notice": lambda v, scalar: check_duration("notice", v, allow_zero=True, scalar=scalar),
+    "notice_share": lambda v, scalar: check_fraction("notice_share", v),
+    "notice_write": lambda v, scalar: check_duration("notice_write", v, allow_zero=True,
+                                                     scalar=scalar),
+    "persist": lambda v, scalar: check_duration("persist", v, allow_zero=True, scalar=scalar),
     "weibull_shape": lambda v, scalar: check_positive("weibull_shape", v),
     "weibull_scale": lambda v, scalar: check_duration("weibull_scale", v, scalar=scalar),
     "bulk_fraction": lambda v, scalar: check_fraction("bulk_fraction", v),
@@ -336,28 +341,32 @@ BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
     "spot_discount": (0.6, "discount against on-demand, in (0, 1)"),
     "restart_minutes": (10.0, "preemption to computing again, minutes"),
     "checkpoint_minutes": (1.0, "blocking time of a checkpoint write, minutes"),
-    "cadences_minutes": ([15, 60, 240], "checkpoint intervals to work through, minutes"),
-    "gang_sizes": ([1, 2, 4, 8, 16, 32, 64], "synchronous gang sizes to tabulate, nodes"),
-    "restart_preemptible": (True, "exact model: can a restart itself be preempted?"),
-    "seed": (2026, "seed of the random generator, for reproducible simulations"),
-    "jobs": (4000, "simulated jobs per point (more: smaller standard errors, slower)"),
-    "weibull_shapes": ([0.5, 1.0, 2.0], "Weibull shapes k of the gaps between preemptions; k of 1 is Poisson"),
-    "bulk_fractions": ([0.0, 0.5, 1.0], "share of reclaims that take the whole gang at once"),
+    "cadences_minutes": ([15, 60, 240], "intervals to work through, minutes"),
+    "gang_sizes": ([1, 2, 4, 8, 16, 32, 64], "gang sizes to tabulate, nodes"),
+    "restart_preemptible": (True, "can a restart itself be preempted?"),
+    "seed": (2026, "random seed, for reproducible simulations"),
+    "jobs": (4000, "simulated jobs per point (more: smaller errors, slower)"),
+    "weibull_shapes": ([0.5, 1.0, 2.0], "Weibull shapes k (1: Poisson)"),
+    "bulk_fractions": ([0.0, 0.5, 1.0], "shares of whole-gang reclaims"),
     "notice_seconds": (120.0, "warning before a preemption, seconds"),
-    "instance_hours": (24.0, "hours an instance runs, to read a monthly interruption bucket"),
-    "model_billions": ([7, 13, 70], "model sizes for the checkpoint tables, billions of parameters"),
-    "lora_millions": (40.0, "trainable parameters of a LoRA adapter, millions (assumed)"),
-    "write_gbytes_per_second": ([2.0, 20.0], "checkpoint write bandwidths, GB per second (assumed)"),
-    "snapshot_gbytes_per_second": (50.0, "device-to-host copy bandwidth of an asynchronous snapshot, GB per second (assumed)"),
-    "read_gbytes_per_second": (2.0, "checkpoint read bandwidth on restart, GB per second (assumed)"),
-    "capacity_wait_minutes": (5.0, "wait for replacement capacity after a preemption, minutes (assumed)"),
+    "notice_share": (0.0, "measured share of notices acted on"),
+    "notice_shares": ([0.0, 0.5, 0.9, 1.0], "notice shares q to compare"),
+    "notice_write_seconds": (60.0, "on-notice checkpoint write, seconds"),
+    "persist_minutes": (0.0, "asynchronous write: snapshot to durable, minutes"),
+    "instance_hours": (24.0, "hours an instance runs (for the buckets)"),
+    "model_billions": ([7, 13, 70], "model sizes, billions of parameters"),
+    "lora_millions": (40.0, "LoRA adapter parameters, millions (assumed)"),
+    "write_gbytes_per_second": ([2.0, 20.0], "write bandwidths, GB/s (assumed)"),
+    "snapshot_gbytes_per_second": (50.0, "snapshot bandwidth, GB/s (assumed)"),
+    "read_gbytes_per_second": (2.0, "read bandwidth on restart, GB/s (assumed)"),
+    "capacity_wait_minutes": (5.0, "wait for new capacity, minutes (assumed)"),
     "boot_minutes": (3.0, "boot and container image pull, minutes (assumed)"),
-    "warmup_minutes": (2.0, "from loaded state to full speed, minutes (assumed)"),
-    "reserved_discount": (0.4, "reserved or committed-use discount against on-demand (assumed)"),
+    "warmup_minutes": (2.0, "loaded to full speed, minutes (assumed)"),
+    "reserved_discount": (0.4, "reserved discount vs on-demand (assumed)"),
     "reserved_utilization": (0.8, "share of paid reserved hours that run jobs"),
-    "rendezvous_minutes": (1.0, "pause of an elastic job when a replica leaves or joins, minutes"),
-    "mtbf_grid_hours": ([1, 4, 24], "per-node MTBFs for the decision table, hours"),
-    "restart_grid_minutes": ([5, 30], "restart times for the decision table, minutes"),
+    "rendezvous_minutes": (1.0, "elastic pause per replica change, minutes"),
+    "mtbf_grid_hours": ([1, 4, 24], "node MTBFs for the decision table, hours"),
+    "restart_grid_minutes": ([5, 30], "restarts for the decision table, minutes"),
     "trace_files": (["p3-trace.csv", "g4dn-trace.csv"], "in book/data/traces/"),
     "window_seconds": (60.0, "co-preemption window, seconds"),
     "interval_minutes": (30.0, "a fixed interval to replay, minutes"),
@@ -408,7 +417,8 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
     """Check a chapter's parameters; return them in library units (hours, per hour).
 
     Unknown names are refused.  Returns ``preemption_rate`` (per hour), ``restart_time``,
-    ``checkpoint_cost``, ``cadences`` and ``notice`` (hours), ``spot_discount``,
+    ``checkpoint_cost``, ``cadences``, ``notice``, ``notice_write`` and ``persist``
+    (hours), ``notice_share`` and ``notice_shares`` (fractions), ``spot_discount``,
     ``gang_sizes``, ``restart_preemptible``, ``mtbf_hours``, ``seed``, ``jobs``,
     ``weibull_shapes`` and ``bulk_fractions``; for the calibration and fleet chapters
     ``exposure``, ``capacity_wait``, ``boot``, ``warmup``, ``rendezvous`` (hours),
@@ -440,6 +450,13 @@ def check_book_parameters(**values: Any) -> dict[str, Any]:
                                      _check_list("bulk_fractions", v, check_fraction)),
         "notice_seconds": lambda v: ("notice", _in_unit("notice_seconds", v, "s",
                                                         allow_zero=True)),
+        "notice_share": lambda v: ("notice_share", check_fraction("notice_share", v)),
+        "notice_shares": lambda v: ("notice_shares", _check_list("notice_shares", v,
+                                                                 check_fraction)),
+        "notice_write_seconds": lambda v: ("notice_write", _in_unit(
+            "notice_write_seconds", v, "s", allow_zero=True)),
+        "persist_minutes": lambda v: ("persist", _in_unit("persist_minutes", v, "min",
+                                                          allow_zero=True)),
         "instance_hours": lambda v: ("exposure", _in_unit("instance_hours", v, "h")),
         "model_billions": lambda v: ("parameter_counts", tuple(1e9 * x for x in _check_list(
             "model_billions", v, check_positive))),

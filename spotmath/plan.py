@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import math
+from dataclasses import asdict, dataclass, field
 
 from . import numerics as n
 from .inputs import InputError, check_choice, check_gang_size, check_parameters
@@ -32,11 +33,22 @@ class Plan:
     """A checkpointing plan and the spot verdict.  Times in hours, shares as fractions.
 
     ``preemption_rate`` is the per-node rate; with ``nodes`` > 1 every interval, waste and
-    break-even figure is for the gang's rate ``nodes * preemption_rate``.  The wastes are
-    both evaluated at ``recommended_interval_h``, the optimum of the chosen ``model``.
-    ``break_even_interval_h`` is None when no interval pays; ``max_gang_size`` and
-    ``never_on_spot_gang_size`` are None when no gang is too large (free, instant restarts
-    and checkpoints); ``effective_discount`` is None where the first-order waste reaches 100%.
+    break-even figure is for the gang's rate ``nodes * preemption_rate``.
+    ``young_interval_h`` and ``daly_interval_h`` are the classic formulas at the blocking
+    write C; ``exact_interval_h`` and ``first_order_interval_h`` are the optima of the full
+    model (notice and asynchronous writes included), None where no periodic checkpoint
+    beats none at all (the notice saves the work).  ``recommended_interval_h`` is the
+    chosen ``model``'s optimum, at least ``persist_h``; both wastes are evaluated there (at
+    T → ∞ when it is None; ``waste_first_order`` is None where it is unbounded there).
+    ``break_even_interval_h`` is None when no interval pays, and also when every interval
+    from some length on pays (the verdict then says spot pays); ``max_gang_size`` and
+    ``never_on_spot_gang_size`` are None when no gang is too large; ``effective_discount``
+    is None where the first-order waste reaches 100%.
+
+    The notice: ``notice_h`` (0: none), ``notice_share`` q, ``notice_write_h`` C_n (None
+    without a notice), ``notice_effective`` (False when C_n does not fit in the notice: the
+    notice then changes nothing).  ``persist_h`` P: an asynchronous checkpoint is durable
+    P after its blocking part.
     """
 
     preemption_rate: float
@@ -49,19 +61,68 @@ class Plan:
     gang_rate: float
     young_interval_h: float
     daly_interval_h: float
-    exact_interval_h: float
-    recommended_interval_h: float
-    waste_first_order: float
+    exact_interval_h: float | None
+    recommended_interval_h: float | None
+    waste_first_order: float | None
     waste_exact: float
     effective_discount: float | None
     break_even_interval_h: float | None
     max_gang_size: int | None
     never_on_spot_gang_size: int | None
     verdict: str
+    notice_h: float = 0.0
+    notice_share: float = 0.0
+    notice_write_h: float | None = None
+    notice_effective: bool = False
+    persist_h: float = 0.0
+    first_order_interval_h: float | None = None
+    baseline: dict | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
         """Plain JSON-ready values."""
-        return asdict(self)
+        values = asdict(self)
+        del values["baseline"]
+        return values
+
+    def full_model(self) -> dict:
+        """The notice and persist arguments of :mod:`spotmath.notice` this plan stands for.
+
+        The share is 0 when the notice is not effective (the write does not fit in it).
+        """
+        share = self.notice_share if self.notice_effective else 0.0
+        write = (self.notice_write_h if self.notice_effective
+                 else self.checkpoint_cost_h + self.persist_h)
+        return {"notice_share": share, "notice_write": write, "persist": self.persist_h}
+
+    def _changes(self) -> list[tuple[str, str]]:
+        """Rows saying in words what the notice and the asynchronous write did."""
+        rows = []
+        if self.notice_h > 0 and self.notice_share == 0:
+            rows.append(("preemption notice", f"{duration_text(self.notice_h)}, but no "
+                         "notice is counted on (share 0): the plan is as without it"))
+        elif self.notice_h > 0:
+            share = f"{_percent(self.notice_share)} of preemptions"
+            write = duration_text(self.notice_write_h)
+            if self.notice_effective:
+                text = (f"{duration_text(self.notice_h)} for {share}; the on-notice write "
+                        f"({write}) fits, so such a preemption costs the write and the "
+                        "restart")
+            else:
+                text = (f"{duration_text(self.notice_h)} for {share}, but the on-notice "
+                        f"write ({write}) does not fit in it: the notice saves nothing, "
+                        "and the plan is as without it")
+            rows.append(("preemption notice", text))
+        if self.persist_h > 0:
+            rows.append(("asynchronous write", f"blocks {duration_text(self.checkpoint_cost_h)}"
+                         f", durable {duration_text(self.persist_h)} later; the interval "
+                         "must be at least that"))
+        for label, key in (("without the notice", "no_notice"),
+                           ("with blocking writes", "blocking")):
+            if self.baseline and key in self.baseline:
+                interval, waste = self.baseline[key]
+                rows.append((label, f"checkpoint every {duration_text(interval)}, waste "
+                                    f"{_percent(waste)}"))
+        return rows
 
     def report(self) -> str:
         """The plan as a short, readable table (what `spotmath plan` prints)."""
@@ -69,32 +130,46 @@ class Plan:
                 if self.nodes > 1 else "one node")
         restart = "can be preempted" if self.restart_preemptible else "cannot be preempted"
         model = ("exact renewal-reward model, restart " + restart if self.model == "exact"
-                 else "first-order model, waste = C/T + λ(T/2 + R)")
+                 else "first-order model, waste = C/T + λ(T/2 + R)"
+                 + (" with notice and persist terms" if self.baseline else ""))
         effective = ("n/a: the first-order waste reaches 100% here, so the approximation has "
                      "broken down (use --model exact)" if self.effective_discount is None
                      else f"{_percent(self.effective_discount)} below on-demand "
                           f"(nominal {_percent(self.spot_discount)})")
-        break_even = ("none: no checkpoint interval makes spot pay"
-                      if self.break_even_interval_h is None
-                      else f"{duration_text(self.break_even_interval_h)} "
-                           "(checkpoint less often than this and spot costs more than on-demand)")
+        pays = self.verdict == "spot pays"
+        break_even = (f"{duration_text(self.break_even_interval_h)} (checkpoint less often "
+                      "than this and spot costs more than on-demand)"
+                      if self.break_even_interval_h is not None
+                      else "none: spot pays however rarely the job checkpoints" if pays
+                      else "none: no checkpoint interval makes spot pay")
         max_gang = ("no limit (free checkpoints and restarts)" if self.max_gang_size is None
                     else f"{self.max_gang_size} nodes (at each gang's optimal interval)")
         never = ("none (restarts are free)" if self.never_on_spot_gang_size is None
                  else f"{self.never_on_spot_gang_size} nodes and more "
                       "(even with free, instant checkpoints)")
+        optimum = (f"Young {duration_text(self.young_interval_h)}, "
+                   f"Daly {duration_text(self.daly_interval_h)}, exact "
+                   + (duration_text(self.exact_interval_h)
+                      if self.exact_interval_h is not None else "none"))
+        if self.baseline:
+            optimum += (", first order " + duration_text(self.first_order_interval_h)
+                        if self.first_order_interval_h is not None else "")
+        every = (duration_text(self.recommended_interval_h)
+                 if self.recommended_interval_h is not None
+                 else "only on notice (no periodic checkpoint beats none)")
+        first_order = ("unbounded" if self.waste_first_order is None
+                       else _percent(self.waste_first_order))
         rows = [
             ("preemptions", f"every {duration_text(1 / self.preemption_rate)} per node "
                             f"(λ = {self.preemption_rate:.3g}/h), {gang}"),
             ("restart / checkpoint write", f"{duration_text(self.restart_time_h)} / "
                                            f"{duration_text(self.checkpoint_cost_h)}"),
+            *self._changes(),
             ("model", model),
-            ("optimal interval", f"Young {duration_text(self.young_interval_h)}, "
-                                 f"Daly {duration_text(self.daly_interval_h)}, "
-                                 f"exact {duration_text(self.exact_interval_h)}"),
-            ("checkpoint every", duration_text(self.recommended_interval_h)),
+            ("optimal interval", optimum),
+            ("checkpoint every", every),
             ("waste at that interval", f"{_percent(self.waste_exact)} exact, "
-                                       f"{_percent(self.waste_first_order)} first order"),
+                                       f"{first_order} first order"),
             ("effective spot discount", effective),
             ("break-even interval", break_even),
             ("largest gang that pays", max_gang),
@@ -106,38 +181,84 @@ class Plan:
         return "\n".join(lines)
 
 
+def _finite(hours: float) -> float | None:
+    return None if math.isinf(hours) else float(hours)
+
+
 def make_plan(
     preemption_rate: float | str, restart_time: float | str, checkpoint_cost: float | str,
     spot_discount: float | str, nodes: int = 1, *, model: str = "exact",
-    restart_preemptible: bool = True,
+    restart_preemptible: bool = True, notice: float | str = 0.0,
+    notice_share: float | str | None = None, notice_write: float | str | None = None,
+    persist: float | str = 0.0,
 ) -> Plan:
     """Work out the plan for one node's ``preemption_rate`` and a gang of ``nodes``.
 
     The checkpoint cost must be positive: with free checkpoints the optimum is to checkpoint
-    continuously, and there is no interval to recommend.
+    continuously, and there is no interval to recommend.  ``notice`` (hours, 0: none) needs
+    ``notice_share``, the measured share of preemptions whose notice arrives and is acted
+    on; ``notice_write`` (default C + P, the time to a durable checkpoint) is the on-notice
+    write.  ``persist`` is the time after its blocking part at which a checkpoint is
+    durable.  Without these the plan is today's, number for number.
     """
-    rate, restart, cost, discount = check_parameters(
+    rate, restart, cost, discount, notice, persist = check_parameters(
         scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,
-        checkpoint_cost=checkpoint_cost, spot_discount=spot_discount)
+        checkpoint_cost=checkpoint_cost, spot_discount=spot_discount, notice=notice,
+        persist=persist)
     if cost == 0:
         raise InputError("checkpoint_cost: must be > 0 to plan an interval, got 0 (with free "
                          "checkpoints the optimum is to checkpoint continuously)")
     nodes = check_gang_size("nodes", nodes)
     model = check_choice("model", model, n.MODELS)
+    if notice == 0 and notice_share is not None:
+        raise InputError("notice_share: given without a notice; give the notice period too")
+    if notice == 0 and notice_write is not None:
+        raise InputError("notice_write: given without a notice; give the notice period too")
+    if notice > 0 and notice_share is None:
+        raise InputError("notice_share: required with a notice: the measured share of "
+                         "preemptions whose notice arrives and is acted on, 0 to 1")
+    share = 0.0 if notice_share is None else check_parameters(
+        scalar=True, notice_share=notice_share)[0]
+    write = None if notice == 0 else (cost + persist if notice_write is None else
+                                      check_parameters(scalar=True,
+                                                       notice_write=notice_write)[0])
+    effective = notice > 0 and write <= notice
     variant = {"restart_preemptible": bool(restart_preemptible)}
     gang = float(n.gang_rate(rate, nodes))
+    if persist >= 1 / gang:
+        raise InputError(f"persist: {duration_text(persist)} is not shorter than the mean "
+                         f"time between preemptions ({duration_text(1 / gang)}); no "
+                         "checkpoint interval that long is sensible")
+    full = {"notice_share": share if effective else 0.0,
+            "notice_write": write if effective else cost + persist, "persist": persist}
+    classic = {"young_interval_h": float(n.young_interval(gang, cost)),
+               "daly_interval_h": float(n.daly_interval(gang, cost))}
+    notice_values = {"notice_h": notice, "notice_share": share, "notice_write_h": write,
+                     "notice_effective": effective, "persist_h": persist}
+    if full["notice_share"] == 0 and persist == 0:
+        return _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang,
+                             classic, notice_values)
+    return _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, classic,
+                      notice_values, full)
+
+
+def _verdict(effective: float | None) -> str:
+    return "spot pays" if effective is not None and effective > 0 else "use on-demand"
+
+
+def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, classic,
+                  notice_values) -> Plan:
+    """Today's model: no effective notice, blocking writes."""
     recommended = float(n.optimal_interval(gang, cost, model))
     waste = {m: float(n.waste_fraction(gang, recommended, cost, restart, model=m, **variant))
              for m in n.MODELS}
     effective = (None if waste[model] >= 1
                  else 1 - float(n.relative_price(waste[model], discount)))
+    exact = float(n.exact_interval(gang, cost))
     return Plan(
         preemption_rate=rate, restart_time_h=restart, checkpoint_cost_h=cost,
         spot_discount=discount, nodes=nodes, model=model, gang_rate=gang, **variant,
-        young_interval_h=float(n.young_interval(gang, cost)),
-        daly_interval_h=float(n.daly_interval(gang, cost)),
-        exact_interval_h=float(n.exact_interval(gang, cost)),
-        recommended_interval_h=recommended,
+        **classic, exact_interval_h=exact, recommended_interval_h=recommended,
         waste_first_order=waste["first-order"], waste_exact=waste["exact"],
         effective_discount=effective,
         break_even_interval_h=n.break_even_interval(gang, cost, restart, discount,
@@ -145,5 +266,56 @@ def make_plan(
         max_gang_size=n.max_gang_size(rate, cost, restart, discount, model=model, **variant),
         never_on_spot_gang_size=n.never_on_spot_gang_size(rate, restart, discount,
                                                           model=model, **variant),
-        verdict="spot pays" if effective is not None and effective > 0 else "use on-demand",
+        verdict=_verdict(effective), **notice_values,
+        first_order_interval_h=float(n.young_interval(gang, cost)),
+    )
+
+
+def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, classic,
+               notice_values, full) -> Plan:
+    """The full model: an effective notice, asynchronous writes, or both."""
+    from . import notice as nm
+
+    persist = full["persist"]
+    optimum = {m: nm.optimal_interval(gang, cost, model=m, **full) for m in n.MODELS}
+    recommended = max(optimum[model], persist)
+    waste = {}
+    for m in n.MODELS:
+        if math.isinf(recommended):
+            waste[m] = nm.waste_floor(gang, restart, notice_share=full["notice_share"],
+                                      notice_write=full["notice_write"], model=m, **variant)
+        else:
+            waste[m] = nm.waste_fraction(gang, recommended, cost, restart, model=m, **full,
+                                         **variant)
+    effective = (None if waste[model] >= 1
+                 else 1 - float(n.relative_price(waste[model], discount)))
+    paying = nm.break_even_intervals(gang, cost, restart, discount, model=model, **full,
+                                     **variant)
+    baseline = {}
+    if full["notice_share"] > 0:
+        interval = float(n.optimal_interval(gang, cost, model))
+        no_notice = dict(full, notice_share=0.0)
+        baseline["no_notice"] = (max(interval, persist), nm.optimal_waste(
+            gang, cost, restart, model=model, **no_notice, **variant))
+    if persist > 0:
+        blocking = cost + persist
+        best = nm.optimal_interval(gang, blocking, model=model, **dict(full, persist=0.0))
+        baseline["blocking"] = (best, nm.optimal_waste(
+            gang, blocking, restart, model=model, **dict(full, persist=0.0), **variant))
+        if math.isinf(best):
+            del baseline["blocking"]
+    return Plan(
+        preemption_rate=rate, restart_time_h=restart, checkpoint_cost_h=cost,
+        spot_discount=discount, nodes=nodes, model=model, gang_rate=gang, **variant,
+        **classic, exact_interval_h=_finite(optimum["exact"]),
+        recommended_interval_h=_finite(recommended),
+        waste_first_order=_finite(waste["first-order"]), waste_exact=waste["exact"],
+        effective_discount=effective,
+        break_even_interval_h=None if paying is None else _finite(paying[1]),
+        max_gang_size=nm.max_gang_size(rate, cost, restart, discount, model=model, **full,
+                                       **variant),
+        never_on_spot_gang_size=n.never_on_spot_gang_size(rate, restart, discount,
+                                                          model=model, **variant),
+        verdict=_verdict(effective), **notice_values,
+        first_order_interval_h=_finite(optimum["first-order"]), baseline=baseline,
     )

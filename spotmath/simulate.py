@@ -15,9 +15,16 @@ Preemption processes (all times in hours):
   once and replaces every node.  A gang's rate lies between λ (ρ = 1) and Nλ (ρ = 0);
 * ``restart_preemptible``: a restart can itself be preempted (it then starts again), as in
   the exact model's default; otherwise the preemption clocks stand still during a restart;
-* ``notice``: warning before a preemption.  If C ≤ notice the job writes an on-notice
-  checkpoint that ends at the preemption, so no compute is lost (only the restart and the
-  write); otherwise it loses work as usual.
+* ``notice``, ``notice_share`` q, ``notice_write`` C_n: a share q of preemptions (drawn
+  independently for each) comes with a notice.  If C_n ≤ notice and the job is computing at
+  such a preemption, it wrote an on-notice checkpoint in the last C_n before it, so it loses
+  only that write (or the compute since the last checkpoint, if shorter) and the restart.
+  Every other preemption (unannounced, or during a periodic write or a restart) rolls back
+  to the last durable checkpoint, as the exact model's rules say
+  (:mod:`spotmath.derivations`, section 9);
+* ``persist`` P (≤ T): a checkpoint is durable P after its blocking write C, while the next
+  interval computes; a preemption rolling back within P of a write loses the interval
+  before it too.  The job is done when its last write ends (its persist is not waited for).
 
 :func:`simulate` is vectorised over jobs with NumPy (each round handles the next
 preemption of every unfinished job, skipping the segments in between in closed form);
@@ -84,8 +91,18 @@ MAX_PREEMPTIONS_PER_JOB = 200_000
 
 def _checked(**values):
     names = ("preemption_rate", "interval", "checkpoint_cost", "restart_time", "work", "jobs",
-             "gang_size", "weibull_shape", "bulk_fraction", "notice", "seed")
+             "gang_size", "weibull_shape", "bulk_fraction", "notice", "seed", "notice_share",
+             "persist")
     checked = dict(zip(names, check_parameters(scalar=True, **{n: values[n] for n in names})))
+    write = values["notice_write"]
+    checked["notice_write"] = (checked["checkpoint_cost"] + checked["persist"] if write is None
+                               else check_parameters(scalar=True, notice_write=write)[0])
+    if checked["persist"] > checked["interval"]:
+        raise InputError(f"persist: {checked['persist']:g} h is longer than the interval "
+                         f"{checked['interval']:g} h (only one checkpoint may be in flight)")
+    # The share of preemptions an on-notice write saves: none without a notice that fits.
+    fits = checked["notice"] > 0 and checked["notice_write"] <= checked["notice"]
+    checked["share"] = checked["notice_share"] if fits else 0.0
     hazard = exposure(**{n: checked[n] for n in names[:4] + names[6:9]})
     segments = math.ceil(checked["work"] / checked["interval"])
     expected = segments * math.expm1(min(hazard, 700.0))
@@ -121,15 +138,19 @@ def _gap_scale(rate: float, shape: float) -> float:
 def simulate(
     *, preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
     work: float, jobs: int = 1000, gang_size: int = 1, weibull_shape: float = 1.0,
-    bulk_fraction: float = 0.0, notice: float = 0.0, restart_preemptible: bool = True,
-    seed: int = 0,
+    bulk_fraction: float = 0.0, notice: float = 0.0, notice_share: float = 1.0,
+    notice_write: float | None = None, persist: float = 0.0,
+    restart_preemptible: bool = True, seed: int = 0,
 ) -> Simulation:
-    """Simulate ``jobs`` independent jobs, vectorised over jobs; see the module docstring."""
+    """Simulate ``jobs`` independent jobs, vectorised over jobs; see the module docstring.
+
+    ``notice_share`` is used only with a ``notice``; ``notice_write`` defaults to C + P.
+    """
     p = _checked(**locals())
     rate, T, C, R = (p["preemption_rate"], p["interval"], p["checkpoint_cost"],
                      p["restart_time"])
     n_jobs, nodes, shape, rho = p["jobs"], p["gang_size"], p["weibull_shape"], p["bulk_fraction"]
-    saves_on_notice = p["notice"] > 0 and C <= p["notice"]
+    share, write, persist = p["share"], p["notice_write"], p["persist"]
     rng = np.random.default_rng(p["seed"])
 
     # With exponential gaps the first of N node clocks is itself exponential at N times the
@@ -209,16 +230,15 @@ def simulate(
         full = np.minimum(np.floor(u / (T + C)), count - 1)  # segments completed before P
         offset = u - full * (T + C)  # time into the interrupted segment
         length = np.where(full < count - 1, T, todo - (count - 1) * T)  # its compute length
-        saved = full * T
-        writes[cut] += full * C
-        if saves_on_notice:  # an on-notice checkpoint ends exactly at the preemption
-            on_notice_write = np.minimum(offset, C)
-            saved += np.clip(offset - C, 0, length)
-            writes[cut] += on_notice_write
-            rework[cut] += offset - on_notice_write - np.clip(offset - C, 0, length)
-        else:
-            rework[cut] += offset
-        left[cut] = todo - saved
+        # An announced preemption while computing: the on-notice write took the last C_n.
+        saves = (offset < length) & (rng.random(cut.size) < share if share > 0 else False)
+        kept = np.where(saves, np.maximum(offset - write, 0.0), 0.0)
+        on_notice = np.where(saves, np.minimum(offset, write), 0.0)
+        # Any other preemption within P of a write rolls back the interval before it too.
+        rolled = np.where((full >= 1) & (offset < persist) & ~saves, T, 0.0)
+        writes[cut] += full * C + on_notice
+        rework[cut] += offset - on_notice - kept + rolled
+        left[cut] = todo - full * T - kept + rolled
         segments += int(full.sum()) + cut.size
         t[cut] = P[~finish]
         preempt(cut, P[~finish])
@@ -231,15 +251,16 @@ def simulate(
 def simulate_reference(
     *, preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
     work: float, jobs: int = 1000, gang_size: int = 1, weibull_shape: float = 1.0,
-    bulk_fraction: float = 0.0, notice: float = 0.0, restart_preemptible: bool = True,
-    seed: int = 0,
+    bulk_fraction: float = 0.0, notice: float = 0.0, notice_share: float = 1.0,
+    notice_write: float | None = None, persist: float = 0.0,
+    restart_preemptible: bool = True, seed: int = 0,
 ) -> Simulation:
     """The same simulation as a plain-Python event loop, one segment at a time (slow)."""
     p = _checked(**locals())
     rate, T, C, R = (p["preemption_rate"], p["interval"], p["checkpoint_cost"],
                      p["restart_time"])
     shape, rho, nodes = p["weibull_shape"], p["bulk_fraction"], p["gang_size"]
-    saves_on_notice = p["notice"] > 0 and C <= p["notice"]
+    share, write, persist = p["share"], p["notice_write"], p["persist"]
     rng = random.Random(p["seed"])
     node_rate, bulk_rate = (1 - rho) * rate, rho * rate
 
@@ -257,6 +278,7 @@ def simulate_reference(
         clocks = [node_gap() for _ in range(nodes)]
         bulk = bulk_gap()
         t, left, count = 0.0, p["work"], 0
+        pending = False  # is the last write still persisting (made since the last restart)?
         lost = {"rework": 0.0, "restarts": 0.0, "checkpoints": 0.0}
 
         def preempt(at: float) -> None:
@@ -276,15 +298,20 @@ def simulate_reference(
                 t += length + C
                 left -= length
                 lost["checkpoints"] += C
+                pending = True
                 continue
             offset = P - t
-            if saves_on_notice:
-                kept = min(max(offset - C, 0.0), length)
-                lost["checkpoints"] += min(offset, C)
-                lost["rework"] += offset - min(offset, C) - kept
+            if share > 0 and offset < length and rng.random() < share:  # announced, computing
+                kept = max(offset - write, 0.0)
+                lost["checkpoints"] += min(offset, write)
+                lost["rework"] += offset - min(offset, write) - kept
                 left -= kept
             else:
                 lost["rework"] += offset
+                if pending and offset < persist:  # the last write was not durable yet
+                    lost["rework"] += T
+                    left += T
+            pending = False
             t = P
             preempt(P)
             while True:  # restart, possibly preempted itself

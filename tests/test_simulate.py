@@ -115,12 +115,15 @@ def test_independent_gang_is_n_lambda_and_bulk_lies_between():
     check_against_exact(half, (nodes * 0.5 + 0.5) * rate, interval, cost, restart, True)
 
 
-def test_notice_longer_than_checkpoint_removes_rework():
+def test_notice_longer_than_checkpoint_leaves_only_rework_from_writes():
+    """Every notice arrives: only a preemption during a periodic write rolls back."""
     kwargs = dict(preemption_rate=0.5, interval=1.0, checkpoint_cost=1 / 60, restart_time=0.2,
                   work=10.0, jobs=3000, seed=8)
     with_notice = simulate(notice=2 / 60, **kwargs)
-    assert np.all(with_notice.rework == 0)
     assert with_notice.preemptions.sum() > 0
+    # writes take 1/61 of the time: few jobs are preempted during one
+    rolled_back = with_notice.rework[with_notice.rework > 1e-9]
+    assert 0 < rolled_back.size < 0.1 * with_notice.jobs
     too_short = simulate(notice=0.5 / 60, **kwargs)  # notice shorter than the write
     assert too_short.rework.mean() > 0.1
     without = simulate(**kwargs)
@@ -164,4 +167,4 @@ def test_wear_out_preemptions_are_guarded_too():
 def test_units_are_accepted():
     sim = simulate(preemption_rate="6/d", interval="30min", checkpoint_cost="30s",
                    restart_time="10min", work="5h", notice="2min", jobs=50, seed=1)
-    assert sim.work == 5.0 and np.all(sim.rework == 0)
+    assert sim.work == 5.0 and sim.mean("rework")[0] < 0.1

@@ -1,0 +1,307 @@
+"""Numbers of the full model: a preemption notice and asynchronous checkpoints.
+
+The rules are those of :mod:`spotmath.derivations` (section 9), in short: preemptions are
+Poisson at λ; a share q of them (``notice_share``) comes with a notice that the job acts
+on, writing an on-notice checkpoint of C_n (``notice_write``) that ends at the reclaim, so
+such a preemption costs C_n and the restart; the others, and any preemption during a
+snapshot or a restart, roll back to the last durable checkpoint.  A periodic checkpoint
+blocks for C and becomes durable P (``persist``) later, while the next interval computes
+(so T ≥ P); an unannounced preemption within P of a snapshot loses the interval before it
+too.  q = 0 and P = 0 is the model of :mod:`spotmath.numerics`, exactly.
+
+Every formula is generated from the derivations; the optimum is found on the derived
+condition g(T) = 0, whose slope factor ℓ(T) is linear in T, so the roots of g are
+bracketed by monotonicity (see :func:`optimal_interval`).  Times in hours, rates per hour.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Callable
+
+import numpy as np
+import sympy as sp
+from scipy.optimize import brentq
+
+from . import derivations as D
+from . import numerics as n
+from .inputs import InputError, check_choice, check_parameters
+
+__all__ = ["waste_fraction", "waste_floor", "optimal_interval", "optimal_waste",
+           "break_even_intervals", "max_gang_size", "no_periodic_share", "LONGEST"]
+
+#: Intervals beyond this many mean times between preemptions (λT > 300) are not searched:
+#: there the waste is within e^{−300} of its limit without periodic checkpoints.
+LONGEST = 300.0
+
+#: A periodic checkpoint that lowers the waste by less than this (a share of wall time, at
+#: the level of rounding) is not recommended: the answer is then "only on notice".
+NEGLIGIBLE = 1e-12
+
+_SYMBOLS = (D.lam, D.T, D.C, D.R, D.q_n, D.C_n, D.P)
+
+
+@cache
+def _f_waste(model: str, preemptible: bool) -> Callable:
+    if model == "exact":
+        return n._lambdify(D.waste_notice(preemptible), *_SYMBOLS)
+    return n._lambdify(D.waste_first_order_notice(), *_SYMBOLS)
+
+
+@cache
+def _f_floor(preemptible: bool) -> Callable:
+    return n._lambdify(D.notice_waste_floor(preemptible), D.lam, D.R, D.q_n, D.C_n)
+
+
+@cache
+def _f_condition() -> tuple[Callable, Callable, Callable]:
+    """g(T)e^{−λ(T+C)} (same sign, no overflow) and the coefficients of ℓ(T) = αT + β."""
+    g, slope = D.notice_optimality_condition()
+    scaled = sp.expand(sp.powsimp(sp.expand(g * sp.exp(-D.lam * (D.T + D.C)))))
+    alpha, beta = sp.Poly(slope, D.T).all_coeffs()
+    symbols = (D.lam, D.T, D.C, D.q_n, D.C_n, D.P)
+    return (n._lambdify(scaled, *symbols), n._lambdify(alpha, *symbols),
+            n._lambdify(beta, *symbols))
+
+
+@cache
+def _f_first_order_interval() -> Callable:
+    return n._lambdify(D.first_order_notice_interval(), D.lam, D.C, D.q_n)
+
+
+def _checked(preemption_rate, checkpoint_cost, notice_share, notice_write, persist):
+    """Checked values; ``notice_write`` None means C + P (the time to a durable checkpoint)."""
+    rate, cost, share, persist = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
+        notice_share=notice_share, persist=persist)
+    write = cost + persist if notice_write is None else check_parameters(
+        scalar=True, notice_write=notice_write)[0]
+    return rate, cost, share, write, persist
+
+
+def waste_fraction(
+    preemption_rate: float, interval: n.Number, checkpoint_cost: float,
+    restart_time: n.Number, *, notice_share: float = 0.0,
+    notice_write: float | None = None, persist: float = 0.0, model: str = "exact",
+    restart_preemptible: bool = True,
+) -> n.Number:
+    """Share of wall time not spent on useful compute, with a notice and asynchronous writes.
+
+    ``interval`` must be at least ``persist`` (one save in flight).  Exact: 1 minus the
+    renewal-reward useful share [notice-waste]; first order: C/T + (1 − q)λ(T/2 + R + P)
+    + qλ(C_n + R) [notice-first-order].  ``notice_write`` defaults to C + P.  ``interval``
+    and ``restart_time`` may be arrays.
+    """
+    rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
+                                                 notice_share, notice_write, persist)
+    interval, restart = check_parameters(interval=interval, restart_time=restart_time)
+    if np.any(np.asarray(interval) < persist):
+        shown = float(np.min(interval))
+        raise InputError(f"interval: {shown:g} h is shorter than the persist time "
+                         f"{persist:g} h (only one checkpoint may be in flight)")
+    function = _f_waste(check_choice("model", model, n.MODELS), bool(restart_preemptible))
+    return n._out(function(rate, interval, cost, restart, share, write, persist))
+
+
+def waste_floor(
+    preemption_rate: float, restart_time: float, *, notice_share: float,
+    notice_write: float, model: str = "exact", restart_preemptible: bool = True,
+) -> float:
+    """The waste without periodic checkpoints (T → ∞): the floor when every notice arrives.
+
+    Exact: 1 − qe^{−λC_n}/(1 + λR̄) [notice-waste-floor]; first order: λ(C_n + R) when
+    q = 1 and infinite otherwise (each unannounced preemption would lose T/2).
+    """
+    rate, restart, share, write = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,
+        notice_share=notice_share, notice_write=notice_write)
+    if check_choice("model", model, n.MODELS) == "first-order":
+        return rate * (write + restart) if share == 1 else math.inf
+    return float(_f_floor(bool(restart_preemptible))(rate, restart, share, write))
+
+
+def _monotone_root(g: Callable[[float], float], low: float, high: float) -> float | None:
+    """The root of a monotone ``g`` in [low, high], or None if it keeps one sign there."""
+    g_low, g_high = g(low), g(high)
+    if g_low == 0:
+        return low
+    if g_low * g_high > 0:
+        return None
+    return brentq(g, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)
+
+
+def _stationary_maxima(rate: float, cost: float, share: float, write: float,
+                       persist: float, start: float) -> list[float]:
+    """Every local maximum of the useful share in T ≥ ``start`` (≥ C_n), by g's roots.
+
+    g'(T) = e^{λ(T+C)}ℓ(T) with ℓ linear [notice-optimality], so g is monotone on each
+    side of ℓ's root T_ℓ; each piece holds at most one root of g, found by bisection.  A
+    root where g falls through zero is a maximum of the share.
+    """
+    g_f, alpha_f, beta_f = _f_condition()
+    args = (cost, share, write, persist)
+
+    def g(interval: float) -> float:
+        return float(g_f(rate, interval, *args))
+
+    alpha, beta = float(alpha_f(rate, 0.0, *args)), float(beta_f(rate, 0.0, *args))
+    end = LONGEST / rate
+    edges = [start]
+    if alpha != 0 and start < -beta / alpha < end:
+        edges.append(-beta / alpha)
+    edges.append(end)
+    maxima = []
+    for low, high in zip(edges, edges[1:]):
+        root = _monotone_root(g, low, high)
+        if root is not None and g(low) > 0 >= g(high):
+            maxima.append(root)
+    return maxima
+
+
+def optimal_interval(
+    preemption_rate: float, checkpoint_cost: float, *, notice_share: float = 0.0,
+    notice_write: float | None = None, persist: float = 0.0, model: str = "exact",
+    shortest: float = 0.0,
+) -> float:
+    """The interval (hours) that minimises the full model's waste over T ≥ ``shortest``.
+
+    ``math.inf`` when no periodic checkpoint beats none at all by more than
+    :data:`NEGLIGIBLE` (the notice does the work).
+    First order: √(2C/((1 − q)λ)) [notice-first-order-optimum], inf when q = 1.  Exact: the
+    best of the stationary maxima of the useful share (:func:`_stationary_maxima`), the
+    optimum below C_n (today's exact optimum, where no on-notice write fits), the bound
+    ``shortest``, and T → ∞.  With q = 0 it is today's exact optimum, at any P.
+    """
+    rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
+                                                 notice_share, notice_write, persist)
+    (shortest,) = check_parameters(scalar=True, persist=shortest)
+    if check_choice("model", model, n.MODELS) == "first-order":
+        if share == 1:
+            return math.inf
+        return max(float(_f_first_order_interval()(rate, cost, share)), shortest)
+    plain = float(n.exact_interval(rate, cost))
+    if share == 0:
+        return max(plain, shortest)
+    candidates = [shortest] if shortest > 0 else []
+    if plain < write:
+        candidates.append(min(max(plain, shortest), write))
+    start = max(write, shortest)
+    candidates += [start] if start > 0 else []
+    candidates += _stationary_maxima(rate, cost, share, write, persist, start)
+    if not candidates:  # the share rises all the way: no periodic checkpoint
+        return math.inf
+    function = _f_waste("exact", True)
+    wastes = [float(function(rate, c, cost, 0.0, share, write, persist)) for c in candidates]
+    best = int(np.argmin(wastes))
+    floor = float(_f_floor(True)(rate, 0.0, share, write))
+    return math.inf if floor <= wastes[best] + NEGLIGIBLE else candidates[best]
+
+
+def optimal_waste(
+    preemption_rate: float, checkpoint_cost: float, restart_time: float, *,
+    notice_share: float = 0.0, notice_write: float | None = None, persist: float = 0.0,
+    model: str = "exact", restart_preemptible: bool = True,
+) -> float:
+    """The waste at the recommended interval: the optimum, at least P (inf: the floor)."""
+    rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
+                                                 notice_share, notice_write, persist)
+    best = optimal_interval(rate, cost, notice_share=share, notice_write=write,
+                            persist=persist, model=model, shortest=persist)
+    variant = {"model": model, "restart_preemptible": restart_preemptible}
+    if math.isinf(best):
+        return waste_floor(rate, restart_time, notice_share=share, notice_write=write,
+                           **variant)
+    return waste_fraction(rate, best, cost, restart_time, notice_share=share,
+                          notice_write=write, persist=persist, **variant)
+
+
+def break_even_intervals(
+    preemption_rate: float, checkpoint_cost: float, restart_time: float,
+    spot_discount: float, *, notice_share: float = 0.0, notice_write: float | None = None,
+    persist: float = 0.0, model: str = "exact", restart_preemptible: bool = True,
+) -> tuple[float, float] | None:
+    """The intervals over which spot pays, (shortest, longest), or None if none does.
+
+    Both ends are roots of waste = d on either side of the recommended interval; the
+    longest is ``math.inf`` when even no periodic checkpoint at all pays (the waste floor
+    is below d), and the shortest is at least P.
+    """
+    rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
+                                                 notice_share, notice_write, persist)
+    (discount,) = check_parameters(scalar=True, spot_discount=spot_discount)
+    full = {"notice_share": share, "notice_write": write, "persist": persist}
+    variant = {"model": model, "restart_preemptible": restart_preemptible}
+    if optimal_waste(rate, cost, restart_time, **full, **variant) >= discount:
+        return None
+
+    def excess(interval: float) -> float:
+        return waste_fraction(rate, interval, cost, restart_time, **full, **variant) - discount
+
+    best = optimal_interval(rate, cost, **full, model=model, shortest=persist)
+    floor = waste_floor(rate, restart_time, notice_share=share, notice_write=write,
+                        **variant)
+    if math.isinf(best):  # the waste falls towards the floor: pays from some T on
+        best = LONGEST / rate
+    high = math.inf if floor < discount else n._root(excess, best, 2 * best)
+    if excess(max(persist, 1e-12 / rate)) < 0:
+        return max(persist, 0.0), high
+    return n._root_down(excess, max(best / 2, persist), best), high
+
+
+def max_gang_size(
+    preemption_rate: float, checkpoint_cost: float, restart_time: float,
+    spot_discount: float, *, notice_share: float = 0.0, notice_write: float | None = None,
+    persist: float = 0.0, model: str = "exact", restart_preemptible: bool = True,
+) -> int | None:
+    """The largest gang for which spot pays at its recommended interval (full model).
+
+    A bracketed root in the gang's rate of optimal waste = d; 0 if one node does not pay,
+    None if no gang is too large.
+    """
+    rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
+                                                 notice_share, notice_write, persist)
+    (discount,) = check_parameters(scalar=True, spot_discount=spot_discount)
+    full = {"notice_share": share, "notice_write": write, "persist": persist,
+            "model": model, "restart_preemptible": restart_preemptible}
+
+    def excess(gang_rate: float) -> float:
+        return optimal_waste(gang_rate, cost, restart_time, **full) - discount
+
+    if excess(rate) >= 0:
+        return 0
+    try:
+        size = n._root(excess, rate, 2 * rate) / rate
+    except ArithmeticError:  # no gang rate is too high (free writes and restarts)
+        return None
+    if not math.isfinite(size):
+        return None
+    return max(0, math.ceil(n._snap(size)) - 1)
+
+
+def no_periodic_share(
+    preemption_rate: float, checkpoint_cost: float, *, notice_write: float,
+    persist: float = 0.0, model: str = "exact",
+) -> float:
+    """The smallest notice share q from which no periodic checkpoint beats none at all.
+
+    From this share on the job should checkpoint only on notice.  First order: 1 (only a
+    perfect notice makes the periodic checkpoint useless there).  Exact: bisection on q of
+    whether :func:`optimal_interval` is finite (the optimum grows with q and diverges at
+    this share).  Near it the periodic checkpoint's gain is at the level of rounding, so
+    the share is meaningful to about 1e-3, and bisection stops at 1e-6.
+    """
+    rate, cost, _, write, persist = _checked(preemption_rate, checkpoint_cost, 0.0,
+                                             notice_write, persist)
+    if check_choice("model", model, n.MODELS) == "first-order":
+        return 1.0
+
+    def periodic(share: float) -> bool:
+        return math.isfinite(optimal_interval(rate, cost, notice_share=share,
+                                              notice_write=write, persist=persist))
+
+    low, high = 0.0, 1.0  # periodic checkpoints pay at q = 0 and not at q = 1
+    while high - low > 1e-6:
+        middle = (low + high) / 2
+        low, high = (middle, high) if periodic(middle) else (low, middle)
+    return high
