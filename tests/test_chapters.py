@@ -38,7 +38,8 @@ PARAMETER_SETS = {
                 "rendezvous_minutes": 5, "mtbf_grid_hours": [0.5, 2],
                 "restart_grid_minutes": [1], "trace_files": ["g4dn-trace.csv"],
                 "window_seconds": 10, "interval_minutes": 5,
-                "pool_gang_sizes": [1, 3, 64]},
+                "pool_gang_sizes": [1, 3, 64], "notice_shares": [0.3, 1.0],
+                "notice_write_seconds": 20},
     "gentle": {"mtbf_hours": 24, "restart_minutes": 15, "checkpoint_minutes": 0.5,
                "spot_discount": 0.5, "cadences_minutes": [30, 120, 480, 1440],
                "gang_sizes": [1, 16, 128, 512], "seed": 11, "jobs": 1500,
@@ -50,7 +51,8 @@ PARAMETER_SETS = {
                "reserved_discount": 0.3, "reserved_utilization": 1.0, "rendezvous_minutes": 0.2,
                "mtbf_grid_hours": [12, 48, 168], "restart_grid_minutes": [2, 10, 60],
                "trace_files": ["p3-trace.csv"], "window_seconds": 300,
-               "interval_minutes": 120, "pool_gang_sizes": [2, 8, 24, 32]},
+               "interval_minutes": 120, "pool_gang_sizes": [2, 8, 24, 32],
+               "notice_shares": [0.0, 0.99], "notice_write_seconds": 400},
 }
 
 
@@ -263,8 +265,112 @@ def check_real_preemptions(values: dict, parameters: dict) -> int:
     return 6
 
 
+def typed_full_waste(rate, interval, cost, restart, share, write, persist, preemptible):
+    """The exact waste with a notice and asynchronous writes, typed from the rules.
+
+    Useful share U/(K(e^{λ(T+C)} − 1)): K = 1/λ + R̄, U = aT + qe^{λC}((e^{λ(T−C_n)} − 1)/λ
+    − (T − C_n)) for T ≥ C_n, a = q + (1 − q)e^{−λP}.
+    """
+    rbar = math.expm1(rate * restart) / rate if preemptible else restart
+    if rate * (interval + cost) > 600:
+        return typed_floor(rate, restart, share, write, preemptible)
+    kept = (share + (1 - share) * math.exp(-rate * persist)) * interval
+    if interval >= write:
+        kept += share * math.exp(rate * cost) * (
+            math.expm1(rate * (interval - write)) / rate - (interval - write))
+    return 1 - kept / ((1 / rate + rbar) * math.expm1(rate * (interval + cost)))
+
+
+def typed_floor(rate, restart, share, write, preemptible):
+    """1 − qe^{−λC_n}/(1 + λR̄): no periodic checkpoints at all."""
+    rbar = math.expm1(rate * restart) / rate if preemptible else restart
+    return 1 - share * math.exp(-rate * write) / (1 + rate * rbar)
+
+
+def typed_full_optimum(rate, cost, share, write, persist):
+    """(T*, waste at R = 0) by a log grid and a bounded minimiser; T* = inf if the floor
+    is no worse."""
+    def waste(x):
+        return typed_full_waste(rate, math.exp(x), cost, 0.0, share, write, persist, True)
+    grid = np.linspace(math.log(max(persist, 1e-5 / rate)), math.log(250 / rate), 4001)
+    values = [waste(x) for x in grid]
+    i = int(np.argmin(values))
+    found = minimize_scalar(waste, bounds=(grid[max(i - 1, 0)], grid[min(i + 1, 4000)]),
+                            method="bounded", options={"xatol": 1e-10})
+    if typed_floor(rate, 0.0, share, write, True) <= found.fun + 1e-12:
+        return math.inf, typed_floor(rate, 0.0, share, write, True)
+    return math.exp(found.x), found.fun
+
+
+def check_notice(values: dict, parameters: dict) -> int:
+    """The notice chapter against the rules typed here and a numeric minimiser."""
+    p = book_defaults(parameters)
+    rate, restart = 1 / p["mtbf_hours"], p["restart_minutes"] / 60
+    cost, discount = p["checkpoint_minutes"] / 60, p["spot_discount"]
+    notice, write = p["notice_seconds"] / 3600, p["notice_write_seconds"] / 3600
+    variant = p["restart_preemptible"]
+    for row, share in zip(values["share_rows"], p["notice_shares"]):
+        best, _ = typed_full_optimum(rate, cost, share, write, 0.0)
+        if math.isinf(best):
+            assert row["exact_h"] is None or math.isinf(row["exact_h"])
+            want = typed_floor(rate, restart, share, write, variant)
+        else:
+            assert row["exact_h"] == pytest.approx(best, rel=1e-5)
+            want = typed_full_waste(rate, row["exact_h"], cost, restart, share, write, 0.0,
+                                    variant)
+        assert row["waste"] == pytest.approx(want, rel=1e-9)
+    assert values["floor_perfect"] == pytest.approx(
+        typed_floor(rate, restart, 1.0, write, variant), rel=1e-12)
+    assert values["waste_no_notice"] == pytest.approx(
+        typed_optimal_waste(rate, cost, restart, variant), rel=1e-7)
+    q_star = values["q_star"]  # below it a periodic checkpoint pays, above it none does
+    assert math.isfinite(typed_full_optimum(rate, cost, q_star - 0.01, write, 0.0)[0])
+    if q_star < 0.99:
+        assert math.isinf(typed_full_optimum(rate, cost, q_star + 0.01, write, 0.0)[0])
+    per_parameter = FIGURES["zero_weight_bytes"] + FIGURES["zero_optimizer_bytes"]
+    slowest = min(p["write_gbytes_per_second"]) * 1e9
+    for row, billions in zip(values["async_numbers"], p["model_billions"]):
+        state = billions * 1e9 * per_parameter
+        blocking, snapshot = state / slowest / 3600, state / p["snapshot_gbytes_per_second"] / 3.6e12
+        assert row["state_gb"] == pytest.approx(state / 1e9, rel=1e-12)
+        assert row["blocking_h"] == pytest.approx(blocking, rel=1e-12)
+        assert row["blocking_waste"] == pytest.approx(
+            typed_optimal_waste(rate, blocking, restart, variant), rel=1e-6)
+        if blocking >= 1 / rate:
+            assert row["async_waste"] is None
+            continue
+        interval = max(typed_full_optimum(rate, snapshot, 0.0, 0.0, 0.0)[0], blocking)
+        assert row["async_interval_h"] == pytest.approx(interval, rel=1e-5)
+        assert row["async_waste"] == pytest.approx(typed_full_waste(
+            rate, row["async_interval_h"], snapshot, restart, 0.0, 0.0, blocking, variant),
+            rel=1e-9)
+        column = values["decision_numbers"][f"{billions:.3g}B"]
+        for cell, share in zip(column, p["notice_shares"]):
+            fits = snapshot + blocking <= notice
+            assert cell["effective"] == fits
+            q = share if fits else 0.0
+            best, _ = typed_full_optimum(rate, snapshot, q, snapshot + blocking, blocking)
+            if math.isinf(best):
+                assert cell["interval_h"] is None
+                want = typed_floor(rate, restart, q, snapshot + blocking, variant)
+            else:
+                assert cell["interval_h"] == pytest.approx(max(best, blocking), rel=1e-5)
+                want = typed_full_waste(rate, cell["interval_h"], snapshot, restart, q,
+                                        snapshot + blocking, blocking, variant)
+            assert cell["waste"] == pytest.approx(want, rel=1e-9)
+    checks = values["simulated_checks"]
+    for check in checks:
+        q = check["share"] if write <= notice else 0.0
+        interval = values["simulated_interval_min"] / 60
+        assert check["exact"] == pytest.approx(typed_full_waste(
+            rate, interval, cost, restart, q, write, check["persist_h"], variant), rel=1e-9)
+        assert abs(check["waste"] - check["exact"]) < norm.isf(0.001 / (2 * len(checks))) \
+            * check["error"]
+    return 5
+
+
 CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet,
-                  "real_preemptions": check_real_preemptions}
+                  "real_preemptions": check_real_preemptions, "notice": check_notice}
 
 
 def check_simulation(values: dict, parameters: dict) -> int:

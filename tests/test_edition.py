@@ -67,7 +67,8 @@ def test_a_non_empty_out_folder_is_refused_without_force(tmp_path):
 def test_your_own_edition_end_to_end(tmp_path):
     """Every chapter rerun with MTBF 2 h from a YAML file plus -p, built into OUT."""
     params = tmp_path / "my.yaml"
-    params.write_text("mtbf_hours: 2\ngang_sizes: [1, 4, 16]\njobs: 1000\n")
+    params.write_text("mtbf_hours: 2\ngang_sizes: [1, 4, 16]\njobs: 1000\n"
+                      "notice_share: 0.5\npersist_minutes: 2\nnotice_shares: [0.0, 0.8]\n")
     out = tmp_path / "edition"
     before = book_fingerprint()
     result = subprocess.run(
@@ -82,6 +83,11 @@ def test_your_own_edition_end_to_end(tmp_path):
     # the prose carries the new numbers: the exact interval for λ = 0.5/h, C = 1 min
     intro = (out / "_build" / "html" / "book" / "intro.html").read_text()
     assert f"{sm.exact_interval(0.5, 1 / 60) * 60:.1f}" in intro
+    # the notice parameters reach "your numbers" and the notice chapter
+    mine = (out / "_build" / "html" / "book" / "your_numbers.html").read_text()
+    assert "2 min for 50.0% of preemptions" in mine and "durable 2 min later" in mine
+    notice = (out / "_build" / "html" / "book" / "notice.html").read_text()
+    assert "0.8" in notice
     assert book_fingerprint() == before  # book/ is never written
     # values are checked before the folder: a bad one leaves the edition as it was
     again = run("book", "--out", str(out), "-p", "jobs", "0")
