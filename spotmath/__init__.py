@@ -38,12 +38,32 @@ from .calibration import (
     rate_from_interrupted_fraction,
     useful_hour_price,
 )
-from .derivations import NAMES as DERIVATIONS
-from .derivations import derivation
 from .plan import Plan, duration_text, make_plan
 from .published import Figure, read_figures
 
 __version__ = "0.1.0"
+
+
+def derivation(name: str):
+    """The named derivation (see :data:`DERIVATIONS`); imports SymPy on first use.
+
+    Examples
+    --------
+    >>> derivation("young").latex()
+    'T^{*} = \\frac{\\sqrt{2} \\sqrt{C}}{\\sqrt{\\lambda}}'
+    """
+    from .derivations import derivation as named
+
+    return named(name)
+
+
+def __getattr__(name: str):
+    """``DERIVATIONS``, the names of the derivations, without importing SymPy up front."""
+    if name == "DERIVATIONS":
+        from .derivations import NAMES
+
+        return NAMES
+    raise AttributeError(f"module 'spotmath' has no attribute {name!r}")
 
 __all__ = [
     "DERIVATIONS", "derivation", "InputError", "check_book_parameters", "check_parameters",

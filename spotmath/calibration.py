@@ -1,19 +1,19 @@
 """Calibration and fleet helpers: rates from published figures, checkpoint costs from state
 size, and prices per useful hour.
 
-Like :mod:`spotmath.numerics`, every formula is lambdified from
-:mod:`spotmath.derivations` (names in brackets) and every input passes through
+Like :mod:`spotmath.numerics`, every formula is generated from
+:mod:`spotmath.derivations` (names in brackets; see :mod:`spotmath.codegen`) and every
+input passes through
 :func:`spotmath.inputs.check_parameters`.  Times in hours, rates per hour.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Callable
 
-from . import derivations as D
+from . import _generated as G
 from .inputs import check_parameters
-from .numerics import Number, _lambdify, _out
+from .numerics import Number, _out
 
 __all__ = [
     "interrupted_fraction",
@@ -28,15 +28,14 @@ __all__ = [
 SECONDS_PER_HOUR = 3600.0
 
 
-@cache
 def _f() -> dict[str, Callable]:
     return {
-        "fraction": _lambdify(D.interrupted_fraction(), D.lam, D.H),
-        "bucket": _lambdify(D.bucket_rate(), D.F, D.H),
-        "observed": _lambdify(D.observed_rate(), D.m, D.n, D.tau),
-        "write": _lambdify(D.checkpoint_write_time(), D.p, D.q, D.B),
-        "elastic": _lambdify(D.elastic_waste(), D.lam, D.N, D.P, D.R),
-        "price": _lambdify(D.useful_hour_price(), D.w, D.g, D.a),
+        "fraction": G.interrupted_fraction,
+        "bucket": G.bucket_rate,
+        "observed": G.observed_rate,
+        "write": G.checkpoint_write_time,
+        "elastic": G.elastic_waste,
+        "price": G.useful_hour_price,
     }
 
 

@@ -362,7 +362,9 @@ def free_checkpoint_limit(model: str, restart_preemptible: bool = True) -> sp.Ex
     """The waste with free, instant checkpoints: C = 0 and T → 0, for one node at rate λ."""
     if model == "first-order":
         return sp.limit(waste_first_order_with_checkpoint().subs(C, 0), T, 0, "+")
-    return sp.limit(waste_exact(restart_preemptible).subs(C, 0), T, 0, "+")
+    # Expanded, 1 − e^{−λR} prints as −expm1(−λR): finite for any λR (the factored form
+    # e^{−λR}(e^{λR} − 1) overflows to 0·∞).
+    return sp.expand(sp.limit(waste_exact(restart_preemptible).subs(C, 0), T, 0, "+"))
 
 
 @cache

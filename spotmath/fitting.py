@@ -30,10 +30,9 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 from scipy.stats import chi2
 
-from . import derivations as D
+from . import _generated as G
 from .calibration import interrupted_fraction
 from .inputs import InputError, check_duration, check_parameters
-from .numerics import _lambdify
 from .traces import Trace
 
 __all__ = ["Fit", "WeibullFit", "fit_trace", "fit_weibull", "rate_interval",
@@ -48,8 +47,8 @@ _SHAPES = (1e-3, 1e3)
 @cache
 def _f() -> dict[str, Callable]:
     return {
-        "profile": _lambdify(D.weibull_profile_log_likelihood(), D.k, D.m, D.G, D.Lsum),
-        "scale": _lambdify(D.weibull_scale_mle(), D.k, D.m, D.G),
+        "profile": G.weibull_profile_log_likelihood,
+        "scale": G.weibull_scale_mle,
     }
 
 

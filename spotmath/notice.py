@@ -17,14 +17,12 @@ bracketed by monotonicity (see :func:`optimal_interval`).  Times in hours, rates
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Callable
 
 import numpy as np
-import sympy as sp
 from scipy.optimize import brentq
 
-from . import derivations as D
+from . import _generated as G
 from . import numerics as n
 from .inputs import InputError, check_choice, check_parameters
 
@@ -39,35 +37,20 @@ LONGEST = 300.0
 #: the level of rounding) is not recommended: the answer is then "only on notice".
 NEGLIGIBLE = 1e-12
 
-_SYMBOLS = (D.lam, D.T, D.C, D.R, D.q_n, D.C_n, D.P)
 
-
-@cache
 def _f_waste(model: str, preemptible: bool) -> Callable:
     if model == "exact":
-        return n._lambdify(D.waste_notice(preemptible), *_SYMBOLS)
-    return n._lambdify(D.waste_first_order_notice(), *_SYMBOLS)
+        return getattr(G, f"waste_notice_{n._variant(preemptible)}")
+    return G.waste_first_order_notice
 
 
-@cache
 def _f_floor(preemptible: bool) -> Callable:
-    return n._lambdify(D.notice_waste_floor(preemptible), D.lam, D.R, D.q_n, D.C_n)
+    return getattr(G, f"notice_waste_floor_{n._variant(preemptible)}")
 
 
-@cache
 def _f_condition() -> tuple[Callable, Callable, Callable]:
-    """g(T)e^{−λ(T+C)} (same sign, no overflow) and the coefficients of ℓ(T) = αT + β."""
-    g, slope = D.notice_optimality_condition()
-    scaled = sp.expand(sp.powsimp(sp.expand(g * sp.exp(-D.lam * (D.T + D.C)))))
-    alpha, beta = sp.Poly(slope, D.T).all_coeffs()
-    symbols = (D.lam, D.T, D.C, D.q_n, D.C_n, D.P)
-    return (n._lambdify(scaled, *symbols), n._lambdify(alpha, *symbols),
-            n._lambdify(beta, *symbols))
-
-
-@cache
-def _f_first_order_interval() -> Callable:
-    return n._lambdify(D.first_order_notice_interval(), D.lam, D.C, D.q_n)
+    """g(T)e^{−λ(T+C)} (same sign as g, no overflow) and the coefficients of ℓ = αT + β."""
+    return G.notice_condition, G.notice_slope_alpha, G.notice_slope_beta
 
 
 def _checked(preemption_rate, checkpoint_cost, notice_share, notice_write, persist):
@@ -100,8 +83,14 @@ def waste_fraction(
         shown = float(np.min(interval))
         raise InputError(f"interval: {shown:g} h is shorter than the persist time "
                          f"{persist:g} h (only one checkpoint may be in flight)")
-    function = _f_waste(check_choice("model", model, n.MODELS), bool(restart_preemptible))
-    return n._out(function(rate, interval, cost, restart, share, write, persist))
+    model = check_choice("model", model, n.MODELS)
+    function = _f_waste(model, bool(restart_preemptible))
+    with np.errstate(invalid="ignore"):  # e^{λT}/(e^{λT} − 1) is ∞/∞ beyond λT ≈ 709
+        waste = function(rate, interval, cost, restart, share, write, persist)
+    if model == "exact":  # there the waste equals its limit to double precision
+        floor = _f_floor(bool(restart_preemptible))(rate, restart, share, write)
+        waste = np.where(rate * (np.asarray(interval) + cost) > LONGEST, floor, waste)
+    return n._out(waste)
 
 
 def waste_floor(
@@ -145,7 +134,7 @@ def _stationary_maxima(rate: float, cost: float, share: float, write: float,
     def g(interval: float) -> float:
         return float(g_f(rate, interval, *args))
 
-    alpha, beta = float(alpha_f(rate, 0.0, *args)), float(beta_f(rate, 0.0, *args))
+    alpha, beta = float(alpha_f(rate, *args)), float(beta_f(rate, *args))
     end = LONGEST / rate
     edges = [start]
     if alpha != 0 and start < -beta / alpha < end:
@@ -179,7 +168,7 @@ def optimal_interval(
     if check_choice("model", model, n.MODELS) == "first-order":
         if share == 1:
             return math.inf
-        return max(float(_f_first_order_interval()(rate, cost, share)), shortest)
+        return max(float(G.first_order_notice_interval(rate, cost, share)), shortest)
     plain = float(n.exact_interval(rate, cost))
     if share == 0:
         return max(plain, shortest)

@@ -1,9 +1,10 @@
-"""Fast numbers from the derivations: lambdified, vectorised, and root finding on top.
+"""Fast numbers from the derivations: generated, vectorised, and root finding on top.
 
-Every formula here is generated from :mod:`spotmath.derivations` with ``sympy.lambdify``
-(after SymPy's C99 rewrites, so ``exp(x) − 1`` becomes ``expm1`` and ``log(1 + x)``
-becomes ``log1p``); nothing is retyped.  All inputs pass through
-:func:`spotmath.inputs.check_parameters`.
+Every formula here is generated ahead of time from :mod:`spotmath.derivations` with
+``sympy.lambdify`` (after SymPy's C99 rewrites, so ``exp(x) − 1`` becomes ``expm1`` and
+``log(1 + x)`` becomes ``log1p``) into :mod:`spotmath._generated` (see
+:mod:`spotmath.codegen`); nothing is retyped, and nothing here runs SymPy.  All inputs pass
+through :func:`spotmath.inputs.check_parameters`.
 
 Units: times in hours, rates per hour.  Vectorised functions accept NumPy arrays (they
 broadcast) and return floats for scalar input.  The break-even and gang-size solvers are
@@ -19,15 +20,12 @@ spot gang whose replacement nodes are spot as well (Daly's variant);
 from __future__ import annotations
 
 import math
-from functools import cache
 from typing import Any, Callable
 
 import numpy as np
-import sympy as sp
 from scipy.optimize import brentq
-from sympy.codegen.rewriting import optimize, optims_c99
 
-from . import derivations as D
+from . import _generated as G
 from .inputs import check_choice, check_parameters
 
 __all__ = [
@@ -57,24 +55,6 @@ MODELS = ("exact", "first-order")
 Number = Any  # a float or a NumPy array of floats
 
 
-def _lambdify(expr: sp.Expr, *symbols: sp.Symbol) -> Callable[..., Any]:
-    """A NumPy function of ``symbols`` computing ``expr`` (SciPy for Lambert W).
-
-    Products of exponentials are merged first (e^{λC}e^{λT} → e^{λ(C+T)}) so that the C99
-    rewrites find e^{…} − 1 and emit ``expm1``.  Overflow of an exponential to infinity is
-    the correct limit of these formulas (waste → 1), so NumPy's overflow warning is muted.
-    """
-    generated = sp.lambdify(symbols, optimize(sp.powsimp(expr, deep=True), optims_c99),
-                            modules=["scipy", "numpy"])
-
-    def function(*args: Any) -> Any:
-        with np.errstate(over="ignore"):
-            return generated(*args)
-
-    function.__doc__ = f"Generated from: {expr}"
-    return function
-
-
 def _out(value: Any) -> Number:
     """Plain float for a scalar result, array otherwise."""
     array = np.asarray(value, dtype=float)
@@ -85,73 +65,63 @@ def _model(model: str) -> str:
     return check_choice("model", model, MODELS)
 
 
-# -- generated functions (built on first use) ------------------------------------------------
-@cache
+# -- the generated functions, by model and restart variant --------------------------------------
+def _variant(preemptible: bool) -> str:
+    return "preemptible" if preemptible else "protected"
+
+
 def _f_lost_work(model: str) -> Callable:
-    if model == "exact":
-        return _lambdify(D.lost_work_exact(), D.lam, D.T)
-    return _lambdify(D.lost_work_first_order(), D.lam, D.T)
+    return G.lost_work_exact if model == "exact" else G.lost_work_first_order
 
 
-@cache
 def _f_segment_time(preemptible: bool) -> Callable:
-    return _lambdify(D.segment_time(preemptible), D.lam, D.T, D.C, D.R)
+    return getattr(G, f"segment_time_{_variant(preemptible)}")
 
 
-@cache
 def _f_waste(model: str, preemptible: bool) -> Callable:
     if model == "exact":
-        return _lambdify(D.waste_exact(preemptible), D.lam, D.T, D.C, D.R)
-    return _lambdify(D.waste_first_order_with_checkpoint(), D.lam, D.T, D.C, D.R)
+        return getattr(G, f"waste_exact_{_variant(preemptible)}")
+    return G.waste_first_order
 
 
-@cache
 def _f_free_checkpoint_limit(model: str, preemptible: bool) -> Callable:
-    return _lambdify(D.free_checkpoint_limit(model, preemptible), D.lam, D.R)
+    if model == "exact":
+        return getattr(G, f"free_limit_exact_{_variant(preemptible)}")
+    return G.free_limit_first_order
 
 
-@cache
 def _f_interval(kind: str) -> Callable:
-    expr = {"young": D.young_interval, "daly": D.daly_interval,
-            "exact": D.exact_interval}[kind]()
-    return _lambdify(expr, D.lam, D.C)
+    return {"young": G.young_interval, "daly": G.daly_interval,
+            "exact": G.exact_interval_lambert}[kind]
 
 
-@cache
 def _f_optimality() -> tuple[Callable, Callable]:
     """The exact optimality condition g(x, c) and its derivative in x."""
-    g = D.exact_optimality_condition()
-    return _lambdify(g, D.x, D.c), _lambdify(sp.diff(g, D.x), D.x, D.c)
+    return G.optimality_condition, G.optimality_condition_slope
 
 
-@cache
 def _f_break_even_first_order() -> dict[str, Callable]:
-    low, high = D.break_even_intervals_first_order()
     return {
-        "shortest": _lambdify(low, D.lam, D.C, D.R, D.d),
-        "longest": _lambdify(high, D.lam, D.C, D.R, D.d),
-        "rate": _lambdify(D.break_even_rate_first_order(), D.T, D.C, D.R, D.d),
-        "restart": _lambdify(D.break_even_restart_first_order(), D.lam, D.T, D.C, D.d),
+        "shortest": G.break_even_shortest_first_order,
+        "longest": G.break_even_longest_first_order,
+        "rate": G.break_even_rate_first_order,
+        "restart": G.break_even_restart_first_order,
     }
 
 
-@cache
 def _f_break_even_restart_exact(preemptible: bool) -> Callable:
-    return _lambdify(D.break_even_restart_exact(preemptible), D.lam, D.T, D.C, D.d)
+    return getattr(G, f"break_even_restart_exact_{_variant(preemptible)}")
 
 
-@cache
 def _f_gang() -> dict[str, Callable]:
-    return {
-        "rate": _lambdify(D.gang_rate(), D.lam, D.N),
-        "survival": _lambdify(D.gang_survival(), D.lam, D.N, D.T),
-        "max_first_order": _lambdify(D.max_gang_first_order(), D.lam, D.C, D.R, D.d),
-    }
+    return {"rate": G.gang_rate, "survival": G.gang_survival,
+            "max_first_order": G.max_gang_first_order}
 
 
-@cache
 def _f_never_on_spot(model: str, preemptible: bool) -> Callable:
-    return _lambdify(D.never_on_spot_gang(model, preemptible), D.lam, D.R, D.d)
+    if model == "exact":
+        return getattr(G, f"never_on_spot_exact_{_variant(preemptible)}")
+    return G.never_on_spot_first_order
 
 
 # -- vectorised formulas ----------------------------------------------------------------------

@@ -43,11 +43,10 @@ from typing import Callable
 
 import numpy as np
 
-from . import derivations as D
+from . import _generated as G
 from . import numerics as n
 from .fitting import rate_interval
 from .inputs import InputError, check_gang_size, check_parameters
-from .numerics import _lambdify
 from .traces import Trace
 
 __all__ = ["Replay", "GangPeriods", "gang_periods", "replay", "replay_local_rate",
@@ -64,9 +63,9 @@ _EDGE = 1e-9
 @cache
 def _f() -> dict[str, Callable]:
     return {
-        "local": _lambdify(D.local_rate_interval(), D.C, D.sigma, D.k, D.t),
-        "rho": _lambdify(D.bulk_fraction(), D.lam, D.N, D.r),
-        "bulk_rate": _lambdify(D.bulk_gang_rate(), D.lam, D.N, D.rho),
+        "local": G.local_rate_interval,
+        "rho": G.bulk_fraction,
+        "bulk_rate": G.bulk_gang_rate,
     }
 
 

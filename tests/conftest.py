@@ -1,5 +1,7 @@
 """Shared test settings and the built book (one build per test session)."""
 
+import fcntl
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -16,11 +18,23 @@ settings.load_profile("spotmath")
 
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory) -> Path:
-    """The HTML book, built from a clean output folder with warnings as errors."""
-    out = tmp_path_factory.mktemp("book")
-    result = subprocess.run(
-        [shutil.which("jupyter-book") or "jupyter-book", "build", str(ROOT), "--path-output",
-         str(out), "-W", "-n", "--keep-going"],
-        capture_output=True, text=True, timeout=1800)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+    """The HTML book, built from a clean output folder with warnings as errors.
+
+    Built once per test run: under pytest-xdist the workers share the run's temporary
+    folder, and the first to take the lock builds while the others wait for it.
+    """
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the folder all workers of this run have in common
+    out, done = shared / "built-book", shared / "built-book.ok"
+    with open(shared / "built-book.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            result = subprocess.run(
+                [shutil.which("jupyter-book") or "jupyter-book", "build", str(ROOT),
+                 "--path-output", str(out), "-W", "-n", "--keep-going"],
+                capture_output=True, text=True, timeout=1800)
+            assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
+            done.write_text("built\n")
     return out / "_build" / "html"

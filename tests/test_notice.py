@@ -79,6 +79,13 @@ def test_waste_floor_is_the_limit_of_long_intervals(preemptible):
         1 - math.exp(-RATE * 0.05) / (1 + RATE * restart_time), rel=1e-14)
 
 
+def test_very_long_intervals_give_the_floor_not_nan():
+    far = nm.waste_fraction(RATE, np.array([1e3, 1e5, 1e300]), COST, RESTART,
+                            notice_share=0.5, notice_write=COST, persist=0.1)
+    floor = nm.waste_floor(RATE, RESTART, notice_share=0.5, notice_write=COST)
+    np.testing.assert_allclose(far, floor, rtol=1e-13)
+
+
 def test_derivations_are_named_and_print():
     for name in ("notice-waste", "notice-first-order", "notice-first-order-optimum",
                  "async-interval-time", "notice-waste-floor", "notice-optimality"):

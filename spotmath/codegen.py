@@ -1,0 +1,193 @@
+"""The numeric functions, generated ahead of time from the derivations.
+
+``python -m spotmath.codegen`` writes ``spotmath/_generated.py``: one plain NumPy/SciPy
+function for each entry of :data:`FORMULAS`, printed by SymPy's ``lambdify`` from the
+derivation the entry names, after SymPy's C99 rewrites (``exp(x) − 1`` becomes ``expm1``,
+``log(1 + x)`` becomes ``log1p``).  So ``import spotmath`` and ``spotmath plan`` never run
+SymPy, and nothing is retyped.  The test suite regenerates the text and compares it with
+the file (:func:`check`), so the file cannot drift from the derivations or from SymPy.
+
+Each generated function lets an exponential overflow to infinity quietly: that is the
+correct limit of these formulas (a waste tends to 1).
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import keyword
+import re
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import scipy.special
+import sympy as sp
+from sympy.codegen.rewriting import optimize, optims_c99
+
+from . import derivations as D
+
+__all__ = ["FORMULAS", "PATH", "generate", "check", "main"]
+
+PATH = Path(__file__).with_name("_generated.py")
+
+
+def _notice_condition(part: int) -> sp.Expr:
+    """g(T)e^{−λ(T+C)} (part 0), and the coefficients α (1) and β (2) of ℓ(T) = αT + β."""
+    g, slope = D.notice_optimality_condition()
+    if part == 0:
+        return sp.expand(sp.powsimp(sp.expand(g * sp.exp(-D.lam * (D.T + D.C)))))
+    return sp.Poly(slope, D.T).all_coeffs()[part - 1]
+
+
+def _optimality(derivative: bool) -> sp.Expr:
+    g = D.exact_optimality_condition()
+    return sp.diff(g, D.x) if derivative else g
+
+
+_FULL = ("lam", "T", "C", "R", "q_n", "C_n", "P")
+
+#: name of the generated function: (the derivation it prints, its arguments by the names
+#: of the symbols in :mod:`spotmath.derivations`).
+FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
+    # numerics: the waste, the optimum, break-even and gangs
+    "lost_work_exact": (D.lost_work_exact, ("lam", "T")),
+    "lost_work_first_order": (D.lost_work_first_order, ("lam", "T")),
+    "segment_time_preemptible": (lambda: D.segment_time(True), ("lam", "T", "C", "R")),
+    "segment_time_protected": (lambda: D.segment_time(False), ("lam", "T", "C", "R")),
+    "waste_exact_preemptible": (lambda: D.waste_exact(True), ("lam", "T", "C", "R")),
+    "waste_exact_protected": (lambda: D.waste_exact(False), ("lam", "T", "C", "R")),
+    "waste_first_order": (D.waste_first_order_with_checkpoint, ("lam", "T", "C", "R")),
+    "free_limit_exact_preemptible": (lambda: D.free_checkpoint_limit("exact", True),
+                                     ("lam", "R")),
+    "free_limit_exact_protected": (lambda: D.free_checkpoint_limit("exact", False),
+                                   ("lam", "R")),
+    "free_limit_first_order": (lambda: D.free_checkpoint_limit("first-order"), ("lam", "R")),
+    "young_interval": (D.young_interval, ("lam", "C")),
+    "daly_interval": (D.daly_interval, ("lam", "C")),
+    "exact_interval_lambert": (D.exact_interval, ("lam", "C")),
+    "optimality_condition": (lambda: _optimality(False), ("x", "c")),
+    "optimality_condition_slope": (lambda: _optimality(True), ("x", "c")),
+    "break_even_shortest_first_order": (lambda: D.break_even_intervals_first_order()[0],
+                                        ("lam", "C", "R", "d")),
+    "break_even_longest_first_order": (lambda: D.break_even_intervals_first_order()[1],
+                                       ("lam", "C", "R", "d")),
+    "break_even_rate_first_order": (D.break_even_rate_first_order, ("T", "C", "R", "d")),
+    "break_even_restart_first_order": (D.break_even_restart_first_order,
+                                       ("lam", "T", "C", "d")),
+    "break_even_restart_exact_preemptible": (lambda: D.break_even_restart_exact(True),
+                                             ("lam", "T", "C", "d")),
+    "break_even_restart_exact_protected": (lambda: D.break_even_restart_exact(False),
+                                           ("lam", "T", "C", "d")),
+    "gang_rate": (D.gang_rate, ("lam", "N")),
+    "gang_survival": (D.gang_survival, ("lam", "N", "T")),
+    "max_gang_first_order": (D.max_gang_first_order, ("lam", "C", "R", "d")),
+    "never_on_spot_exact_preemptible": (lambda: D.never_on_spot_gang("exact", True),
+                                        ("lam", "R", "d")),
+    "never_on_spot_exact_protected": (lambda: D.never_on_spot_gang("exact", False),
+                                      ("lam", "R", "d")),
+    "never_on_spot_first_order": (lambda: D.never_on_spot_gang("first-order"),
+                                  ("lam", "R", "d")),
+    # calibration and fleet
+    "interrupted_fraction": (D.interrupted_fraction, ("lam", "H")),
+    "bucket_rate": (D.bucket_rate, ("F", "H")),
+    "observed_rate": (D.observed_rate, ("m", "n", "tau")),
+    "checkpoint_write_time": (D.checkpoint_write_time, ("p", "q", "B")),
+    "elastic_waste": (D.elastic_waste, ("lam", "N", "P", "R")),
+    "useful_hour_price": (D.useful_hour_price, ("w", "g", "a")),
+    # real preemptions
+    "weibull_profile_log_likelihood": (D.weibull_profile_log_likelihood,
+                                       ("k", "m", "G", "Lsum")),
+    "weibull_scale_mle": (D.weibull_scale_mle, ("k", "m", "G")),
+    "local_rate_interval": (D.local_rate_interval, ("C", "sigma", "k", "t")),
+    "bulk_fraction": (D.bulk_fraction, ("lam", "N", "r")),
+    "bulk_gang_rate": (D.bulk_gang_rate, ("lam", "N", "rho")),
+    # a preemption notice and asynchronous checkpoints
+    "waste_notice_preemptible": (lambda: D.waste_notice(True), _FULL),
+    "waste_notice_protected": (lambda: D.waste_notice(False), _FULL),
+    "waste_first_order_notice": (D.waste_first_order_notice, _FULL),
+    "notice_waste_floor_preemptible": (lambda: D.notice_waste_floor(True),
+                                       ("lam", "R", "q_n", "C_n")),
+    "notice_waste_floor_protected": (lambda: D.notice_waste_floor(False),
+                                     ("lam", "R", "q_n", "C_n")),
+    "notice_condition": (lambda: _notice_condition(0), ("lam", "T", "C", "q_n", "C_n", "P")),
+    "notice_slope_alpha": (lambda: _notice_condition(1), ("lam", "C", "q_n", "C_n", "P")),
+    "notice_slope_beta": (lambda: _notice_condition(2), ("lam", "C", "q_n", "C_n", "P")),
+    "first_order_notice_interval": (D.first_order_notice_interval, ("lam", "C", "q_n")),
+}
+
+
+def _body(name: str) -> str:
+    """The source of one generated function: lambdify's code with stable argument names."""
+    thunk, arguments = FORMULAS[name]
+    symbols = [getattr(D, argument) for argument in arguments]
+    # Argument names are the attribute names (λ is `lam`), so the text is the same every
+    # time: no Dummy symbols with a counter in their names.
+    plain = [sp.Symbol(argument, **symbol.assumptions0)
+             for argument, symbol in zip(arguments, symbols)]
+    expr = sp.sympify(thunk()).xreplace(dict(zip(symbols, plain)))
+    leftover = expr.free_symbols - set(plain)
+    if leftover:
+        raise ValueError(f"{name}: symbols {sorted(map(str, leftover))} are not arguments")
+    rewritten = optimize(sp.powsimp(expr, deep=True), optims_c99)
+    function = sp.lambdify(plain, rewritten, modules=["scipy", "numpy"], dummify=False)
+    code = inspect.getsource(function)
+    (line,) = [text for text in code.splitlines() if text.strip().startswith("return ")]
+    return line.strip()[len("return "):]
+
+
+def _names(expression: str, arguments: tuple[str, ...]) -> set[str]:
+    """The NumPy and SciPy names an expression calls (everything but its arguments)."""
+    words = set(re.findall(r"(?<![\w.])([A-Za-z_]\w*)\b(?!\s*=[^=])", expression))
+    return {w for w in words - set(arguments)
+            if not keyword.iskeyword(w) and not hasattr(builtins, w)}
+
+
+def generate() -> str:
+    """The text of ``spotmath/_generated.py`` for the derivations and SymPy installed."""
+    functions, numpy_names, scipy_names = [], set(), set()
+    for name, (thunk, arguments) in FORMULAS.items():
+        expression = _body(name)
+        for word in _names(expression, arguments):
+            if hasattr(scipy.special, word) and not hasattr(np, word):
+                scipy_names.add(word)
+            elif hasattr(np, word):
+                numpy_names.add(word)
+            else:
+                raise ValueError(f"{name}: {word!r} is neither in NumPy nor in scipy.special")
+        doc = (thunk.__doc__ or "").strip().splitlines()
+        summary = doc[0] if doc and not thunk.__name__ == "<lambda>" else name
+        functions.append(
+            f"def {name}({', '.join(arguments)}):\n"
+            f"    \"\"\"{summary.replace(chr(92), chr(92) * 2)}\"\"\"\n"
+            f"    with errstate(over=\"ignore\"):\n"
+            f"        return {expression}\n")
+    header = [
+        '"""Generated by `python -m spotmath.codegen` from spotmath.derivations: do not edit.',
+        "",
+        f"SymPy {sp.__version__}.  Every function is printed by lambdify from the derivation",
+        "named in spotmath.codegen.FORMULAS; the test suite checks that regenerating gives",
+        'this text exactly."""',
+        "",
+        "# ruff: noqa",
+        f"from numpy import {', '.join(sorted(numpy_names | {'errstate'}))}",
+    ]
+    if scipy_names:
+        header.append(f"from scipy.special import {', '.join(sorted(scipy_names))}")
+    return "\n".join(header) + "\n\n\n" + "\n\n".join(functions)
+
+
+def check() -> bool:
+    """Whether ``spotmath/_generated.py`` is exactly what :func:`generate` writes now."""
+    return PATH.read_text() == generate()
+
+
+def main() -> int:
+    """Write ``spotmath/_generated.py``."""
+    PATH.write_text(generate())
+    print(f"wrote {PATH.name}: {len(FORMULAS)} functions")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
