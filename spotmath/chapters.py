@@ -113,13 +113,15 @@ def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> d
 
 
 def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
-                 root: Path = ROOT, progress=print) -> Path:
+                 root: Path = ROOT, progress=None) -> Path:
     """Execute every chapter with ``parameters`` and build the HTML book into ``out``.
 
     Everything is checked before anything runs: parameter names (each must be declared by
     at least one chapter), values, and that ``out`` is empty (unless ``force``).  The
     chapters are copied into ``out/source`` and executed there with papermill, each with the
-    parameters it declares; ``book/`` itself is never written.  Returns the HTML folder.
+    parameters it declares; ``book/`` itself is never written.  ``progress(line, final)``
+    is told how far it got (a line that ``final`` false may be overwritten by the next).
+    Returns the HTML folder.
     """
     import shutil
     import subprocess
@@ -127,6 +129,9 @@ def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
 
     import yaml
 
+    if progress is None:
+        def progress(line: str, final: bool = True) -> None:
+            print(line, flush=True)
     chapters = chapter_paths(root)
     if not chapters:
         raise InputError(f"book: no chapters found under {root} (run from a spotmath checkout)")
@@ -159,13 +164,10 @@ def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
             shutil.copy(path, source / "book" / path.name)
         elif path.is_dir() and not path.name.startswith((".", "_")):
             shutil.copytree(path, source / "book" / path.name)
-    for number, path in enumerate(chapters, 1):
-        mine = {k: v for k, v in parameters.items() if k in declared[path]}
-        shown = ", ".join(f"{k}={v!r}" for k, v in mine.items()) or "defaults"
-        progress(f"[{number}/{len(chapters)}] {path.stem}: executing ({shown})")
-        run_chapter(path, source / "book" / path.name, mine, cwd=source / "book",
-                    declared=declared[path])
-    progress("building the HTML book")
+    jobs = {path: {k: v for k, v in parameters.items() if k in declared[path]}
+            for path in chapters}
+    _execute_all(jobs, source / "book", progress)
+    progress("building the HTML book", final=False)
     command = (shutil.which("jupyter-book", path=str(Path(sys.executable).parent))
                or shutil.which("jupyter-book") or "jupyter-book")
     result = subprocess.run([command, "build", str(source), "--path-output", str(out)],
@@ -174,5 +176,75 @@ def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
         raise RuntimeError("jupyter-book build failed:\n" + result.stdout[-3000:]
                            + result.stderr[-3000:])
     html = out / "_build" / "html"
-    progress(f"done: {html / 'index.html'}")
+    progress(f"done: {html / 'index.html'}", final=True)
     return html
+
+
+def _execute_all(jobs: dict[Path, dict[str, Any]], folder: Path, progress) -> None:
+    """Execute the chapters into ``folder``, two at a time, each in its own process.
+
+    Each runs ``python -m spotmath.chapters`` with its stderr captured, so the kernels'
+    start-up chatter stays out of the reader's terminal; a chapter that fails stops the
+    edition with its own error.  ``progress`` gets one line per change: chapters done,
+    elapsed time, an estimate of what remains, and the chapters running.
+    """
+    import json
+    import subprocess
+    import sys
+    import time
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures import ThreadPoolExecutor
+
+    workers = 2  # the book is read on laptops; two kernels keep a 2-core machine busy
+    start, done, running = time.monotonic(), 0, {}
+
+    def run(path: Path) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "spotmath.chapters", str(path),
+             str(folder / path.name), json.dumps(jobs[path])],
+            capture_output=True, text=True, cwd=folder)
+
+    def report() -> None:
+        elapsed = time.monotonic() - start
+        left = len(jobs) - done
+        estimate = f", about {elapsed / done * left:.0f} s left" if done and left else ""
+        bar = "#" * done + "." * left
+        names = ", ".join(path.stem for path in running.values())
+        progress(f"[{bar}] {done}/{len(jobs)} chapters, {elapsed:.0f} s{estimate}"
+                 + (f" (running: {names})" if names else ""), final=False)
+
+    with ThreadPoolExecutor(workers) as pool:
+        pending = list(jobs)
+        while pending or running:
+            while pending and len(running) < workers:
+                path = pending.pop(0)
+                running[pool.submit(run, path)] = path
+            report()
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                path = running.pop(future)
+                result = future.result()
+                if result.returncode != 0:
+                    for other in running:
+                        other.cancel()
+                    lines = [line for line in result.stderr.splitlines()
+                             if line.strip() and "Kernel is running over TCP" not in line]
+                    raise RuntimeError(f"{path.stem}: execution failed:\n"
+                                       + "\n".join(lines[-25:]))
+                done += 1
+    report()
+
+
+def _main(argv: list[str]) -> int:
+    """``python -m spotmath.chapters SOURCE OUTPUT PARAMETERS_JSON``: one chapter."""
+    import json
+
+    source, output, parameters = Path(argv[0]), Path(argv[1]), json.loads(argv[2])
+    run_chapter(source, output, parameters, cwd=Path.cwd())
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(_main(sys.argv[1:]))

@@ -230,8 +230,16 @@ def _book(args: argparse.Namespace) -> int:
     from .chapters import make_edition, read_parameters
 
     parameters = read_parameters(args.params, args.parameter or [])
-    make_edition(args.out, parameters, force=args.force,
-                 progress=lambda line: print(line, flush=True))
+    tty = sys.stdout.isatty()
+
+    def progress(line: str, final: bool = True) -> None:
+        """One line, rewritten in place on a terminal; a line per change elsewhere."""
+        if tty:
+            print(f"\r\033[K{line}", end="\n" if final else "", flush=True)
+        else:
+            print(line, flush=True)
+
+    make_edition(args.out, parameters, force=args.force, progress=progress)
     return 0
 
 

@@ -77,9 +77,12 @@ def test_your_own_edition_end_to_end(tmp_path):
         capture_output=True, text=True, timeout=1800, cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     chapters = chapter_paths()
-    for number, chapter in enumerate(chapters, 1):
-        assert f"[{number}/{len(chapters)}] {chapter.stem}: executing" in result.stdout
+    for chapter in chapters:
         assert (out / "_build" / "html" / "book" / f"{chapter.stem}.html").is_file()
+    # quiet: progress lines only (chapters done, elapsed, what remains), no kernel chatter
+    assert f"{len(chapters)}/{len(chapters)} chapters" in result.stdout
+    assert "s left" in result.stdout and "running: " in result.stdout
+    assert "Kernel" not in result.stdout + result.stderr, result.stderr[-2000:]
     # the prose carries the new numbers: the exact interval for λ = 0.5/h, C = 1 min
     intro = (out / "_build" / "html" / "book" / "intro.html").read_text()
     assert f"{sm.exact_interval(0.5, 1 / 60) * 60:.1f}" in intro
@@ -93,3 +96,26 @@ def test_your_own_edition_end_to_end(tmp_path):
     again = run("book", "--out", str(out), "-p", "jobs", "0")
     assert again[0] == 2 and "jobs: must be a whole number of jobs >= 1" in again[2]
     assert (out / "_build" / "html" / "index.html").is_file()
+
+
+def test_a_failing_chapter_stops_the_edition_with_its_error(tmp_path):
+    """A chapter that raises ends the run with its own message, not a kernel's noise."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from spotmath.chapters import _execute_all
+
+    cells = [new_code_cell("mtbf_hours: float = 4.0  # mean time between preemptions"),
+             new_code_cell("raise ValueError('boom: this chapter is broken')")]
+    cells[0].metadata["tags"] = ["parameters"]
+    chapter = tmp_path / "broken.ipynb"
+    nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": {
+        "name": "python3", "display_name": "Python 3", "language": "python"}}), chapter)
+    (tmp_path / "out").mkdir()
+    lines = []
+    with pytest.raises(RuntimeError, match=r"^broken: execution failed") as info:
+        _execute_all({chapter: {}}, tmp_path / "out",
+                     lambda line, final=True: lines.append(line))
+    assert "boom: this chapter is broken" in str(info.value)
+    assert "Kernel is running over TCP" not in str(info.value)
+    assert lines and lines[0].startswith("[.] 0/1 chapters")
