@@ -45,7 +45,7 @@ __version__ = "0.1.0"
 
 
 def derivation(name: str):
-    """The named derivation (see :data:`DERIVATIONS`); imports SymPy on first use.
+    r"""The named derivation (see :data:`DERIVATIONS`); imports SymPy on first use.
 
     Examples
     --------

@@ -16,7 +16,8 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
@@ -35,6 +36,10 @@ __all__ = [
     "check_parameters",
     "check_book_parameters",
     "BOOK_PARAMETERS",
+    "BOOK_TABLE",
+    "BookParameter",
+    "BookValues",
+    "parameters_cell",
     "HOURS_PER_UNIT",
 ]
 
@@ -334,46 +339,6 @@ def check_parameters(*, scalar: bool = False, **values: Any) -> list[Any]:
 
 
 # -- the book's chapter parameters (papermill) ------------------------------------------------------
-#: Every parameter a chapter may take, with the book's default and its meaning.  A chapter's
-#: ``parameters`` cell uses these names; :func:`check_book_parameters` checks them.
-BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
-    "mtbf_hours": (4.0, "mean time between preemptions of one node, hours"),
-    "spot_discount": (0.6, "discount against on-demand, in (0, 1)"),
-    "restart_minutes": (10.0, "preemption to computing again, minutes"),
-    "checkpoint_minutes": (1.0, "blocking time of a checkpoint write, minutes"),
-    "cadences_minutes": ([15, 60, 240], "intervals to work through, minutes"),
-    "gang_sizes": ([1, 2, 4, 8, 16, 32, 64], "gang sizes to tabulate, nodes"),
-    "restart_preemptible": (True, "can a restart itself be preempted?"),
-    "seed": (2026, "random seed, for reproducible simulations"),
-    "jobs": (4000, "simulated jobs per point (more: smaller errors, slower)"),
-    "weibull_shapes": ([0.5, 1.0, 2.0], "Weibull shapes k (1: Poisson)"),
-    "bulk_fractions": ([0.0, 0.5, 1.0], "shares of whole-gang reclaims"),
-    "notice_seconds": (120.0, "warning before a preemption, seconds"),
-    "notice_share": (0.0, "measured share of notices acted on"),
-    "notice_shares": ([0.0, 0.5, 0.9, 1.0], "notice shares q to compare"),
-    "notice_write_seconds": (60.0, "on-notice checkpoint write, seconds"),
-    "persist_minutes": (0.0, "asynchronous write: snapshot to durable, minutes"),
-    "instance_hours": (24.0, "hours an instance runs (for the buckets)"),
-    "model_billions": ([7, 13, 70], "model sizes, billions of parameters"),
-    "lora_millions": (40.0, "LoRA adapter parameters, millions (assumed)"),
-    "write_gbytes_per_second": ([2.0, 20.0], "write bandwidths, GB/s (assumed)"),
-    "snapshot_gbytes_per_second": (50.0, "snapshot bandwidth, GB/s (assumed)"),
-    "read_gbytes_per_second": (2.0, "read bandwidth on restart, GB/s (assumed)"),
-    "capacity_wait_minutes": (5.0, "wait for new capacity, minutes (assumed)"),
-    "boot_minutes": (3.0, "boot and container image pull, minutes (assumed)"),
-    "warmup_minutes": (2.0, "loaded to full speed, minutes (assumed)"),
-    "reserved_discount": (0.4, "reserved discount vs on-demand (assumed)"),
-    "reserved_utilization": (0.8, "share of paid reserved hours that run jobs"),
-    "rendezvous_minutes": (1.0, "elastic pause per replica change, minutes"),
-    "mtbf_grid_hours": ([1, 4, 24], "node MTBFs for the decision table, hours"),
-    "restart_grid_minutes": ([5, 30], "restarts for the decision table, minutes"),
-    "trace_files": (["p3-trace.csv", "g4dn-trace.csv"], "in book/data/traces/"),
-    "window_seconds": (60.0, "co-preemption window, seconds"),
-    "interval_minutes": (30.0, "a fixed interval to replay, minutes"),
-    "pool_gang_sizes": ([1, 2, 4, 8, 16], "gangs to replay on each pool, nodes"),
-}
-
-
 def _in_unit(name: str, value: Any, unit: str, *, allow_zero: bool = False) -> float:
     """A duration given in ``unit`` (a bare number) or with its own unit ('90s'), in hours."""
     sign = ">= 0" if allow_zero else "> 0"
@@ -413,84 +378,176 @@ def _check_file_name(name: str, value: Any) -> str:
     return value.strip()
 
 
-def check_book_parameters(**values: Any) -> dict[str, Any]:
-    """Check a chapter's parameters; return them in library units (hours, per hour).
+def _duration(unit: str, allow_zero: bool = False):
+    return lambda name, value: _in_unit(name, value, unit, allow_zero=allow_zero)
 
-    Unknown names are refused.  Returns ``preemption_rate`` (per hour), ``restart_time``,
-    ``checkpoint_cost``, ``cadences``, ``notice``, ``notice_write`` and ``persist``
-    (hours), ``notice_share`` and ``notice_shares`` (fractions), ``spot_discount``,
-    ``gang_sizes``, ``restart_preemptible``, ``mtbf_hours``, ``seed``, ``jobs``,
-    ``weibull_shapes`` and ``bulk_fractions``; for the calibration and fleet chapters
-    ``exposure``, ``capacity_wait``, ``boot``, ``warmup``, ``rendezvous`` (hours),
-    ``parameter_counts`` and ``lora_parameters`` (parameters), ``write_bandwidths``,
-    ``snapshot_bandwidth`` and ``read_bandwidth`` (bytes per second), ``reserved_discount``,
-    ``reserved_utilization``, ``mtbf_grid`` and ``restart_grid`` (hours); for the real
-    preemptions chapter ``trace_files`` (names), ``window`` and ``interval`` (hours) and
-    ``pool_gang_sizes``; for the names given.
+
+def _durations(unit: str, allow_zero: bool = False):
+    return lambda name, value: _check_list(
+        name, value, lambda item_name, item: _in_unit(item_name, item, unit,
+                                                      allow_zero=allow_zero))
+
+
+def _list_of(check_one):
+    return lambda name, value: _check_list(name, value, check_one)
+
+
+def _scaled(factor: float, check_one):
+    return lambda name, value: factor * check_one(name, value)
+
+
+def _scaled_list(factor: float, check_one):
+    return lambda name, value: tuple(factor * x for x in _check_list(name, value, check_one))
+
+
+def _scalar(check):
+    return lambda name, value: check(name, value, scalar=True)
+
+
+@dataclass(frozen=True)
+class BookParameter:
+    """One chapter parameter, described once.
+
+    ``name`` and ``default`` are what a chapter's ``parameters`` cell declares, ``help`` its
+    comment there (and so what ``papermill --help-notebook`` prints), ``library`` the name
+    the checked value has in library units (hours, per hour, bytes per second, parameters)
+    and ``check(name, value)`` the check and conversion into them.
     """
-    check_known_names("parameter", values, BOOK_PARAMETERS)
-    converters = {
-        "mtbf_hours": lambda v: ("mtbf_hours", _in_unit("mtbf_hours", v, "h")),
-        "spot_discount": lambda v: ("spot_discount", check_discount("spot_discount", v,
-                                                                   scalar=True)),
-        "restart_minutes": lambda v: ("restart_time", _in_unit("restart_minutes", v, "min",
-                                                               allow_zero=True)),
-        "checkpoint_minutes": lambda v: ("checkpoint_cost", _in_unit("checkpoint_minutes", v,
-                                                                     "min")),
-        "cadences_minutes": lambda v: ("cadences", _check_list(
-            "cadences_minutes", v, lambda n, item: _in_unit(n, item, "min"))),
-        "gang_sizes": lambda v: ("gang_sizes", _check_list("gang_sizes", v, check_gang_size)),
-        "restart_preemptible": lambda v: ("restart_preemptible",
-                                          _check_flag("restart_preemptible", v)),
-        "seed": lambda v: ("seed", check_seed("seed", v)),
-        "jobs": lambda v: ("jobs", check_gang_size("jobs", v, what="a whole number of jobs")),
-        "weibull_shapes": lambda v: ("weibull_shapes",
-                                     _check_list("weibull_shapes", v, check_positive)),
-        "bulk_fractions": lambda v: ("bulk_fractions",
-                                     _check_list("bulk_fractions", v, check_fraction)),
-        "notice_seconds": lambda v: ("notice", _in_unit("notice_seconds", v, "s",
-                                                        allow_zero=True)),
-        "notice_share": lambda v: ("notice_share", check_fraction("notice_share", v)),
-        "notice_shares": lambda v: ("notice_shares", _check_list("notice_shares", v,
-                                                                 check_fraction)),
-        "notice_write_seconds": lambda v: ("notice_write", _in_unit(
-            "notice_write_seconds", v, "s", allow_zero=True)),
-        "persist_minutes": lambda v: ("persist", _in_unit("persist_minutes", v, "min",
-                                                          allow_zero=True)),
-        "instance_hours": lambda v: ("exposure", _in_unit("instance_hours", v, "h")),
-        "model_billions": lambda v: ("parameter_counts", tuple(1e9 * x for x in _check_list(
-            "model_billions", v, check_positive))),
-        "lora_millions": lambda v: ("lora_parameters", 1e6 * check_positive("lora_millions", v)),
-        "write_gbytes_per_second": lambda v: ("write_bandwidths", tuple(1e9 * x for x in _check_list(
-            "write_gbytes_per_second", v, check_positive))),
-        "snapshot_gbytes_per_second": lambda v: (
-            "snapshot_bandwidth", 1e9 * check_positive("snapshot_gbytes_per_second", v)),
-        "read_gbytes_per_second": lambda v: (
-            "read_bandwidth", 1e9 * check_positive("read_gbytes_per_second", v)),
-        "capacity_wait_minutes": lambda v: ("capacity_wait", _in_unit(
-            "capacity_wait_minutes", v, "min", allow_zero=True)),
-        "boot_minutes": lambda v: ("boot", _in_unit("boot_minutes", v, "min", allow_zero=True)),
-        "warmup_minutes": lambda v: ("warmup", _in_unit("warmup_minutes", v, "min",
-                                                        allow_zero=True)),
-        "reserved_discount": lambda v: ("reserved_discount", check_discount(
-            "reserved_discount", v, scalar=True)),
-        "reserved_utilization": lambda v: ("reserved_utilization", check_utilization(
-            "reserved_utilization", v, scalar=True)),
-        "rendezvous_minutes": lambda v: ("rendezvous", _in_unit("rendezvous_minutes", v, "min",
-                                                                allow_zero=True)),
-        "mtbf_grid_hours": lambda v: ("mtbf_grid", _check_list(
-            "mtbf_grid_hours", v, lambda n, item: _in_unit(n, item, "h"))),
-        "restart_grid_minutes": lambda v: ("restart_grid", _check_list(
-            "restart_grid_minutes", v, lambda n, item: _in_unit(n, item, "min",
-                                                                allow_zero=True))),
-        "trace_files": lambda v: ("trace_files", _check_list("trace_files", v,
-                                                             _check_file_name)),
-        "window_seconds": lambda v: ("window", _in_unit("window_seconds", v, "s")),
-        "interval_minutes": lambda v: ("interval", _in_unit("interval_minutes", v, "min")),
-        "pool_gang_sizes": lambda v: ("pool_gang_sizes", _check_list(
-            "pool_gang_sizes", v, check_gang_size)),
-    }
-    checked = dict(converters[name](value) for name, value in values.items())
+
+    name: str
+    default: Any
+    help: str
+    library: str
+    check: Callable[[str, Any], Any]
+
+    def line(self) -> str:
+        """The parameter's line in a ``parameters`` cell: ``name: type = default  # help``."""
+        return (f"{self.name}: {type(self.default).__name__} = {_literal(self.default)}"
+                f"  # {self.help}")
+
+
+def _literal(value: Any) -> str:
+    """A default as Python source, strings in double quotes: ["p3-trace.csv"], 0.6, True."""
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    return repr(value)
+
+
+_P = BookParameter
+#: Every parameter a chapter may take: the one place each is described.
+BOOK_TABLE: tuple[BookParameter, ...] = (
+    _P("mtbf_hours", 4.0, "mean time between preemptions of one node, hours", "mtbf_hours",
+       _duration("h")),
+    _P("spot_discount", 0.6, "discount against on-demand, in (0, 1)", "spot_discount",
+       _scalar(check_discount)),
+    _P("restart_minutes", 10.0, "preemption to computing again, minutes", "restart_time",
+       _duration("min", allow_zero=True)),
+    _P("checkpoint_minutes", 1.0, "blocking time of a checkpoint write, minutes",
+       "checkpoint_cost", _duration("min")),
+    _P("cadences_minutes", [15, 60, 240], "intervals to work through, minutes", "cadences",
+       _durations("min")),
+    _P("gang_sizes", [1, 2, 4, 8, 16, 32, 64], "gang sizes to tabulate, nodes", "gang_sizes",
+       _list_of(check_gang_size)),
+    _P("restart_preemptible", True, "can a restart itself be preempted?",
+       "restart_preemptible", lambda name, value: _check_flag(name, value)),
+    _P("seed", 2026, "random seed, for reproducible simulations", "seed", check_seed),
+    _P("jobs", 4000, "simulated jobs per point (more: smaller errors, slower)", "jobs",
+       lambda name, value: check_gang_size(name, value, what="a whole number of jobs")),
+    _P("weibull_shapes", [0.5, 1.0, 2.0], "Weibull shapes k (1: Poisson)", "weibull_shapes",
+       _list_of(check_positive)),
+    _P("bulk_fractions", [0.0, 0.5, 1.0], "shares of whole-gang reclaims", "bulk_fractions",
+       _list_of(check_fraction)),
+    _P("notice_seconds", 120.0, "warning before a preemption, seconds", "notice",
+       _duration("s", allow_zero=True)),
+    _P("notice_share", 0.0, "measured share of notices acted on", "notice_share",
+       check_fraction),
+    _P("notice_shares", [0.0, 0.5, 0.9, 1.0], "notice shares q to compare", "notice_shares",
+       _list_of(check_fraction)),
+    _P("notice_write_seconds", 60.0, "on-notice checkpoint write, seconds", "notice_write",
+       _duration("s", allow_zero=True)),
+    _P("persist_minutes", 0.0, "asynchronous write: snapshot to durable, minutes", "persist",
+       _duration("min", allow_zero=True)),
+    _P("instance_hours", 24.0, "hours an instance runs (for the buckets)", "exposure",
+       _duration("h")),
+    _P("model_billions", [7, 13, 70], "model sizes, billions of parameters",
+       "parameter_counts", _scaled_list(1e9, check_positive)),
+    _P("lora_millions", 40.0, "LoRA adapter parameters, millions (assumed)",
+       "lora_parameters", _scaled(1e6, check_positive)),
+    _P("write_gbytes_per_second", [2.0, 20.0], "write bandwidths, GB/s (assumed)",
+       "write_bandwidths", _scaled_list(1e9, check_positive)),
+    _P("snapshot_gbytes_per_second", 50.0, "snapshot bandwidth, GB/s (assumed)",
+       "snapshot_bandwidth", _scaled(1e9, check_positive)),
+    _P("read_gbytes_per_second", 2.0, "read bandwidth on restart, GB/s (assumed)",
+       "read_bandwidth", _scaled(1e9, check_positive)),
+    _P("capacity_wait_minutes", 5.0, "wait for new capacity, minutes (assumed)",
+       "capacity_wait", _duration("min", allow_zero=True)),
+    _P("boot_minutes", 3.0, "boot and container image pull, minutes (assumed)", "boot",
+       _duration("min", allow_zero=True)),
+    _P("warmup_minutes", 2.0, "loaded to full speed, minutes (assumed)", "warmup",
+       _duration("min", allow_zero=True)),
+    _P("reserved_discount", 0.4, "reserved discount vs on-demand (assumed)",
+       "reserved_discount", _scalar(check_discount)),
+    _P("reserved_utilization", 0.8, "share of paid reserved hours that run jobs",
+       "reserved_utilization", _scalar(check_utilization)),
+    _P("rendezvous_minutes", 1.0, "elastic pause per replica change, minutes", "rendezvous",
+       _duration("min", allow_zero=True)),
+    _P("mtbf_grid_hours", [1, 4, 24], "node MTBFs for the decision table, hours",
+       "mtbf_grid", _durations("h")),
+    _P("restart_grid_minutes", [5, 30], "restarts for the decision table, minutes",
+       "restart_grid", _durations("min", allow_zero=True)),
+    _P("trace_files", ["p3-trace.csv", "g4dn-trace.csv"], "in book/data/traces/",
+       "trace_files", _list_of(_check_file_name)),
+    _P("window_seconds", 60.0, "co-preemption window, seconds", "window", _duration("s")),
+    _P("interval_minutes", 30.0, "a fixed interval to replay, minutes", "interval",
+       _duration("min")),
+    _P("pool_gang_sizes", [1, 2, 4, 8, 16], "gangs to replay on each pool, nodes",
+       "pool_gang_sizes", _list_of(check_gang_size)),
+)
+_BY_NAME = {parameter.name: parameter for parameter in BOOK_TABLE}
+
+#: name: (default, help) of every chapter parameter, as a chapter declares it.
+BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
+    p.name: (p.default, p.help) for p in BOOK_TABLE}
+
+
+def parameters_cell(*names: str) -> str:
+    """The source of a chapter's ``parameters`` cell declaring ``names``, from the table."""
+    check_known_names("parameter", names, _BY_NAME)
+    return "\n".join(_BY_NAME[name].line() for name in names)
+
+
+class BookValues(dict):
+    """Checked chapter parameters in library units, by their library names.
+
+    A dict that also reads as attributes: ``p.restart_time`` is ``p["restart_time"]``.
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"{name}: not among these parameters "
+                                 f"({', '.join(sorted(self))})") from None
+
+
+def check_book_parameters(**values: Any) -> BookValues:
+    """Check a chapter's parameters; return them in library units, by library name.
+
+    Each name and its conversion come from :data:`BOOK_TABLE` (for example
+    ``restart_minutes`` becomes ``restart_time`` in hours and ``model_billions`` becomes
+    ``parameter_counts``); with ``mtbf_hours`` comes ``preemption_rate`` (per hour).
+    Unknown names are refused, and a bad value raises :class:`InputError` naming it.
+
+    >>> p = check_book_parameters(mtbf_hours=4, restart_minutes="90s")
+    >>> p.preemption_rate, p.restart_time
+    (0.25, 0.025)
+    """
+    check_known_names("parameter", values, _BY_NAME)
+    checked = BookValues(
+        (_BY_NAME[name].library, _BY_NAME[name].check(name, value))
+        for name, value in values.items())
     if "mtbf_hours" in checked:
         checked["preemption_rate"] = 1 / checked["mtbf_hours"]
     return checked
