@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import asdict, dataclass, field
 
 from . import numerics as n
@@ -175,10 +176,23 @@ class Plan:
             ("largest gang that pays", max_gang),
             ("never on spot from", never),
         ]
-        width = max(len(label) for label, _ in rows)
-        lines = [f"{label:<{width}}  {value}" for label, value in rows]
-        lines.append(f"{'verdict':<{width}}  {self.verdict}")
-        return "\n".join(lines)
+        rows.append(("verdict", self.verdict))
+        return _table(rows)
+
+
+#: The widest line the plan prints: it fits the book's column and a terminal.
+WIDTH = 80
+
+
+def _table(rows: list[tuple[str, str]]) -> str:
+    """Label and value in two columns; a long value wraps under itself, within WIDTH."""
+    width = max(len(label) for label, _ in rows)
+    indent = " " * (width + 2)
+    lines = []
+    for label, value in rows:
+        wrapped = textwrap.wrap(value, WIDTH - len(indent), break_on_hyphens=False) or [""]
+        lines.append(f"{label:<{width}}  " + ("\n" + indent).join(wrapped))
+    return "\n".join(lines)
 
 
 def _finite(hours: float) -> float | None:

@@ -46,3 +46,26 @@ def test_bibliography_and_glossary_pages(built_book):
         assert author in references
     glossary = (built_book / "book" / "glossary.html").read_text()
     assert 'id="term-T"' in glossary and 'id="term-R"' in glossary
+
+
+def test_no_shown_code_or_output_line_is_wider_than_the_column(built_book):
+    """Every line in a page's code and text output blocks fits in 80 characters, so the
+    book's content column never scrolls sideways."""
+    import html
+    import re
+
+    wide = []
+    for page in sorted((built_book / "book").glob("*.html")):
+        text = page.read_text()
+        for block in re.findall(r"<pre[^>]*>(.*?)</pre>", text, flags=re.S):
+            plain = html.unescape(re.sub(r"<[^>]+>", "", block))
+            wide += [(page.name, line) for line in plain.splitlines() if len(line) > 80]
+    assert not wide, wide
+
+
+def test_setup_cells_are_not_shown(built_book):
+    """Imports and parameter checks are removed from the pages (the parameters stay)."""
+    for page in sorted((built_book / "book").glob("*.html")):
+        text = page.read_text()
+        assert "check_book_parameters" not in text, page.name
+        assert "import spotmath as sm" not in text, page.name

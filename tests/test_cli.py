@@ -103,6 +103,7 @@ def test_plan_table_is_readable():
     for fragment in ("Young 21.9 min", "exact 21.2 min", "break-even interval", "verdict",
                      "spot pays", "22 nodes"):
         assert fragment in text
+    assert max(len(line) for line in text.splitlines()) <= 80  # no sideways scrolling
 
 
 @pytest.mark.parametrize("args, names", [

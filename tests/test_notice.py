@@ -290,6 +290,7 @@ def test_plan_with_every_notice_arriving_needs_no_periodic_checkpoint():
     assert values["break_even_interval_h"] is None and values["verdict"] == "spot pays"
     table = run("plan", "--notice", "2min", "--notice-share", "1").stdout
     assert "only on notice" in table
+    assert max(len(line) for line in table.splitlines()) <= 80
 
 
 def test_plan_recommends_at_least_the_persist_time():
@@ -299,11 +300,11 @@ def test_plan_recommends_at_least_the_persist_time():
 
 
 def test_plan_table_says_what_the_notice_and_the_write_did():
-    table = run("plan", "--notice", "2min", "--notice-share", "0.5", "--persist", "5min",
-                "--notice-write", "1min").stdout
+    table = " ".join(run("plan", "--notice", "2min", "--notice-share", "0.5", "--persist",
+                         "5min", "--notice-write", "1min").stdout.split())
     assert "on-notice write (1 min) fits" in table
     assert "without the notice" in table and "with blocking writes" in table
-    useless = run("plan", "--notice", "30s", "--notice-share", "0.5").stdout
+    useless = " ".join(run("plan", "--notice", "30s", "--notice-share", "0.5").stdout.split())
     assert "does not fit in it: the notice saves nothing" in useless
 
 
