@@ -90,10 +90,8 @@ class Plan:
 
         The share is 0 when the notice is not effective (the write does not fit in it).
         """
-        share = self.notice_share if self.notice_effective else 0.0
-        write = (self.notice_write_h if self.notice_effective
-                 else self.checkpoint_cost_h + self.persist_h)
-        return {"notice_share": share, "notice_write": write, "persist": self.persist_h}
+        return _full_model(self.checkpoint_cost_h, self.notice_share, self.notice_write_h,
+                           self.notice_effective, self.persist_h)
 
     def _changes(self) -> list[tuple[str, str]]:
         """Rows saying in words what the notice and the asynchronous write did."""
@@ -195,6 +193,13 @@ def _table(rows: list[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
+def _full_model(cost: float, share: float, write: float | None, effective: bool,
+                persist: float) -> dict:
+    """The arguments of :mod:`spotmath.notice`: no notice share unless the write fits."""
+    return {"notice_share": share if effective else 0.0,
+            "notice_write": write if effective else cost + persist, "persist": persist}
+
+
 def _finite(hours: float) -> float | None:
     return None if math.isinf(hours) else float(hours)
 
@@ -243,8 +248,7 @@ def make_plan(
         raise InputError(f"persist: {duration_text(persist)} is not shorter than the mean "
                          f"time between preemptions ({duration_text(1 / gang)}); no "
                          "checkpoint interval that long is sensible")
-    full = {"notice_share": share if effective else 0.0,
-            "notice_write": write if effective else cost + persist, "persist": persist}
+    full = _full_model(cost, share, write, effective, persist)
     classic = {"young_interval_h": float(n.young_interval(gang, cost)),
                "daly_interval_h": float(n.daly_interval(gang, cost))}
     notice_values = {"notice_h": notice, "notice_share": share, "notice_write_h": write,
@@ -292,7 +296,8 @@ def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, class
 
     persist = full["persist"]
     optimum = {m: nm.optimal_interval(gang, cost, model=m, **full) for m in n.MODELS}
-    recommended = max(optimum[model], persist)
+    # the best interval of at least P: the same one optimal_waste and the limits use
+    recommended = nm.optimal_interval(gang, cost, model=model, shortest=persist, **full)
     waste = {}
     for m in n.MODELS:
         if math.isinf(recommended):
