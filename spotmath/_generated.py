@@ -289,3 +289,47 @@ def first_order_notice_interval(lam, C, q_n):
     """√(2C/((1 − q)λ)): the root in T of the first-order waste's derivative (q < 1)."""
     with errstate(over="ignore"):
         return sqrt(2)*sqrt(C)/(sqrt(lam)*sqrt(1 - q_n))
+
+
+#: Every named derivation as LaTeX (``Derivation.latex()``), by name.
+LATEX = {
+    'lost-work': '\\ell_{1} = \\frac{T}{2}',
+    'lost-work-exact': '\\ell = - \\frac{T \\lambda - e^{T \\lambda} + 1}{\\lambda \\left(e^{T \\lambda} - 1\\right)}',
+    'lost-work-series': '\\ell = \\frac{T^{4} \\lambda^{3}}{720} - \\frac{T^{2} \\lambda}{12} + \\frac{T}{2}',
+    'waste-preemptions': 'w_{1} = \\lambda \\left(R + \\frac{T}{2}\\right)',
+    'waste': 'w_{1} = \\frac{C}{T} + \\lambda \\left(R + \\frac{T}{2}\\right)',
+    'young': 'T^{*} = \\frac{\\sqrt{2} \\sqrt{C}}{\\sqrt{\\lambda}}',
+    'young-waste': 'w_1^{*} = \\sqrt{2} \\sqrt{C} \\sqrt{\\lambda} + R \\lambda',
+    'daly': 'T^{*} = \\begin{cases} \\frac{\\sqrt{2} C^{\\frac{3}{2}} \\sqrt{\\lambda}}{18} + \\frac{\\sqrt{2} \\sqrt{C}}{\\sqrt{\\lambda}} - \\frac{2 C}{3} & \\text{for}\\: C < \\frac{2}{\\lambda} \\\\\\frac{1}{\\lambda} & \\text{otherwise} \\end{cases}',
+    'exact-optimum': 'T^{*} = \\frac{W\\left(- e^{- C \\lambda - 1}\\right) + 1}{\\lambda}',
+    'exact-segment-time': 'E = \\frac{\\left(e^{C \\lambda} e^{T \\lambda} - 1\\right) e^{R \\lambda}}{\\lambda}',
+    'exact-segment-time-protected': 'E = \\frac{\\left(R \\lambda + 1\\right) \\left(e^{C \\lambda} e^{T \\lambda} - 1\\right)}{\\lambda}',
+    'exact-waste': 'w = - \\frac{T \\lambda e^{- R \\lambda}}{e^{C \\lambda} e^{T \\lambda} - 1} + 1',
+    'break-even': 'T_{\\mathrm{be}} = \\frac{- R \\lambda + d + \\sqrt{- 2 C \\lambda + R^{2} \\lambda^{2} - 2 R d \\lambda + d^{2}}}{\\lambda}',
+    'break-even-no-checkpoint': 'T_{\\mathrm{be}} = - 2 R + \\frac{2 d}{\\lambda}',
+    'gang-rate': '\\lambda_{N} = N \\lambda',
+    'gang-survival': 'P = e^{- N T \\lambda}',
+    'max-gang': 'N_{\\max} = \\frac{d^{2}}{\\lambda \\left(\\sqrt{C} \\sqrt{C + 2 R d} + C + R d\\right)}',
+    'never-on-spot': 'N_{\\mathrm{never}} = \\frac{d}{R \\lambda}',
+    'never-on-spot-exact': 'N_{\\mathrm{never}} = \\frac{\\log{\\left(- \\frac{1}{d - 1} \\right)}}{R \\lambda}',
+    'interrupted-fraction': 'F = 1 - e^{- H \\lambda}',
+    'bucket-rate': '\\lambda = - \\frac{\\log{\\left(1 - F \\right)}}{H}',
+    'observed-rate': '\\hat{\\lambda} = \\frac{m}{n \\tau}',
+    'checkpoint-write': 'C = \\frac{p q}{B}',
+    'elastic-waste': 'w_{\\mathrm{el}} = 2 N P \\lambda + R \\lambda',
+    'useful-hour-price': '\\pi = \\frac{1 - g}{a \\left(1 - w\\right)}',
+    'weibull-hazard': 'h = k \\sigma^{- k} t^{k - 1}',
+    'weibull-mean': '\\bar{L} = \\sigma \\Gamma\\left(1 + \\frac{1}{k}\\right)',
+    'weibull-likelihood': '\\ell = - G \\sigma^{- k} + \\Lambda k - \\Lambda - k m \\log{\\left(\\sigma \\right)} + m \\log{\\left(k \\right)}',
+    'weibull-scale-mle': '\\hat{\\sigma} = \\left(\\frac{G}{m}\\right)^{\\frac{1}{k}}',
+    'weibull-profile-likelihood': '\\ell_{p} = \\Lambda k - \\Lambda - m \\log{\\left(G \\right)} + m \\log{\\left(k \\right)} + m \\log{\\left(m \\right)} - m',
+    'local-rate-interval': '\\tau = \\frac{\\sqrt{2} \\sqrt{C} \\sigma^{\\frac{k}{2}} t^{\\frac{1}{2} - \\frac{k}{2}}}{\\sqrt{k}}',
+    'bulk-gang-rate': '\\lambda_{N} = \\lambda \\left(N \\left(1 - \\rho\\right) + \\rho\\right)',
+    'bulk-fraction': '\\rho = \\frac{N \\lambda - r}{\\lambda \\left(N - 1\\right)}',
+    'async-interval-time': 'E_{P} = \\frac{\\left(e^{C \\lambda} e^{T \\lambda} - 1\\right) e^{P \\lambda} e^{R \\lambda}}{\\lambda}',
+    'notice-waste': 'w = \\begin{cases} - \\frac{\\lambda \\left(T e^{- P \\lambda} + q \\left(C_{n} e^{C \\lambda} - T e^{C \\lambda} + T - T e^{- P \\lambda} - \\frac{e^{C \\lambda}}{\\lambda} + \\frac{e^{C \\lambda} e^{- C_{n} \\lambda} e^{T \\lambda}}{\\lambda}\\right)\\right) e^{- R \\lambda}}{e^{C \\lambda} e^{T \\lambda} - 1} + 1 & \\text{for}\\: C_{n} \\leq T \\\\- \\frac{\\lambda \\left(T e^{- P \\lambda} + q \\left(T - T e^{- P \\lambda}\\right)\\right) e^{- R \\lambda}}{e^{C \\lambda} e^{T \\lambda} - 1} + 1 & \\text{otherwise} \\end{cases}',
+    'notice-waste-floor': 'w_{\\infty} = - q e^{- C_{n} \\lambda - R \\lambda} + 1',
+    'notice-first-order': 'w_{1} = \\frac{C}{T} + \\lambda \\left(q \\left(C_{n} + R\\right) + \\left(1 - q\\right) \\left(P + R + \\frac{T}{2}\\right)\\right)',
+    'notice-first-order-optimum': 'T^{*} = \\frac{\\sqrt{2} \\sqrt{C}}{\\sqrt{\\lambda} \\sqrt{1 - q}}',
+    'notice-optimality': '\\ell = - C_{n} \\lambda^{2} q e^{C \\lambda} + T \\lambda^{2} q e^{C \\lambda} - T \\lambda^{2} q + T \\lambda^{2} q e^{- P \\lambda} - T \\lambda^{2} e^{- P \\lambda} + \\lambda q e^{C \\lambda} - \\lambda q e^{- C_{n} \\lambda}',
+}

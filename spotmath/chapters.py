@@ -181,7 +181,7 @@ def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
 
 
 def _execute_all(jobs: dict[Path, dict[str, Any]], folder: Path, progress) -> None:
-    """Execute the chapters into ``folder``, two at a time, each in its own process.
+    """Execute the chapters into ``folder``, one per core at a time, each in its own process.
 
     Each runs ``python -m spotmath.chapters`` with its stderr captured, so the kernels'
     start-up chatter stays out of the reader's terminal; a chapter that fails stops the
@@ -189,13 +189,13 @@ def _execute_all(jobs: dict[Path, dict[str, Any]], folder: Path, progress) -> No
     elapsed time, an estimate of what remains, and the chapters running.
     """
     import json
+    import os
     import subprocess
     import sys
     import time
-    from concurrent.futures import FIRST_COMPLETED, wait
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
-    workers = 2  # the book is read on laptops; two kernels keep a 2-core machine busy
+    workers = max(2, os.cpu_count() or 2)
     start, done, running = time.monotonic(), 0, {}
 
     def run(path: Path) -> subprocess.CompletedProcess:

@@ -3,7 +3,8 @@
 ``python -m spotmath.codegen`` writes ``spotmath/_generated.py``: one plain NumPy/SciPy
 function for each entry of :data:`FORMULAS`, printed by SymPy's ``lambdify`` from the
 derivation the entry names, after SymPy's C99 rewrites (``exp(x) − 1`` becomes ``expm1``,
-``log(1 + x)`` becomes ``log1p``).  So ``import spotmath`` and ``spotmath plan`` never run
+``log(1 + x)`` becomes ``log1p``), and :data:`LATEX`: every named derivation as the LaTeX
+the book shows.  So ``import spotmath``, ``spotmath plan`` and the chapters never run
 SymPy, and nothing is retyped.  The test suite regenerates the text and compares it with
 the file (:func:`check`), so the file cannot drift from the derivations or from SymPy.
 
@@ -17,8 +18,8 @@ import builtins
 import inspect
 import keyword
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import scipy.special
@@ -174,7 +175,12 @@ def generate() -> str:
     ]
     if scipy_names:
         header.append(f"from scipy.special import {', '.join(sorted(scipy_names))}")
-    return "\n".join(header) + "\n\n\n" + "\n\n".join(functions)
+    latex = "\n".join(f"    {name!r}: {D.derivation(name).latex()!r},"
+                      for name in D.NAMES)
+    table = ("#: Every named derivation as LaTeX (``Derivation.latex()``), by name.\n"
+             f"LATEX = {{\n{latex}\n}}\n")
+    return ("\n".join(header) + "\n\n\n" + "\n\n".join(functions) + "\n\n"
+            + table)
 
 
 def check() -> bool:
