@@ -5,8 +5,20 @@ numeric functions (:mod:`spotmath.numerics`) are generated from them.  Times are
 rates per hour; :mod:`spotmath.inputs` checks and converts every input ('10min', '0.25/h').
 """
 
+from .calibration import (
+    checkpoint_write_time,
+    elastic_waste,
+    interrupted_fraction,
+    observed_rate,
+    rate_from_interrupted_fraction,
+    useful_hour_price,
+)
 from .inputs import (
-    InputError, check_book_parameters, check_parameters, parse_duration, parse_rate,
+    InputError,
+    check_book_parameters,
+    check_parameters,
+    parse_duration,
+    parse_rate,
     rate_from_mtbf,
 )
 from .numerics import (
@@ -29,14 +41,6 @@ from .numerics import (
     segment_time,
     waste_fraction,
     young_interval,
-)
-from .calibration import (
-    checkpoint_write_time,
-    elastic_waste,
-    interrupted_fraction,
-    observed_rate,
-    rate_from_interrupted_fraction,
-    useful_hour_price,
 )
 from .plan import Plan, duration_text, make_plan
 from .published import Figure, read_figures

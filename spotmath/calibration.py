@@ -9,7 +9,7 @@ input passes through
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from . import _generated as G
 from .inputs import check_parameters

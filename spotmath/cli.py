@@ -19,12 +19,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from . import __version__
 from .inputs import (
-    InputError, check_discount, check_duration, check_fraction, check_gang_size, check_rate,
+    InputError,
+    check_discount,
+    check_duration,
+    check_fraction,
+    check_gang_size,
+    check_rate,
     rate_from_mtbf,
 )
 from .plan import Plan, duration_text, make_plan

@@ -67,10 +67,27 @@ class Table:
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def keep(**values: object) -> None:
+    """Store values for the prose, showing nothing where the code runs.
+
+    ``keep(waste=w)`` is MyST-NB's ``glue("waste", w, display=False)``: the page then
+    writes ``{glue:text}`waste:.1%` `` and papermill reruns can read it back.
+    """
+    from myst_nb import glue
+
+    for name, value in values.items():
+        glue(name, value, display=False)
+
+
 def equation(name: str):
-    """A named derivation as displayable LaTeX (glue it, then ``{glue:math}`` with a label)."""
+    """A named derivation as displayable LaTeX (glue it, then ``{glue:math}`` with a label).
+
+    The LaTeX is the one :mod:`spotmath.codegen` printed from the derivation ahead of time
+    (``spotmath._generated.LATEX``), so a chapter never runs SymPy.
+    """
     from IPython.display import Math
 
-    from .derivations import derivation
+    from ._generated import LATEX
+    from .inputs import check_choice
 
-    return Math(derivation(name).latex())
+    return Math(LATEX[check_choice("derivation", name, tuple(LATEX))])

@@ -22,9 +22,9 @@ A lifetime recorded as 0 (up and preempted in the same clock tick) lies somewher
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
-from typing import Callable
 
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import numbers
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -338,7 +339,7 @@ def check_parameters(*, scalar: bool = False, **values: Any) -> list[Any]:
     return [_PARAMETER_CHECKS[name](value, scalar) for name, value in values.items()]
 
 
-# -- the book's chapter parameters (papermill) ------------------------------------------------------
+# -- the book's chapter parameters (papermill) ------------------------------------------------
 def _in_unit(name: str, value: Any, unit: str, *, allow_zero: bool = False) -> float:
     """A duration given in ``unit`` (a bare number) or with its own unit ('90s'), in hours."""
     sign = ">= 0" if allow_zero else "> 0"
@@ -383,9 +384,10 @@ def _duration(unit: str, allow_zero: bool = False):
 
 
 def _durations(unit: str, allow_zero: bool = False):
-    return lambda name, value: _check_list(
+    """A list of durations, as a NumPy array of hours (chapters compute with it)."""
+    return lambda name, value: np.array(_check_list(
         name, value, lambda item_name, item: _in_unit(item_name, item, unit,
-                                                      allow_zero=allow_zero))
+                                                      allow_zero=allow_zero)))
 
 
 def _list_of(check_one):

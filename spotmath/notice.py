@@ -17,7 +17,7 @@ bracketed by monotonicity (see :func:`optimal_interval`).  Times in hours, rates
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import brentq

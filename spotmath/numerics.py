@@ -20,7 +20,8 @@ spot gang whose replacement nodes are spot as well (Daly's variant);
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq
@@ -65,7 +66,7 @@ def _model(model: str) -> str:
     return check_choice("model", model, MODELS)
 
 
-# -- the generated functions, by model and restart variant --------------------------------------
+# -- the generated functions, by model and restart variant ------------------------------------
 def _variant(preemptible: bool) -> str:
     return "preemptible" if preemptible else "protected"
 
@@ -222,7 +223,8 @@ def optimal_waste(
     rate, cost, restart = check_parameters(
         preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time)
-    rate, cost, restart = np.broadcast_arrays(*(np.asarray(v, float) for v in (rate, cost, restart)))
+    rate, cost, restart = np.broadcast_arrays(
+        *(np.asarray(v, float) for v in (rate, cost, restart)))
     free = _f_free_checkpoint_limit(_model(model), bool(restart_preemptible))(rate, restart)
     paid = cost > 0
     result = np.array(free, dtype=float)
@@ -250,7 +252,7 @@ def relative_price(waste: Number, spot_discount: Number) -> Number:
     return _out((1 - discount) / (1 - waste))
 
 
-# -- scalar solvers -----------------------------------------------------------------------------
+# -- scalar solvers ---------------------------------------------------------------------------
 def _root(function: Callable[[float], float], low: float, high: float) -> float:
     """Root of an increasing ``function`` with function(low) < 0, expanding ``high`` as needed."""
     for _ in range(2000):
@@ -375,7 +377,7 @@ def break_even_discount(
     return waste if waste < 1 else None
 
 
-# -- gangs -------------------------------------------------------------------------------------------
+# -- gangs ------------------------------------------------------------------------------------
 def gang_rate(preemption_rate: Number, gang_size: int) -> Number:
     """Preemption rate of a synchronous gang of N independent nodes: Nλ, per hour."""
     rate, size = check_parameters(preemption_rate=preemption_rate, gang_size=gang_size)

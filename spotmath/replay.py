@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
-from typing import Callable
 
 import numpy as np
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urljoin, urlparse
 
 import pytest
-
 from test_book import ROOT, toc_files
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

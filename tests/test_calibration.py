@@ -65,7 +65,8 @@ def test_useful_hour_price():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: sm.rate_from_interrupted_fraction(1.0, 24), "interrupted_fraction: must be a fraction strictly"),
+    (lambda: sm.rate_from_interrupted_fraction(1.0, 24),
+     "interrupted_fraction: must be a fraction strictly"),
     (lambda: sm.rate_from_interrupted_fraction(0.2, 0), "exposure: must be"),
     (lambda: sm.observed_rate(-1, 10, 24), "count: must be a count >= 0"),
     (lambda: sm.observed_rate(3, 0, 24), "units: must be a number of units > 0"),

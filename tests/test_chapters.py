@@ -306,7 +306,7 @@ def check_notice(values: dict, parameters: dict) -> int:
     """The notice chapter against the rules typed here and a numeric minimiser."""
     p = book_defaults(parameters)
     rate, restart = 1 / p["mtbf_hours"], p["restart_minutes"] / 60
-    cost, discount = p["checkpoint_minutes"] / 60, p["spot_discount"]
+    cost = p["checkpoint_minutes"] / 60
     notice, write = p["notice_seconds"] / 3600, p["notice_write_seconds"] / 3600
     variant = p["restart_preemptible"]
     for row, share in zip(values["share_rows"], p["notice_shares"]):
@@ -331,7 +331,8 @@ def check_notice(values: dict, parameters: dict) -> int:
     slowest = min(p["write_gbytes_per_second"]) * 1e9
     for row, billions in zip(values["async_numbers"], p["model_billions"]):
         state = billions * 1e9 * per_parameter
-        blocking, snapshot = state / slowest / 3600, state / p["snapshot_gbytes_per_second"] / 3.6e12
+        blocking = state / slowest / 3600
+        snapshot = state / p["snapshot_gbytes_per_second"] / 3.6e12
         assert row["state_gb"] == pytest.approx(state / 1e9, rel=1e-12)
         assert row["blocking_h"] == pytest.approx(blocking, rel=1e-12)
         assert row["blocking_waste"] == pytest.approx(

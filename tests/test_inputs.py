@@ -9,8 +9,14 @@ from hypothesis import strategies as st
 
 import spotmath as sm
 from spotmath.inputs import (
-    InputError, check_discount, check_duration, check_gang_size, check_parameters, check_rate,
-    parse_duration, parse_rate,
+    InputError,
+    check_discount,
+    check_duration,
+    check_gang_size,
+    check_parameters,
+    check_rate,
+    parse_duration,
+    parse_rate,
 )
 
 
@@ -150,7 +156,7 @@ def test_book_table_describes_each_parameter_once_and_its_defaults_pass():
     assert checked.parameter_counts == (7e9, 13e9, 70e9)
     assert checked.preemption_rate == 0.25
     with pytest.raises(AttributeError, match="^mtbf: not among these parameters"):
-        checked.mtbf
+        _ = checked.mtbf
     for row in BOOK_TABLE:  # a parameters-cell line fits the book's width
         assert len(row.line()) <= 80, row.line()
     assert parameters_cell("seed", "trace_files") == (

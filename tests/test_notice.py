@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 import sympy as sp
 from scipy.optimize import minimize_scalar
+from test_cli import plan_json, run
+from test_simulate import z_limit
 
 import spotmath as sm
 from spotmath import derivations as D
@@ -20,8 +22,6 @@ from spotmath import notice as nm
 from spotmath import numerics as n
 from spotmath.inputs import InputError
 from spotmath.simulate import simulate, simulate_reference
-from test_cli import plan_json, run
-from test_simulate import z_limit
 
 RATE, COST, RESTART = 0.25, 1 / 60, 1 / 6
 

@@ -49,7 +49,7 @@ def golden_minimum(function, low, high, digits=40):
     return (low + high) / 2
 
 
-# -- the worked check from the issue ---------------------------------------------------------------
+# -- the worked check from the issue ----------------------------------------------------------
 def test_worked_example_intervals():
     assert sm.young_interval(RATE, COST) * 60 == pytest.approx(21.9089, abs=1e-4)  # 21.9 min
     assert sm.exact_interval(RATE, COST) * 60 == pytest.approx(21.25, abs=0.005)  # ≈ 21.25 min
@@ -66,7 +66,7 @@ def test_waste_accepts_unit_strings():
     assert sm.waste_fraction("6/d", "1h", 0, "10min", model="first-order") == pytest.approx(1 / 6)
 
 
-# -- exact optimum against a bounded numeric minimiser of E/T -------------------------------------
+# -- exact optimum against a bounded numeric minimiser of E/T ---------------------------------
 @given(rate=st.floats(1e-3, 20), cost=st.floats(1e-4, 2))
 def test_exact_optimum_matches_numeric_minimiser(rate, cost):
     def overhead(interval):  # E/T up to a constant factor, same in both restart variants
@@ -99,11 +99,12 @@ def test_exact_optimum_is_vectorised():
 def test_daly_is_closer_to_exact_than_young():
     for rate, cost in [(0.25, 1 / 60), (1.0, 0.1), (4.0, 0.05)]:
         exact = sm.exact_interval(rate, cost)
-        assert abs(sm.daly_interval(rate, cost) - exact) < abs(sm.young_interval(rate, cost) - exact)
+        daly, young = sm.daly_interval(rate, cost), sm.young_interval(rate, cost)
+        assert abs(daly - exact) < abs(young - exact)
     assert sm.daly_interval(0.5, 5.0) == 2.0  # C >= 2M: Daly's T* = M
 
 
-# -- the exact model against a simulation --------------------------------------------------------
+# -- the exact model against a simulation -----------------------------------------------------
 @pytest.mark.parametrize("preemptible", [True, False])
 def test_segment_time_matches_a_simulation(preemptible):
     """Simulate attempts at T + C (and at R, when the restart can be preempted)."""
@@ -138,7 +139,7 @@ def test_lost_work_exact_matches_a_simulation():
     assert sm.lost_work(rate, interval, "first-order") == interval / 2
 
 
-# -- break-even against an independent root finder ------------------------------------------
+# -- break-even against an independent root finder --------------------------------------------
 @pytest.mark.parametrize("model", ["first-order", "exact"])
 @pytest.mark.parametrize("cost", [0.0, 1 / 60, 0.2])
 def test_break_even_intervals_against_brentq(model, cost):
@@ -214,7 +215,7 @@ def test_relative_price_and_effective_discount():
         sm.relative_price(1.2, 0.6)
 
 
-# -- gangs ---------------------------------------------------------------------------------------------
+# -- gangs ------------------------------------------------------------------------------------
 def test_gang_rate_and_survival():
     assert sm.gang_rate(0.25, 8) == 2.0
     assert sm.gang_survival(0.25, 8, 0.5) == pytest.approx(math.exp(-1.0))
@@ -264,7 +265,7 @@ def test_max_gang_size_edge_cases():
     assert sm.max_gang_size(10.0, 0.5, 0.5, 0.3) == 0  # not even one node pays
 
 
-# -- properties ------------------------------------------------------------------------------------
+# -- properties -------------------------------------------------------------------------------
 rates = st.floats(1e-3, 10)
 intervals = st.floats(1e-3, 24)
 costs = st.floats(0, 1)

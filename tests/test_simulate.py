@@ -152,7 +152,8 @@ def test_bad_input_is_refused(function, name, value, message):
 
 @pytest.mark.parametrize("function", [simulate, simulate_reference])
 def test_hopeless_jobs_are_refused_instead_of_running_forever(function):
-    with pytest.raises(InputError, match=r"^interval: 12 h is too long for this gang's preemptions: each job would"):
+    with pytest.raises(InputError, match=r"^interval: 12 h is too long for this gang's "
+                                         r"preemptions: each job would"):
         function(preemption_rate=0.25, interval=12, checkpoint_cost=0.01, restart_time=0.1,
                  work=100, jobs=10, gang_size=64, bulk_fraction=0.5)
 

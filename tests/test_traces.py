@@ -20,21 +20,34 @@ import numpy as np
 import pytest
 from scipy import stats
 from scipy.optimize import brentq, minimize, minimize_scalar
+from test_cli import run
 
 import spotmath as sm
 import spotmath.fitting
 import spotmath.replay
 import spotmath.traces
 from spotmath.chapters import ROOT
-from spotmath.fitting import (co_preemption, fit_trace, fit_weibull, preemptions_needed,
-                              rate_interval, survival_curve)
+from spotmath.fitting import (
+    co_preemption,
+    fit_trace,
+    fit_weibull,
+    preemptions_needed,
+    rate_interval,
+    survival_curve,
+)
 from spotmath.inputs import InputError
-from spotmath.replay import (GRID_STEP, best_interval, bulk_fraction, fit_bulk_fraction,
-                             gang_periods, replay, replay_local_rate, useful_compute)
+from spotmath.replay import (
+    GRID_STEP,
+    best_interval,
+    bulk_fraction,
+    fit_bulk_fraction,
+    gang_periods,
+    replay,
+    replay_local_rate,
+    useful_compute,
+)
 from spotmath.simulate import synthetic_trace
 from spotmath.traces import read_group_sizes, read_trace, write_trace
-
-from test_cli import run
 
 DATA = ROOT / "book" / "data" / "traces"
 EC2 = ["p3-trace.csv", "g4dn-trace.csv"]
