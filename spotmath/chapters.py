@@ -159,6 +159,8 @@ def make_edition(out: Path, parameters: dict[str, Any], *, force: bool = False,
     for extra in ("references.bib",):
         if (root / extra).exists():
             shutil.copy(root / extra, source / extra)
+    if (root / "_static").is_dir():  # the book's stylesheet: the edition reads the same
+        shutil.copytree(root / "_static", source / "_static")
     for path in (root / "book").iterdir():
         if path.suffix != ".ipynb" and path.is_file():
             shutil.copy(path, source / "book" / path.name)

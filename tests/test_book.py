@@ -69,3 +69,44 @@ def test_setup_cells_are_not_shown(built_book):
         text = page.read_text()
         assert "check_book_parameters" not in text, page.name
         assert "import spotmath as sm" not in text, page.name
+
+
+#: Pages that are not chapters: the introduction opens the book, the rest are reference.
+_NOT_CHAPTERS = {"book/intro", "book/glossary", "book/cite", "book/references"}
+
+
+def test_each_chapter_opens_with_an_overview_and_its_prerequisites(built_book):
+    """Title, a paragraph saying what the chapter answers, then a Prerequisites table of
+    earlier chapters, before the first code."""
+    import re
+
+    order = toc_files()
+    for name in order:
+        if name in _NOT_CHAPTERS:
+            continue
+        text = (built_book / f"{name}.html").read_text()
+        body = text[text.index("<h1"):]
+        prerequisites = body.find('id="prerequisites"')
+        assert prerequisites > 0, f"{name}: no Prerequisites section"
+        assert body.find("<p>") < prerequisites, f"{name}: no overview before it"
+        first_code = body.find('class="cell docutils container"')
+        assert first_code == -1 or prerequisites < first_code, name
+        section = body[prerequisites:body.find("</table>", prerequisites)]
+        rows = re.findall(r'href="(\w+)\.html".*?</td>\s*<td[^>]*>\s*(?:<p>)?(\w+)',
+                          section, flags=re.S)
+        assert rows, f"{name}: the prerequisites link no chapter"
+        for target, importance in rows:  # what is necessary comes earlier in the book
+            assert importance in ("Necessary", "Helpful"), (name, importance)
+            if importance == "Necessary":
+                assert f"book/{target}" in order[:order.index(name)], (name, target)
+
+
+def test_every_figure_and_table_is_cited_in_the_prose(built_book):
+    """Each numbered figure and table (`:name: fig-...`, `tbl-...`) has a {numref} link."""
+    import re
+
+    pages = {page.name: page.read_text() for page in (built_book / "book").glob("*.html")}
+    for page, text in pages.items():
+        for label in re.findall(r'<(?:figure|table|div)[^>]*\bid="((?:fig|tbl)-[\w-]+)"', text):
+            assert re.search(rf'href="[^"]*#{label}"><span class="std std-numref">', text), (
+                page, label)

@@ -133,3 +133,64 @@ def test_screenshot_of_a_chapter(server, tmp_path):
     chromium(urljoin(server, "book/checkpoint_cost.html"), tmp_path / "profile",
              f"--screenshot={target}", "--window-size=1280,2400", "--hide-scrollbars")
     assert target.is_file() and target.stat().st_size > 20_000
+
+
+_HARNESS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head>
+<body style="margin:0"><iframe id="page" style="width:1280px;height:900px;border:0"></iframe>
+<pre id="result">pending</pre><script>
+// Loads each page in a 1280 x 900 frame, waits for MathJax, then measures what a reader sees.
+const pages = PAGES, results = {}, frame = document.getElementById("page");
+function clip(el) {
+  return `${el.tagName} ${el.scrollWidth}px in ${el.clientWidth}px at `
+         + `${getComputedStyle(el).fontSize}: ${el.textContent.trim().slice(0, 60)}`;
+}
+function measure() {
+  const doc = frame.contentDocument, root = doc.scrollingElement;
+  const shown = doc.querySelectorAll("pre, .cell_output, .output");
+  const wide = [...shown].filter(el => el.clientWidth > 0
+                                       && el.scrollWidth > el.clientWidth + 1).map(clip);
+  const verdict = [...doc.querySelectorAll("li")]
+    .find(li => li.textContent.includes("Verdict for one node"));
+  return {page_scrolls_sideways: root.scrollWidth > root.clientWidth + 1,
+          wide: wide, viewport: [frame.contentWindow.innerWidth,
+                                 frame.contentWindow.innerHeight],
+          verdict_bottom: verdict ? verdict.getBoundingClientRect().bottom : null};
+}
+let next = 0;
+function load() {
+  if (next === pages.length) {
+    document.getElementById("result").textContent = JSON.stringify(results);
+    return;
+  }
+  const name = pages[next++];
+  frame.onload = () => setTimeout(() => { results[name] = measure(); load(); }, 4000);
+  frame.src = "../" + name;
+}
+load();
+</script></body></html>
+"""
+
+
+def test_reading_at_1280_by_900(server, built_book, tmp_path):
+    """What a reader sees in a 1280 x 900 window: the introduction's answer without
+    scrolling, and no page, code block or output that scrolls sideways."""
+    import json
+
+    pages = [f"{name}.html" for name in toc_files()]
+    harness = built_book / "_browser" / "reading.html"
+    harness.parent.mkdir(exist_ok=True)
+    harness.write_text(_HARNESS.replace("PAGES", json.dumps(pages)), encoding="utf-8")
+    dom = chromium(urljoin(server, "_browser/reading.html"), tmp_path / "profile",
+                   "--dump-dom", "--window-size=1400,1000",
+                   f"--virtual-time-budget={8000 * len(pages)}")
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
+    assert found and found.group(1) != "pending", dom[-2000:]
+    results = json.loads(unquote(found.group(1)).replace("&amp;", "&")
+                         .replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"'))
+    assert sorted(results) == sorted(pages)
+    for name, seen in results.items():
+        assert seen["viewport"][0] <= 1280 and seen["viewport"][1] == 900, (name, seen)
+        assert not seen["page_scrolls_sideways"], name
+        assert not seen["wide"], (name, seen["wide"])
+    bottom = results["book/intro.html"]["verdict_bottom"]
+    assert bottom is not None and bottom <= 900, f"the verdict ends at {bottom} px, below the fold"

@@ -91,6 +91,9 @@ def test_your_own_edition_end_to_end(tmp_path):
     assert "2 min for 50.0% of preemptions" in mine and "durable 2 min later" in mine
     notice = (out / "_build" / "html" / "book" / "notice.html").read_text()
     assert "0.8" in notice
+    # styled like the book: the same stylesheet (code at the column's width)
+    assert (out / "_build" / "html" / "_static" / "spotmath.css").is_file()
+    assert "spotmath.css" in intro
     assert book_fingerprint() == before  # book/ is never written
     # values are checked before the folder: a bad one leaves the edition as it was
     again = run("book", "--out", str(out), "-p", "jobs", "0")
