@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from numpy.typing import ArrayLike
+
 from . import _generated as G
 from .inputs import check_parameters
 from .numerics import Number, _out
@@ -39,43 +41,167 @@ def _f() -> dict[str, Callable]:
     }
 
 
-def interrupted_fraction(preemption_rate: Number, exposure: Number) -> Number:
-    """Share of instances running ``exposure`` hours that are interrupted: F = 1 − e^{−λH}.
+def interrupted_fraction(preemption_rate: ArrayLike, exposure: ArrayLike) -> Number:
+    """Share of instances running H hours that are interrupted: F = 1 − e^{−λH}.
 
-    [interrupted-fraction]  Poisson preemptions at λ per hour.
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per instance-hour, λ > 0.
+    exposure : array_like
+        Hours each instance runs, H > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The interrupted share F, a fraction.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Notes
+    -----
+    Derivation ``interrupted-fraction`` (``spotmath derive interrupted-fraction``): Poisson
+    preemptions at λ per hour.
+
+    References
+    ----------
+    ``awsSpotAdvisor`` (interruption-frequency buckets).
+
+    Examples
+    --------
+    >>> round(interrupted_fraction(0.25, 4.0), 4)
+    0.6321
     """
     rate, hours = check_parameters(preemption_rate=preemption_rate, exposure=exposure)
     return _out(_f()["fraction"](rate, hours))
 
 
-def rate_from_interrupted_fraction(interrupted_fraction: Number, exposure: Number) -> Number:
-    """Preemption rate (per hour) at which a share F of instances running H hours is
-    interrupted: λ = −log(1 − F)/H.  [bucket-rate]
+def rate_from_interrupted_fraction(interrupted_fraction: ArrayLike, exposure: ArrayLike) -> Number:
+    """Preemption rate at which a share F of instances running H hours is interrupted.
 
-    This is how a monthly interruption-frequency bucket turns into a rate, *given* how long
-    the instances ran; the bucket alone does not say.
+    λ = −log(1 − F)/H.  This is how a monthly interruption-frequency bucket turns into a
+    rate, *given* how long the instances ran; the bucket alone does not say.
+
+    Parameters
+    ----------
+    interrupted_fraction : array_like
+        The interrupted share F, strictly between 0 and 1.
+    exposure : array_like
+        Hours each instance runs, H > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Preemptions per instance-hour.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Notes
+    -----
+    Derivation ``bucket-rate``, the inverse of :func:`interrupted_fraction`.
+
+    References
+    ----------
+    ``awsSpotAdvisor``.
+
+    Examples
+    --------
+    >>> round(1 / rate_from_interrupted_fraction(0.05, 730), 1)  # MTBF of a 5% bucket, hours
+    14231.9
     """
     fraction, hours = check_parameters(interrupted_fraction=interrupted_fraction,
                                        exposure=exposure)
     return _out(_f()["bucket"](fraction, hours))
 
 
-def observed_rate(count: Number, units: Number, window: Number) -> Number:
-    """Failures per unit-hour from a published count: λ = m/(nτ).  [observed-rate]
+def observed_rate(count: ArrayLike, units: ArrayLike, window: ArrayLike) -> Number:
+    """Failures per unit-hour from a published count: λ = m/(nτ).
 
-    ``count`` failures (m) among ``units`` units (n: GPUs or nodes) over ``window`` hours
-    (τ); the maximum-likelihood rate of a Poisson count.
+    The maximum-likelihood rate of a Poisson count of ``count`` failures (m) among ``units``
+    units (n: GPUs or nodes) over ``window`` hours (τ).
+
+    Parameters
+    ----------
+    count : array_like
+        Failures observed, m ≥ 0.
+    units : array_like
+        Units observed, n > 0.
+    window : array_like
+        Hours observed, τ > 0.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Failures per unit-hour.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Notes
+    -----
+    Derivation ``observed-rate``.
+
+    References
+    ----------
+    ``llama3``, ``kokolis2025`` (the published counts the book uses).
+
+    Examples
+    --------
+    >>> observed_rate(10, 100, 50.0)
+    0.002
     """
     failures, units_, hours = check_parameters(count=count, units=units, window=window)
     return _out(_f()["observed"](failures, units_, hours))
 
 
-def checkpoint_write_time(parameter_count: Number, bytes_per_parameter: Number,
-                          bandwidth: Number) -> Number:
-    """Hours to write the state of ``parameter_count`` parameters: C = qp/B.  [checkpoint-write]
+def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: ArrayLike,
+                          bandwidth: ArrayLike) -> Number:
+    """Hours to write the state of p parameters at B bytes per second: C = qp/B.
 
-    ``bytes_per_parameter`` (q) is the checkpointed state per parameter; ``bandwidth`` (B)
-    is in bytes per *second*, as storage is quoted.
+    Parameters
+    ----------
+    parameter_count : array_like
+        Parameters in the checkpointed state, p > 0.
+    bytes_per_parameter : array_like
+        Checkpointed bytes per parameter, q > 0 (weights and optimizer state: 14 for mixed
+        precision with Adam).
+    bandwidth : array_like
+        Write bandwidth, B > 0, bytes per *second*, as storage is quoted.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The write time C, hours.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Notes
+    -----
+    Derivation ``checkpoint-write``.
+
+    References
+    ----------
+    ``rajbhandari2020`` (bytes per parameter).
+
+    Examples
+    --------
+    >>> round(checkpoint_write_time(7e9, 14, 2e9) * 60, 3)  # minutes
+    0.817
     """
     count, per, rate = check_parameters(parameter_count=parameter_count,
                                         bytes_per_parameter=bytes_per_parameter,
@@ -83,12 +209,47 @@ def checkpoint_write_time(parameter_count: Number, bytes_per_parameter: Number,
     return _out(_f()["write"](count, per, rate * SECONDS_PER_HOUR))
 
 
-def elastic_waste(preemption_rate: Number, gang_size: int, rendezvous: Number,
-                  restart_time: Number) -> Number:
-    """First-order waste of an elastic job of N replicas: λ(2NP + R).  [elastic-waste]
+def elastic_waste(preemption_rate: ArrayLike, gang_size: int, rendezvous: ArrayLike,
+                  restart_time: ArrayLike) -> Number:
+    """First-order waste of an elastic job of N replicas: λ(2NP + R).
 
-    Each preemption pauses all replicas twice (leave, rejoin) for ``rendezvous`` hours (P)
-    and the replacement takes ``restart_time`` (R) to start; no work is rolled back.
+    Each preemption pauses all replicas twice (leave, rejoin) for P hours and the
+    replacement takes R to start; no work is rolled back.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0.
+    gang_size : int
+        Replicas, N ≥ 1.
+    rendezvous : array_like
+        Pause per membership change, P ≥ 0, hours.
+    restart_time : array_like
+        Time for a replacement to start, R ≥ 0, hours.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The waste, a fraction (first order: may exceed 1 where it breaks down).
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Notes
+    -----
+    Derivation ``elastic-waste``.
+
+    References
+    ----------
+    ``thorpe2023`` (elastic training on preemptible instances).
+
+    Examples
+    --------
+    >>> round(elastic_waste(0.25, 8, 1 / 60, 1 / 6), 4)
+    0.1083
     """
     rate, size, pause, restart = check_parameters(
         preemption_rate=preemption_rate, gang_size=gang_size, rendezvous=rendezvous,
@@ -96,14 +257,42 @@ def elastic_waste(preemption_rate: Number, gang_size: int, rendezvous: Number,
     return _out(_f()["elastic"](rate, size, pause, restart))
 
 
-def useful_hour_price(waste: Number, price_discount: Number = 0.0,
-                      utilization: Number = 1.0) -> Number:
+def useful_hour_price(waste: ArrayLike, price_discount: ArrayLike = 0.0,
+                      utilization: ArrayLike = 1.0) -> Number:
     """Price of a useful hour, on-demand list price = 1: (1 − g)/(a(1 − w)).
-    [useful-hour-price]
 
-    ``price_discount`` g is 0 for on-demand, the spot discount for spot, the commitment
-    discount for reserved capacity; ``utilization`` a is the share of paid hours that run
-    jobs (1 for capacity bought only while used).
+    Parameters
+    ----------
+    waste : array_like
+        Waste fraction w, in [0, 1).
+    price_discount : array_like, optional
+        g: 0 for on-demand (default), the spot discount for spot, the commitment discount
+        for reserved capacity; a fraction in [0, 1).
+    utilization : array_like, optional
+        a: the share of paid hours that run jobs, in (0, 1] (default 1, for capacity bought
+        only while used).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Price per useful hour relative to on-demand's list price.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Notes
+    -----
+    Derivation ``useful-hour-price``.
+
+    Examples
+    --------
+    >>> round(useful_hour_price(0.1257, 0.6), 4)  # spot at the book's defaults
+    0.4575
+    >>> round(useful_hour_price(0.0, 0.4, utilization=0.8), 4)  # reserved, 80% busy
+    0.75
     """
     wasted, discount, used = check_parameters(waste=waste, price_discount=price_discount,
                                               utilization=utilization)

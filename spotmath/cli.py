@@ -34,6 +34,8 @@ from .inputs import (
 )
 from .plan import Plan, duration_text, make_plan
 
+__all__ = ["build_parser", "main"]
+
 DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
 
 

@@ -39,10 +39,24 @@ from functools import cache
 
 import sympy as sp
 
+# The symbols (lam, T, C, ...) are module attributes, not part of the star-import API.
 __all__ = [
-    "Derivation", "derivation", "NAMES", "lam", "M", "T", "C", "R", "N", "d",
-    "H", "F", "S", "m", "tau", "n", "p", "q", "B", "P", "w", "g", "a",
-    "k", "sigma", "rho", "r", "G", "Lsum", "q_n", "C_n", "R_bar",
+    "Derivation", "derivation", "NAMES", "lost_work_first_order", "lost_work_exact",
+    "lost_work_series", "waste_first_order", "waste_first_order_with_checkpoint",
+    "young_interval", "young_waste", "exact_optimality_condition", "exact_interval",
+    "daly_series_coefficients", "daly_interval", "uninterrupted_run_time",
+    "segment_time_protected_restart", "segment_time_preemptible_restart", "segment_time",
+    "waste_exact", "break_even_intervals_first_order", "break_even_no_checkpoint",
+    "break_even_rate_first_order", "break_even_restart_first_order",
+    "break_even_restart_exact", "gang_survival", "gang_rate", "max_gang_first_order",
+    "free_checkpoint_limit", "never_on_spot_gang", "interrupted_fraction", "bucket_rate",
+    "observed_rate", "checkpoint_write_time", "elastic_waste", "useful_hour_price",
+    "weibull_survival", "weibull_hazard", "weibull_mean", "weibull_log_likelihood",
+    "weibull_scale_mle", "weibull_profile_log_likelihood", "local_rate_interval",
+    "bulk_gang_survival", "bulk_gang_rate", "bulk_fraction", "restart_completion_time",
+    "notice_cycle_time", "notice_cycle_reward", "persist_loss", "waste_notice",
+    "async_interval_time", "waste_first_order_notice", "first_order_notice_interval",
+    "notice_optimality_condition", "notice_waste_floor",
 ]
 
 # -- symbols ---------------------------------------------------------------------------

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import matplotlib
 
+__all__ = ["COLOURS", "ON_DEMAND_COLOUR", "Table", "book_style", "equation", "keep"]
+
 ON_DEMAND_COLOUR = "0.25"
 COLOURS = ["#1b6ca8", "#d1495b", "#66a182", "#edae49", "#7b506f", "#00798c"]
 

@@ -31,7 +31,11 @@ __all__ = [
     "check_rate",
     "check_discount",
     "check_gang_size",
+    "check_positive",
+    "check_fraction",
     "check_number",
+    "check_utilization",
+    "check_seed",
     "check_choice",
     "check_known_names",
     "check_parameters",
@@ -104,7 +108,28 @@ def _check_range(
 def parse_duration(name: str, value: Any) -> Any:
     """Turn ``'90s'``, ``'10min'``, ``'4h'``, ``'1.5d'`` (or a bare number string) into hours.
 
-    Non-strings are returned unchanged, to be checked by :func:`check_duration`.
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        Text with an optional unit (s, min, h, d; none means hours), or anything else, which
+        is returned unchanged to be checked by :func:`check_duration`.
+
+    Returns
+    -------
+    float or object
+        Hours for a string; ``value`` itself otherwise.
+
+    Raises
+    ------
+    InputError
+        Text that is not a number with a known unit.
+
+    Examples
+    --------
+    >>> parse_duration("restart", "10min"), parse_duration("restart", "1.5d")
+    (0.16666666666666666, 36.0)
     """
     if not isinstance(value, str):
         return value
@@ -126,7 +151,28 @@ def parse_duration(name: str, value: Any) -> Any:
 def parse_rate(name: str, value: Any) -> Any:
     """Turn ``'0.25/h'``, ``'6/d'`` or ``'1/4h'`` into a rate per hour.
 
-    A bare number string is taken as per hour.  Non-strings are returned unchanged.
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        Text such as ``'0.25/h'`` (a bare number string is per hour), or anything else,
+        returned unchanged to be checked by :func:`check_rate`.
+
+    Returns
+    -------
+    float or object
+        Preemptions per hour for a string; ``value`` itself otherwise.
+
+    Raises
+    ------
+    InputError
+        Text that is not a rate, or has an unknown unit or a zero time.
+
+    Examples
+    --------
+    >>> parse_rate("rate", "6/d"), parse_rate("rate", "1/4h")
+    (0.25, 0.25)
     """
     if not isinstance(value, str):
         return value
@@ -153,16 +199,69 @@ def parse_rate(name: str, value: Any) -> Any:
 
 
 def rate_from_mtbf(mtbf: Any, name: str = "mtbf") -> float:
-    """The preemption rate (per hour) of a mean time between preemptions ('4h', 4, '90min')."""
+    """The preemption rate of a mean time between preemptions.
+
+    Parameters
+    ----------
+    mtbf : float or str
+        Mean time between preemptions, > 0: hours, or text such as ``'4h'`` or ``'90min'``.
+    name : str, optional
+        The parameter's name, used in the error message. (default ``"mtbf"``).
+
+    Returns
+    -------
+    float
+        Preemptions per hour, one over the MTBF.
+
+    Raises
+    ------
+    InputError
+        A duration that is not positive and finite.
+
+    Examples
+    --------
+    >>> rate_from_mtbf("4h"), rate_from_mtbf(0.5)
+    (0.25, 2.0)
+    """
     return 1 / check_duration(name, mtbf, scalar=True)
 
 
 def check_duration(
     name: str, value: Any, *, allow_zero: bool = False, scalar: bool = False
 ) -> float | np.ndarray:
-    """A finite duration in hours, positive (or >= 0 when ``allow_zero``).
+    """A finite duration in hours, positive (or ≥ 0 when ``allow_zero``).
 
-    Arrays are checked element-wise unless ``scalar`` asks for a single number.
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        A number, an array of numbers, or text with a unit (``'10min'``).
+    allow_zero : bool, optional
+        Accept 0 (default False).
+    scalar : bool, optional
+        Require a single number (default False: arrays are checked element-wise).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Hours.
+
+    Raises
+    ------
+    InputError
+        Not a number, not finite, negative (or zero without ``allow_zero``), or an array
+        where ``scalar`` is asked for.
+
+    Examples
+    --------
+    >>> check_duration("restart_time", "90s")
+    0.025
+    >>> try:
+    ...     check_duration("interval", 0)
+    ... except InputError as error:
+    ...     print(error)
+    interval: must be a duration > 0 (hours, or a string like '10min'), got 0
     """
     sign = ">= 0" if allow_zero else "> 0"
     expected = f"a duration {sign} (hours, or a string like '10min')"
@@ -172,7 +271,32 @@ def check_duration(
 
 
 def check_rate(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
-    """A finite, positive rate per hour; arrays allowed."""
+    """A finite, positive rate per hour; arrays allowed.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        A number, an array of numbers, or text such as ``'0.25/h'``.
+    scalar : bool, optional
+        Require a single number (default False).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Per hour.
+
+    Raises
+    ------
+    InputError
+        Not a positive finite rate.
+
+    Examples
+    --------
+    >>> check_rate("preemption_rate", "6/d")
+    0.25
+    """
     expected = "a rate > 0 per hour (a number, or a string like '0.25/h')"
     array = _as_float_array(name, parse_rate(name, value), expected)
     return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=None,
@@ -195,7 +319,32 @@ def _text_to_number(name: str, value: Any, expected: str, *, percent: bool = Fal
 
 
 def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
-    """A spot discount strictly between 0 and 1 (``'60%'`` is accepted as 0.6); arrays allowed."""
+    """A spot discount strictly between 0 and 1; ``'60%'`` is accepted as 0.6.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        A fraction, an array of fractions, or a percentage string.
+    scalar : bool, optional
+        Require a single number (default False).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The discount as a fraction.
+
+    Raises
+    ------
+    InputError
+        Not strictly between 0 and 1 (a discount of 100% would make spot free).
+
+    Examples
+    --------
+    >>> check_discount("spot_discount", "60%")
+    0.6
+    """
     expected = "a fraction strictly between 0 and 1 (0.6 or '60%')"
     number = _text_to_number(name, value, expected, percent=True)
     array = _as_float_array(name, number, expected)
@@ -204,7 +353,31 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
 
 
 def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nodes") -> int:
-    """A positive whole number (of nodes, by default): ``8``, ``8.0`` or ``'8'``."""
+    """A positive whole number (of nodes, by default): ``8``, ``8.0`` or ``'8'``.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        The number to check.
+    what : str, optional
+        What is counted, for the message (default ``"a whole number of nodes"``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InputError
+        Not a whole number ≥ 1 (``8.5``, ``0``, ``True``).
+
+    Examples
+    --------
+    >>> check_gang_size("nodes", "8")
+    8
+    """
     expected = f"{what} >= 1"
     value = _text_to_number(name, value, expected)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
@@ -215,13 +388,55 @@ def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nod
 
 
 def check_positive(name: str, value: Any) -> float:
-    """A single finite number > 0 (a shape parameter, say)."""
+    """A single finite number > 0 (a Weibull shape, say).
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InputError
+        Not a positive finite number.
+
+    Examples
+    --------
+    >>> check_positive("weibull_shape", 0.5)
+    0.5
+    """
     return check_number(name, value, minimum=0.0, allow_minimum=False,
                         expected="a number > 0", scalar=True)
 
 
 def check_fraction(name: str, value: Any) -> float:
-    """A single number in [0, 1] (inclusive, unlike the discount); ``'50%'`` is 0.5."""
+    """A single number in [0, 1] (inclusive, unlike the discount); ``'50%'`` is 0.5.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InputError
+        Not a number in [0, 1].
+
+    Examples
+    --------
+    >>> check_fraction("notice_share", "90%")
+    0.9
+    """
     expected = "a fraction in [0, 1]"
     array = _as_float_array(name, _text_to_number(name, value, expected, percent=True),
                             expected)
@@ -234,7 +449,41 @@ def check_fraction(name: str, value: Any) -> float:
 def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
                  maximum: float | None = None, allow_maximum: bool = False,
                  expected: str, scalar: bool = False) -> float | np.ndarray:
-    """A finite number (or array) between ``minimum`` and ``maximum``, ends as allowed."""
+    """A finite number (or array) between ``minimum`` and ``maximum``, ends as allowed.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+        A number, an array, or a number as text.
+    minimum : float
+        The lower end.
+    allow_minimum : bool
+        Whether the lower end itself is allowed.
+    maximum : float, optional
+        The upper end (default None: none).
+    allow_maximum : bool, optional
+        Whether the upper end itself is allowed (default False).
+    expected : str
+        What a good value is, for the message (``"a number > 0"``).
+    scalar : bool, optional
+        Require a single number (default False).
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    InputError
+        Out of range, not finite, or not a number.
+
+    Examples
+    --------
+    >>> check_number("jobs", "40", minimum=1, allow_minimum=True, expected="a count >= 1")
+    40.0
+    """
     array = _as_float_array(name, _text_to_number(name, value, expected), expected)
     return _check_range(name, array, minimum=minimum, allow_minimum=allow_minimum,
                         maximum=maximum, allow_maximum=allow_maximum, expected=expected,
@@ -242,13 +491,57 @@ def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
 
 
 def check_utilization(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
-    """A share of paid hours that run jobs: a fraction in (0, 1]."""
+    """A share of paid hours that run jobs: a fraction in (0, 1].
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+    scalar : bool, optional
+        Require a single number (default False).
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Raises
+    ------
+    InputError
+        Not in (0, 1].
+
+    Examples
+    --------
+    >>> check_utilization("reserved_utilization", 0.8)
+    0.8
+    """
     return check_number(name, value, minimum=0.0, allow_minimum=False, maximum=1.0,
                         allow_maximum=True, expected="a fraction in (0, 1]", scalar=scalar)
 
 
 def check_seed(name: str, value: Any) -> int:
-    """A seed for NumPy's random generator: a whole number >= 0."""
+    """A seed for NumPy's random generator: a whole number ≥ 0.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InputError
+        Not a whole number ≥ 0 (floats and booleans are refused).
+
+    Examples
+    --------
+    >>> check_seed("seed", 2026)
+    2026
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
             or value < 0:
         raise InputError(f"{name}: must be a whole number >= 0, got {_show(value)}")
@@ -256,14 +549,56 @@ def check_seed(name: str, value: Any) -> int:
 
 
 def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
-    """One of a fixed set of strings."""
+    """One of a fixed set of strings.
+
+    Parameters
+    ----------
+    name : str
+        The parameter's name, used in the error message.
+    value : object
+    choices : tuple of str
+        The allowed values.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        Anything else (the message lists the choices).
+
+    Examples
+    --------
+    >>> check_choice("model", "exact", ("exact", "first-order"))
+    'exact'
+    """
     if not isinstance(value, str) or value not in choices:
         raise InputError(f"{name}: must be one of {', '.join(choices)}; got {_show(value)}")
     return value
 
 
 def check_known_names(kind: str, given: Any, known: Any) -> None:
-    """Refuse names (of parameters, say) that are not in ``known``, listing the known ones."""
+    """Refuse names (of parameters, say) that are not in ``known``, listing the known ones.
+
+    Parameters
+    ----------
+    kind : str
+        What the names are, for the message (``"parameter"``).
+    given : iterable of str
+        The names supplied.
+    known : iterable of str
+        The names accepted.
+
+    Raises
+    ------
+    InputError
+        For the first unknown name, in sorted order.
+
+    Examples
+    --------
+    >>> check_known_names("parameter", ["mtbf"], ["mtbf", "restart"])
+    """
     unknown = sorted(set(given) - set(known))
     if unknown:
         raise InputError(
@@ -330,8 +665,32 @@ _PARAMETER_CHECKS = {
 
 
 def check_parameters(*, scalar: bool = False, **values: Any) -> list[Any]:
-    """Check domain parameters by name; return their values (hours, per hour) in order.
+    """Check domain parameters by name; return their values in library units, in order.
 
+    The one place the library checks its inputs: every public function passes its
+    arguments through here, by their domain names.
+
+    Parameters
+    ----------
+    scalar : bool, optional
+        Require single numbers (default False: arrays are checked element-wise).
+    **values
+        ``preemption_rate`` (per hour or text such as ``'0.25/h'``), ``interval``,
+        ``checkpoint_cost``, ``restart_time`` (hours or text such as ``'10min'``),
+        ``spot_discount``, ``gang_size`` and the other names the library uses.
+
+    Returns
+    -------
+    list
+        The checked values, hours and per hour, in the order given.
+
+    Raises
+    ------
+    InputError
+        An unknown name or a bad value (the message names it).
+
+    Examples
+    --------
     >>> check_parameters(preemption_rate="0.25/h", restart_time="10min")
     [0.25, 0.16666666666666666]
     """
@@ -515,7 +874,29 @@ BOOK_PARAMETERS: dict[str, tuple[Any, str]] = {
 
 
 def parameters_cell(*names: str) -> str:
-    """The source of a chapter's ``parameters`` cell declaring ``names``, from the table."""
+    """The source of a chapter's ``parameters`` cell declaring ``names``, from BOOK_TABLE.
+
+    Parameters
+    ----------
+    *names : str
+        Names from :data:`BOOK_TABLE`, in the order the cell declares them.
+
+    Returns
+    -------
+    str
+        One ``name: type = default  # help`` line per parameter.
+
+    Raises
+    ------
+    InputError
+        A name not in the table.
+
+    Examples
+    --------
+    >>> print(parameters_cell("mtbf_hours", "spot_discount"))
+    mtbf_hours: float = 4.0  # mean time between preemptions of one node, hours
+    spot_discount: float = 0.6  # discount against on-demand, in (0, 1)
+    """
     check_known_names("parameter", names, _BY_NAME)
     return "\n".join(_BY_NAME[name].line() for name in names)
 
@@ -540,8 +921,26 @@ def check_book_parameters(**values: Any) -> BookValues:
     Each name and its conversion come from :data:`BOOK_TABLE` (for example
     ``restart_minutes`` becomes ``restart_time`` in hours and ``model_billions`` becomes
     ``parameter_counts``); with ``mtbf_hours`` comes ``preemption_rate`` (per hour).
-    Unknown names are refused, and a bad value raises :class:`InputError` naming it.
 
+    Parameters
+    ----------
+    **values
+        A chapter's parameters by their names in :data:`BOOK_TABLE`, in the chapter's units
+        (minutes, seconds, GB/s, as each name says).
+
+    Returns
+    -------
+    BookValues
+        A dict that also reads as attributes (``p.restart_time``), in hours, per hour, bytes
+        per second and parameters.
+
+    Raises
+    ------
+    InputError
+        An unknown name, or a bad value (the message names it).
+
+    Examples
+    --------
     >>> p = check_book_parameters(mtbf_hours=4, restart_minutes="90s")
     >>> p.preemption_rate, p.restart_time
     (0.25, 0.025)

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 
 from . import _generated as G
-from .inputs import check_choice, check_parameters
+from .inputs import InputError, check_choice, check_parameters
 
 __all__ = [
     "MODELS",
@@ -53,10 +53,11 @@ __all__ = [
 
 MODELS = ("exact", "first-order")
 
-Number = Any  # a float or a NumPy array of floats
+#: What the vectorised functions return: a float for scalar input, else an array.
+Number = float | NDArray[np.float64]
 
 
-def _out(value: Any) -> Number:
+def _out(value: ArrayLike) -> Number:
     """Plain float for a scalar result, array otherwise."""
     array = np.asarray(value, dtype=float)
     return float(array) if array.ndim == 0 else array
@@ -126,10 +127,40 @@ def _f_never_on_spot(model: str, preemptible: bool) -> Callable:
 
 
 # -- vectorised formulas ----------------------------------------------------------------------
-def lost_work(preemption_rate: Number, interval: Number, model: str = "exact") -> Number:
+def lost_work(preemption_rate: ArrayLike, interval: ArrayLike, model: str = "exact") -> Number:
     """Expected compute lost per preemption, hours.
 
-    First order: T/2.  Exact (Poisson preemptions): 1/λ − T/(e^{λT} − 1).
+    First order: T/2.  Exact (Poisson preemptions, conditioned on one landing in the
+    interval): 1/λ − T/(e^{λT} − 1), slightly less than T/2.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    interval : array_like
+        Compute between checkpoints, T > 0, hours.
+    model : {"exact", "first-order"}, optional
+        Exact conditional mean (default) or T/2.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Hours of compute lost per preemption.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``young1974`` (the T/2 argument), ``daly2006`` (the exact mean).
+
+    Examples
+    --------
+    >>> round(lost_work(0.25, 1.0), 4), lost_work(0.25, 1.0, model="first-order")
+    (0.4792, 0.5)
     """
     rate, interval = check_parameters(preemption_rate=preemption_rate, interval=interval)
     rate, interval = np.broadcast_arrays(np.asarray(rate, float), np.asarray(interval, float))
@@ -137,13 +168,47 @@ def lost_work(preemption_rate: Number, interval: Number, model: str = "exact") -
 
 
 def segment_time(
-    preemption_rate: Number, interval: Number, checkpoint_cost: Number = 0.0,
-    restart_time: Number = 0.0, *, restart_preemptible: bool = True,
+    preemption_rate: ArrayLike, interval: ArrayLike, checkpoint_cost: ArrayLike = 0.0,
+    restart_time: ArrayLike = 0.0, *, restart_preemptible: bool = True,
 ) -> Number:
-    """Exact expected wall time (hours) to complete T hours of compute and a C-hour write.
+    """Exact expected wall time to complete T hours of compute and a C-hour write.
 
     Restart preemptible (default): E = e^{λR}(e^{λ(T+C)} − 1)/λ.
     Restart protected: E = (e^{λ(T+C)} − 1)(1/λ + R).
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    interval : array_like
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : array_like, optional
+        Time a checkpoint write blocks training, C ≥ 0, hours (default 0).
+    restart_time : array_like, optional
+        Preemption to computing again, R ≥ 0, hours (default 0).
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Expected wall time E, hours (at least T + C).
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``daly2006``.
+
+    Examples
+    --------
+    >>> round(segment_time(0.25, 1.0, 1 / 60, 1 / 6), 4)
+    1.2068
     """
     rate, interval, cost, restart = check_parameters(
         preemption_rate=preemption_rate, interval=interval, checkpoint_cost=checkpoint_cost,
@@ -152,13 +217,51 @@ def segment_time(
 
 
 def waste_fraction(
-    preemption_rate: Number, interval: Number, checkpoint_cost: Number = 0.0,
-    restart_time: Number = 0.0, *, model: str = "exact", restart_preemptible: bool = True,
+    preemption_rate: ArrayLike, interval: ArrayLike, checkpoint_cost: ArrayLike = 0.0,
+    restart_time: ArrayLike = 0.0, *, model: str = "exact", restart_preemptible: bool = True,
 ) -> Number:
-    """Share of wall time not spent on useful compute (a fraction).
+    """Share of wall time not spent on useful compute.
 
-    First order: C/T + λ(T/2 + R) (may exceed 1 where the approximation has broken down).
-    Exact: 1 − T/E with E from :func:`segment_time`.
+    First order: C/T + λ(T/2 + R), which may exceed 1 where the approximation has broken
+    down.  Exact: 1 − T/E with E from :func:`segment_time`.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    interval : array_like
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : array_like, optional
+        Time a checkpoint write blocks training, C ≥ 0, hours (default 0).
+    restart_time : array_like, optional
+        Preemption to computing again, R ≥ 0, hours (default 0).
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The waste w, a fraction.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``young1974``, ``daly2006``.
+
+    Examples
+    --------
+    >>> round(waste_fraction(0.25, 21.2 / 60, 1 / 60, 1 / 6), 4)
+    0.1257
+    >>> waste_fraction(0.25, [0.25, 1.0], model="first-order")
+    array([0.03125, 0.125  ])
     """
     rate, interval, cost, restart = check_parameters(
         preemption_rate=preemption_rate, interval=interval, checkpoint_cost=checkpoint_cost,
@@ -167,26 +270,113 @@ def waste_fraction(
     return _out(function(rate, interval, cost, restart))
 
 
-def young_interval(preemption_rate: Number, checkpoint_cost: Number) -> Number:
-    """Young's optimal compute interval T* = √(2C/λ), hours."""
+def young_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
+    """Young's optimal compute interval T* = √(2C/λ), hours.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : array_like
+        Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The interval, hours.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``young1974``.
+
+    Examples
+    --------
+    >>> round(young_interval(0.25, 1 / 60) * 60, 2)  # minutes
+    21.91
+    """
     rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
     return _out(_f_interval("young")(rate, cost))
 
 
-def daly_interval(preemption_rate: Number, checkpoint_cost: Number) -> Number:
-    """Daly's higher-order optimum √(2C/λ) − 2C/3 + (√2/18)C^{3/2}λ^{1/2} (C < 2/λ), else 1/λ."""
+def daly_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
+    """Daly's higher-order optimal interval, hours.
+
+    √(2C/λ) − 2C/3 + (√2/18)C^{3/2}λ^{1/2} while C < 2/λ, else 1/λ: the series of the
+    exact optimum in √(λC), to third order.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : array_like
+        Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The interval, hours.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``daly2006``.
+
+    Examples
+    --------
+    >>> round(daly_interval(0.25, 1 / 60) * 60, 2)  # minutes
+    21.25
+    """
     rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
     return _out(_f_interval("daly")(rate, cost))
 
 
-def exact_interval(preemption_rate: Number, checkpoint_cost: Number) -> Number:
-    """The exact optimum T* = (1 + W₀(−e^{−λC−1}))/λ under Poisson preemptions, hours.
+def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
+    """The exact optimal interval under Poisson preemptions, hours.
 
-    It minimises E/T in both restart variants.  Near λC → 0 the argument of W₀ sits at the
-    branch point −1/e, where rounding −e^{−λC−1} to a float costs about 1e-16/(2λC) in
-    relative accuracy; so where λC < 1e-3 the start value is Daly's series instead, and
-    three Newton steps on the derived optimality condition λC + x + log(1 − x) = 0
-    (x = λT, evaluated with log1p) bring either start value to full precision.
+    T* = (1 + W₀(−e^{−λC−1}))/λ minimises E/T in both restart variants.  Near λC → 0 the
+    argument of W₀ sits at the branch point −1/e, where rounding −e^{−λC−1} to a float costs
+    about 1e-16/(2λC) in relative accuracy; so where λC < 1e-3 the start value is Daly's
+    series instead, and three Newton steps on the derived optimality condition
+    λC + x + log(1 − x) = 0 (x = λT, evaluated with log1p) bring either start value to full
+    precision.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : array_like
+        Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The interval, hours.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``daly2006``, ``bougeret2011``.
+
+    Examples
+    --------
+    >>> round(exact_interval(0.25, 1 / 60) * 60, 2)  # minutes
+    21.25
     """
     rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
     rate, cost = np.broadcast_arrays(np.asarray(rate, float), np.asarray(cost, float))
@@ -203,22 +393,88 @@ def exact_interval(preemption_rate: Number, checkpoint_cost: Number) -> Number:
 
 
 def optimal_interval(
-    preemption_rate: Number, checkpoint_cost: Number, model: str = "exact"
+    preemption_rate: ArrayLike, checkpoint_cost: ArrayLike, model: str = "exact"
 ) -> Number:
-    """The model's optimal interval: exact (Lambert W) or first order (Young), hours."""
+    """The model's optimal interval: exact (Lambert W) or first order (Young), hours.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : array_like
+        Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
+    model : {"exact", "first-order"}, optional
+        :func:`exact_interval` (default) or :func:`young_interval`.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The interval, hours.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``young1974``, ``daly2006``.
+
+    Examples
+    --------
+    >>> round(optimal_interval(0.25, 1 / 60, model="first-order") * 60, 2)
+    21.91
+    """
     if _model(model) == "exact":
         return exact_interval(preemption_rate, checkpoint_cost)
     return young_interval(preemption_rate, checkpoint_cost)
 
 
 def optimal_waste(
-    preemption_rate: Number, checkpoint_cost: Number, restart_time: Number = 0.0, *,
+    preemption_rate: ArrayLike, checkpoint_cost: ArrayLike, restart_time: ArrayLike = 0.0, *,
     model: str = "exact", restart_preemptible: bool = True,
 ) -> Number:
     """The waste fraction at the model's optimal interval.
 
     With C = 0 the optimum is to checkpoint continuously (T → 0), and the waste is its
     limit: λR (first order), 1 − e^{−λR} (preemptible restart) or λR/(1 + λR).
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : array_like
+        Time a checkpoint write blocks training, C ≥ 0, hours (default 0).
+    restart_time : array_like, optional
+        Preemption to computing again, R ≥ 0, hours (default 0).
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The waste at the optimum, a fraction.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``daly2006``.
+
+    Examples
+    --------
+    >>> round(optimal_waste(0.25, 1 / 60, 1 / 6), 4)
+    0.1257
+    >>> round(optimal_waste(0.25, 0, 1 / 6), 4)  # free checkpoints: 1 - exp(-λR)
+    0.0408
     """
     rate, cost, restart = check_parameters(
         preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
@@ -235,17 +491,41 @@ def optimal_waste(
     return _out(result)
 
 
-def relative_price(waste: Number, spot_discount: Number) -> Number:
-    """Spot's price per useful hour relative to on-demand: (1 − d)/(1 − w) = (1 − d)·E/T.
+def relative_price(waste: ArrayLike, spot_discount: ArrayLike) -> Number:
+    """Spot's price per useful hour relative to on-demand: (1 − d)/(1 − w).
 
-    Spot pays while this is below 1, i.e. while the waste w is below the discount d.
-    A first-order waste of 1 or more has no meaningful price and is refused.
+    Equivalently (1 − d)·E/T.  Spot pays while this is below 1, that is while the waste w
+    is below the discount d.
+
+    Parameters
+    ----------
+    waste : array_like
+        The waste fraction w, in [0, 1).
+    spot_discount : float
+        Spot's discount against on-demand, d, strictly between 0 and 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The ratio of prices per useful hour (on-demand = 1).
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A discount out of range, or a waste outside [0, 1): a first-order waste of 100% or
+        more has no meaningful price.
+
+    Examples
+    --------
+    >>> round(relative_price(0.1256, 0.6), 4)
+    0.4575
     """
     (discount,) = check_parameters(spot_discount=spot_discount)
     waste = np.asarray(waste, dtype=float)
     if np.any(~np.isfinite(waste)) or np.any(waste < 0) or np.any(waste >= 1):
         bad = waste[~np.isfinite(waste) | (waste < 0) | (waste >= 1)].flat[0]
-        raise ValueError(
+        raise InputError(
             f"waste: must be a fraction in [0, 1) to price spot, got {bad:g} (a first-order "
             "waste of 100% or more means the approximation has broken down; use the exact model)"
         )
@@ -275,12 +555,52 @@ def break_even_intervals(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
 ) -> tuple[float, float] | None:
-    """The range of compute intervals (hours) over which spot pays, or None if none does.
+    """The range of intervals over which spot pays, or None if none does.
 
     Spot pays while its waste is below the discount d.  The waste is lowest at the optimal
     interval; checkpointing more often (C/T) or less often (lost work) raises it, so the
-    intervals that pay form one range, (shortest, longest).  With C = 0 the shortest is 0.
-    First order: the roots of C/T + λ(T/2 + R) = d in closed form.  Exact: bracketed roots.
+    intervals that pay form one range.  First order: the roots of C/T + λ(T/2 + R) = d in
+    closed form.  Exact: roots bracketed from the optimum, then Brent's method to
+    4 ulp (relative).
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : float
+        Time a checkpoint write blocks training, C ≥ 0, hours.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    spot_discount : float
+        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    tuple of float or None
+        (shortest, longest) interval in hours; the shortest is 0 when C = 0.  None when even
+        the optimal interval wastes at least the discount.
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``daly2006``.
+
+    Examples
+    --------
+    >>> low, high = break_even_intervals(0.25, 1 / 60, 1 / 6, 0.6)
+    >>> round(low * 3600, 1), round(high, 2)  # seconds, hours
+    (43.2, 6.18)
+    >>> break_even_intervals(2.0, 1 / 60, 1.0, 0.6) is None
+    True
     """
     rate, cost, restart, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
@@ -308,7 +628,48 @@ def break_even_interval(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
 ) -> float | None:
-    """The longest compute interval (hours) at which spot still pays, or None if none does."""
+    """The longest interval at which spot still pays, or None if none does.
+
+    The upper end of :func:`break_even_intervals`: checkpoint less often than this and spot
+    costs more per useful hour than on-demand.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : float
+        Time a checkpoint write blocks training, C ≥ 0, hours.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    spot_discount : float
+        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    float or None
+        Hours; None when no interval pays.
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``daly2006``.
+
+    Examples
+    --------
+    >>> round(break_even_interval(0.25, 1 / 60, 1 / 6, 0.6), 2)
+    6.18
+    >>> round(break_even_interval(0.25, 1 / 60, 1 / 6, 0.6, model="first-order"), 2)
+    4.44
+    """
     found = break_even_intervals(preemption_rate, checkpoint_cost, restart_time, spot_discount,
                                  model=model, restart_preemptible=restart_preemptible)
     return None if found is None else found[1]
@@ -318,10 +679,41 @@ def break_even_preemption_rate(
     interval: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
 ) -> float | None:
-    """The preemption rate (per hour) at which spot stops paying, or None if it never pays.
+    """The preemption rate at which spot stops paying, or None if it never pays.
 
-    Spot pays for rates below it.  None: even with no preemptions the checkpoint writes
-    alone (C/(T + C) exact, C/T first order) use up the discount.
+    Spot pays for rates below it.  First order in closed form; exact: a bracketed root.
+
+    Parameters
+    ----------
+    interval : float
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : float
+        Time a checkpoint write blocks training, C, hours ≥ 0.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    spot_discount : float
+        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    float or None
+        Preemptions per node-hour; None when even with no preemptions the checkpoint writes
+        alone (C/(T + C) exact, C/T first order) use up the discount.
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> round(1 / break_even_preemption_rate(21.2 / 60, 1 / 60, 1 / 6, 0.6), 2)  # MTBF, h
+    0.42
     """
     interval, cost, restart, discount = check_parameters(
         scalar=True, interval=interval, checkpoint_cost=checkpoint_cost,
@@ -344,10 +736,40 @@ def break_even_restart_time(
     preemption_rate: float, interval: float, checkpoint_cost: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
 ) -> float | None:
-    """The restart time (hours) at which spot stops paying, or None if it never pays.
+    """The restart time at which spot stops paying, or None if it never pays.
 
-    Closed form in both models (solved by SymPy).  None: even an instant restart leaves the
-    waste at or above the discount.
+    Closed form in both models (solved by SymPy).
+
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    interval : float
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : float
+        Time a checkpoint write blocks training, C, hours ≥ 0.
+    spot_discount : float
+        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    float or None
+        Hours; None when even an instant restart leaves the waste at or above the discount.
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> round(break_even_restart_time(0.25, 21.2 / 60, 1 / 60, 0.6), 2)
+    3.29
     """
     rate, interval, cost, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, interval=interval,
@@ -368,9 +790,38 @@ def break_even_discount(
     preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
     *, model: str = "exact", restart_preemptible: bool = True,
 ) -> float | None:
-    """The smallest spot discount at which spot pays: it equals the waste fraction.
+    """The smallest spot discount at which spot pays: the waste fraction itself.
 
-    None where the first-order waste reaches 100% (no discount can pay for that).
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    interval : float
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : float
+        Time a checkpoint write blocks training, C, hours ≥ 0.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    float or None
+        A fraction; None where the first-order waste reaches 100% (no discount pays).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> round(break_even_discount(0.25, 21.2 / 60, 1 / 60, 1 / 6), 4)
+    0.1257
     """
     waste = float(waste_fraction(preemption_rate, interval, checkpoint_cost, restart_time,
                                  model=model, restart_preemptible=restart_preemptible))
@@ -378,14 +829,64 @@ def break_even_discount(
 
 
 # -- gangs ------------------------------------------------------------------------------------
-def gang_rate(preemption_rate: Number, gang_size: int) -> Number:
-    """Preemption rate of a synchronous gang of N independent nodes: Nλ, per hour."""
+def gang_rate(preemption_rate: ArrayLike, gang_size: int) -> Number:
+    """Preemption rate of a synchronous gang of N independent nodes: Nλ.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    gang_size : int
+        Nodes in the synchronous gang, N ≥ 1.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Preemptions of the gang per hour.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> gang_rate(0.25, 8)
+    2.0
+    """
     rate, size = check_parameters(preemption_rate=preemption_rate, gang_size=gang_size)
     return _out(_f_gang()["rate"](rate, size))
 
 
-def gang_survival(preemption_rate: Number, gang_size: int, interval: Number) -> Number:
-    """Probability that no node of the gang is preempted within T hours: e^{−NλT}."""
+def gang_survival(preemption_rate: ArrayLike, gang_size: int, interval: ArrayLike) -> Number:
+    """Probability that no node of the gang is preempted within T hours: e^{−NλT}.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    gang_size : int
+        Nodes in the synchronous gang, N ≥ 1.
+    interval : array_like
+        Compute between checkpoints, T > 0, hours.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        A probability.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> round(gang_survival(0.25, 8, 0.5), 4)
+    0.3679
+    """
     rate, size, interval = check_parameters(
         preemption_rate=preemption_rate, gang_size=gang_size, interval=interval)
     return _out(_f_gang()["survival"](rate, size, interval))
@@ -408,8 +909,38 @@ def never_on_spot_gang_size(
 
     With C = 0 and T → 0 only the restarts are lost: waste NλR (first order),
     1 − e^{−NλR} (restart preemptible) or NλR/(1 + NλR) (protected).  The gang size where
-    this reaches d is d/(λR), −ln(1 − d)/(λR) and d/((1 − d)λR).  None if R = 0 (then no
-    gang is too large in this model).
+    this reaches d is d/(λR), −ln(1 − d)/(λR) and d/((1 − d)λR), rounded up.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    spot_discount : float
+        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    int or None
+        Nodes; None if R = 0 (then no gang is too large in this model).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> never_on_spot_gang_size(0.25, 1 / 6, 0.6)
+    22
+    >>> never_on_spot_gang_size(0.25, 1 / 6, 0.6, model="first-order")
+    15
     """
     rate, restart, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,
@@ -430,9 +961,39 @@ def max_gang_size(
     """The largest synchronous gang for which spot still pays at its optimal interval.
 
     The gang is preempted at Nλ and checkpoints at the optimum for that rate.  First order:
-    √(2NλC) + NλR = d solved in closed form; exact: the exact waste at the exact optimum,
-    a bracketed root in N.  0 if even one node does not pay; None if no gang is too large
-    (C = R = 0).
+    √(2NλC) + NλR = d solved in closed form; exact: the exact waste at the exact optimum, a
+    bracketed root in N.
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        Preemptions per node-hour, λ > 0 (one over the MTBF).
+    checkpoint_cost : float
+        Time a checkpoint write blocks training, C ≥ 0, hours.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    spot_discount : float
+        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+    model : {"exact", "first-order"}, optional
+        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
+        replacement nodes are spot too); False treats the restart as protected.
+
+    Returns
+    -------
+    int or None
+        Nodes; 0 if even one node does not pay; None if no gang is too large (C = R = 0).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> max_gang_size(0.25, 1 / 60, 1 / 6, 0.6)
+    13
     """
     rate, cost, restart, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,

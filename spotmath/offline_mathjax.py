@@ -11,6 +11,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+__all__ = ["MATHJAX_PATH", "mathjax_source", "setup"]
+
 MATHJAX_PATH = "mathjax/es5/tex-chtml.js"
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 from sphinx.util import logging
 
+__all__ = ["setup"]
+
 LOGGER = logging.getLogger(__name__)
 
 

@@ -13,7 +13,23 @@ __all__ = ["Plan", "make_plan", "duration_text"]
 
 
 def duration_text(hours: float | None) -> str:
-    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'."""
+    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'.
+
+    Parameters
+    ----------
+    hours : float or None
+        A duration in hours; None reads "none".
+
+    Returns
+    -------
+    str
+        Three significant figures in the largest unit that keeps the number at least 1.
+
+    Examples
+    --------
+    >>> duration_text(21.2 / 60), duration_text(6.18), duration_text(0.0125)
+    ('21.2 min', '6.18 h', '45 s')
+    """
     if hours is None:
         return "none"
     if hours < 1 / 60:
@@ -211,14 +227,57 @@ def make_plan(
     notice_share: float | str | None = None, notice_write: float | str | None = None,
     persist: float | str = 0.0,
 ) -> Plan:
-    """Work out the plan for one node's ``preemption_rate`` and a gang of ``nodes``.
+    """Work out the checkpointing plan and the spot verdict.
 
-    The checkpoint cost must be positive: with free checkpoints the optimum is to checkpoint
-    continuously, and there is no interval to recommend.  ``notice`` (hours, 0: none) needs
-    ``notice_share``, the measured share of preemptions whose notice arrives and is acted
-    on; ``notice_write`` (default C + P, the time to a durable checkpoint) is the on-notice
-    write.  ``persist`` is the time after its blocking part at which a checkpoint is
-    durable.  Without these the plan is today's, number for number.
+    Parameters
+    ----------
+    preemption_rate : float or str
+        One node's preemptions per hour, λ > 0 (a number, or text such as ``"0.25/h"``).
+    restart_time : float or str
+        Preemption to computing again, R ≥ 0: hours, or text such as ``"10min"``.
+    checkpoint_cost : float or str
+        Blocking time of a checkpoint write, C > 0 (with free checkpoints the optimum is to
+        checkpoint continuously and there is no interval to recommend).
+    spot_discount : float or str
+        Discount against on-demand, strictly between 0 and 1 (or ``"60%"``).
+    nodes : int, optional
+        Nodes in the synchronous gang (default 1): everything is for the rate Nλ.
+    model : {"exact", "first-order"}, optional
+        Which model's optimum to recommend (default exact; both wastes are reported).
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True).
+    notice : float or str, optional
+        Warning before a preemption, hours (default 0: none); needs ``notice_share``.
+    notice_share : float or str, optional
+        The measured share of preemptions whose notice arrives and is acted on.
+    notice_write : float or str, optional
+        On-notice checkpoint write (default C + P, the time to a durable checkpoint).
+    persist : float or str, optional
+        Time after its blocking part at which a checkpoint is durable (default 0).
+
+    Returns
+    -------
+    Plan
+        Every interval, waste and limit, with ``report()`` (the table ``spotmath plan``
+        prints) and ``to_json()``.  Without a notice or persist the plan is the classic one,
+        number for number.
+
+    Raises
+    ------
+    InputError
+        A bad value or combination (one line naming the option).
+
+    References
+    ----------
+    ``young1974``, ``daly2006``.
+
+    Examples
+    --------
+    >>> plan = make_plan("0.25/h", "10min", "1min", 0.6)
+    >>> duration_text(plan.recommended_interval_h), f"{plan.waste_exact:.1%}", plan.verdict
+    ('21.2 min', '12.6%', 'spot pays')
+    >>> make_plan(0.25, "10min", "1min", 0.6, nodes=8).max_gang_size
+    13
     """
     rate, restart, cost, discount, notice, persist = check_parameters(
         scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,

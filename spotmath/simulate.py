@@ -122,6 +122,38 @@ def exposure(
 
     N(1 − ρ)(L/s)^k + ρλL with L = R + T + C and s the Weibull scale of a node's gaps;
     e^{exposure} estimates the attempts a segment needs (exactly so for Poisson).
+
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per node-hour, λ > 0 (the mean rate also for Weibull gaps).
+    interval : float
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : float
+        Blocking time of a checkpoint write, C ≥ 0, hours.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    gang_size : int, optional
+        Nodes in the synchronous gang, N ≥ 1 (default 1).
+    weibull_shape : float, optional
+        Shape k of each node's gaps (default 1: Poisson).
+    bulk_fraction : float, optional
+        Share ρ of pool-wide reclaims (default 0).
+
+    Returns
+    -------
+    float
+        The cumulative hazard (dimensionless).
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> round(exposure(0.25, 1.0, 1 / 60, 1 / 6), 4)  # λ(R + T + C)
+    0.2958
     """
     length = restart_time + interval + checkpoint_cost
     node_rate = (1 - bulk_fraction) * preemption_rate
@@ -142,9 +174,67 @@ def simulate(
     notice_write: float | None = None, persist: float = 0.0,
     restart_preemptible: bool = True, seed: int = 0,
 ) -> Simulation:
-    """Simulate ``jobs`` independent jobs, vectorised over jobs; see the module docstring.
+    """Simulate independent jobs on spot, preemption by preemption; vectorised over jobs.
 
-    ``notice_share`` is used only with a ``notice``; ``notice_write`` defaults to C + P.
+    No formula is inside: each job computes in intervals of T, writes checkpoints, and is
+    preempted by its nodes' gap processes (Weibull, mean 1/λ) and pool-wide reclaims; the
+    rules for a notice and asynchronous writes are those of the module docstring.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per node-hour, λ > 0 (the mean rate also for Weibull gaps).
+    interval : float
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : float
+        Blocking time of a checkpoint write, C ≥ 0, hours.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    work : float
+        Compute each job must complete, hours (> 0).
+    jobs : int, optional
+        Independent jobs to simulate (default 1000).
+    gang_size : int, optional
+        Nodes in the synchronous gang, N ≥ 1 (default 1).
+    weibull_shape : float, optional
+        Shape k of each node's gaps between preemptions (default 1: Poisson).
+    bulk_fraction : float, optional
+        Share ρ of preemptions that are pool-wide reclaims taking the whole gang (default 0).
+    notice : float, optional
+        Warning before a preemption, hours (default 0: none).
+    notice_share : float, optional
+        Share q of preemptions whose notice arrives and is acted on (used with ``notice``).
+    notice_write : float, optional
+        On-notice checkpoint write, hours (default C + P, the time to a durable checkpoint).
+    persist : float, optional
+        Asynchronous write: hours after the blocking part until a checkpoint is durable, P ≥ 0.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True).
+    seed : int, optional
+        Seed of NumPy's random generator, for reproducible runs (default 0).
+
+    Returns
+    -------
+    Simulation
+        Per-job wall times, preemption counts and lost time; ``waste()`` gives the
+        long-run waste with its standard error.
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    References
+    ----------
+    ``daly2006`` (the model the Poisson case must reproduce).
+
+    Examples
+    --------
+    >>> run = simulate(preemption_rate=0.25, interval=21.2 / 60, checkpoint_cost=1 / 60,
+    ...                restart_time=1 / 6, work=100.0, jobs=200, seed=1)
+    >>> waste, error = run.waste()
+    >>> bool(abs(waste - 0.1257) < 4 * error)  # the exact model's waste, within 4 errors
+    True
     """
     p = _checked(**locals())
     rate, T, C, R = (p["preemption_rate"], p["interval"], p["checkpoint_cost"],
@@ -255,7 +345,60 @@ def simulate_reference(
     notice_write: float | None = None, persist: float = 0.0,
     restart_preemptible: bool = True, seed: int = 0,
 ) -> Simulation:
-    """The same simulation as a plain-Python event loop, one segment at a time (slow)."""
+    """The same simulation as a plain-Python event loop, one segment at a time (slow).
+
+    It follows the same rules as :func:`simulate` and exists to check it.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per node-hour, λ > 0 (the mean rate also for Weibull gaps).
+    interval : float
+        Compute between checkpoints, T > 0, hours.
+    checkpoint_cost : float
+        Blocking time of a checkpoint write, C ≥ 0, hours.
+    restart_time : float
+        Preemption to computing again, R ≥ 0, hours.
+    work : float
+        Compute each job must complete, hours (> 0).
+    jobs : int, optional
+        Independent jobs to simulate (default 1000).
+    gang_size : int, optional
+        Nodes in the synchronous gang, N ≥ 1 (default 1).
+    weibull_shape : float, optional
+        Shape k of each node's gaps between preemptions (default 1: Poisson).
+    bulk_fraction : float, optional
+        Share ρ of preemptions that are pool-wide reclaims taking the whole gang (default 0).
+    notice : float, optional
+        Warning before a preemption, hours (default 0: none).
+    notice_share : float, optional
+        Share q of preemptions whose notice arrives and is acted on (used with ``notice``).
+    notice_write : float, optional
+        On-notice checkpoint write, hours (default C + P, the time to a durable checkpoint).
+    persist : float, optional
+        Asynchronous write: hours after the blocking part until a checkpoint is durable, P ≥ 0.
+    restart_preemptible : bool, optional
+        Whether a restart can itself be preempted (default True).
+    seed : int, optional
+        Seed of NumPy's random generator, for reproducible runs (default 0).
+
+    Returns
+    -------
+    Simulation
+        As :func:`simulate`.
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> run = simulate_reference(preemption_rate=0.25, interval=0.5, checkpoint_cost=0.0,
+    ...                          restart_time=0.0, work=5.0, jobs=50, seed=1)
+    >>> bool(run.wall_time.min() >= 5.0)
+    True
+    """
     p = _checked(**locals())
     rate, T, C, R = (p["preemption_rate"], p["interval"], p["checkpoint_cost"],
                      p["restart_time"])
@@ -340,11 +483,38 @@ def simulate_reference(
 def waste_curve(
     intervals, *, segments: int = 30, seed: int = 0, **kwargs,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Simulated long-run waste (and its standard error) at each interval of ``intervals``.
+    """Simulated long-run waste, and its standard error, at each interval.
 
     Each point simulates jobs of ``segments`` whole intervals, with its own seed drawn from
-    ``seed``, so a curve is reproducible and its points are independent.  ``kwargs`` are
-    :func:`simulate`'s other arguments (not ``interval`` or ``work``).
+    ``seed``, so a curve is reproducible and its points are independent.
+
+    Parameters
+    ----------
+    intervals : array_like
+        Compute intervals T, hours (each > 0).
+    segments : int, optional
+        Intervals of work per simulated job (default 30).
+    seed : int, optional
+        Seed from which each point's seed is drawn (default 0).
+    **kwargs
+        :func:`simulate`'s other arguments (not ``interval`` or ``work``).
+
+    Returns
+    -------
+    waste, standard_error : numpy.ndarray
+        One value per interval, fractions.
+
+    Raises
+    ------
+    InputError
+        A value that is not a number, not finite, or out of range (the message names it).
+
+    Examples
+    --------
+    >>> waste, error = waste_curve([0.25, 1.0], preemption_rate=0.25, checkpoint_cost=0.0,
+    ...                            restart_time=0.0, jobs=100)
+    >>> waste.shape, bool(waste[0] < waste[1])
+    ((2,), True)
     """
     seeds = np.random.SeedSequence(seed).generate_state(len(intervals))
     points = [simulate(interval=float(t), work=segments * float(t), seed=int(s), **kwargs)
@@ -365,7 +535,32 @@ def synthetic_trace(
     takes every instance of the pool at once.  A reclaimed instance is replaced at once by
     a new one; instances up at the end are censored there.  So each instance's hazard is
     λ when the shape is 1, and a gang of N instances is interrupted at (N(1 − ρ) + ρ)λ
-    [bulk-gang-rate], as in :func:`simulate`.
+    (derivation ``bulk-gang-rate``), as in :func:`simulate`.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per instance-hour, λ > 0.
+    pool_size : int
+        Instance slots in the pool, ≥ 1.
+    hours : float
+        How long the pool is observed, hours (> 0).
+    weibull_shape : float, optional
+        Shape k of each instance's lifetime (default 1: Poisson).
+    bulk_fraction : float, optional
+        Share ρ of preemptions that are pool-wide reclaims, in [0, 1) (default 0).
+    seed : int, optional
+        Seed of NumPy's random generator (default 0).
+
+    Returns
+    -------
+    Trace
+        The same record :func:`spotmath.traces.read_trace` returns for a real trace.
+
+    Raises
+    ------
+    InputError
+        A value out of range (the message names it).
 
     Examples
     --------
