@@ -136,6 +136,8 @@ def _stationary_maxima(rate: float, cost: float, share: float, write: float,
 
     alpha, beta = float(alpha_f(rate, *args)), float(beta_f(rate, *args))
     end = LONGEST / rate
+    if start >= end:  # no interval left to search
+        return []
     edges = [start]
     if alpha != 0 and start < -beta / alpha < end:
         edges.append(-beta / alpha)
@@ -172,8 +174,10 @@ def optimal_interval(
     plain = float(n.exact_interval(rate, cost))
     if share == 0:
         return max(plain, shortest)
+    if rate * cost > LONGEST:  # a periodic write would almost never complete (waste 1)
+        return math.inf
     candidates = [shortest] if shortest > 0 else []
-    if plain < write:
+    if plain < write and shortest <= write:  # the optimum where no on-notice write fits
         candidates.append(min(max(plain, shortest), write))
     start = max(write, shortest)
     candidates += [start] if start > 0 else []
@@ -232,10 +236,15 @@ def break_even_intervals(
                         **variant)
     if math.isinf(best):  # the waste falls towards the floor: pays from some T on
         best = LONGEST / rate
+        for _ in range(2000):  # first order: C/T may keep it above d that far out
+            if excess(best) < 0:
+                break
+            best *= 2
     high = math.inf if floor < discount else n._root(excess, best, 2 * best)
     if excess(max(persist, 1e-12 / rate)) < 0:
         return max(persist, 0.0), high
-    return n._root_down(excess, max(best / 2, persist), best), high
+    # waste(P) >= d here, so the shortest paying interval lies in [P, best]
+    return n._root_down(excess, max(best / 2, persist), best, floor=persist), high
 
 
 def max_gang_size(

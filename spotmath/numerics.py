@@ -542,12 +542,16 @@ def _root(function: Callable[[float], float], low: float, high: float) -> float:
     raise ArithmeticError("no sign change found while bracketing a root")
 
 
-def _root_down(function: Callable[[float], float], low: float, high: float) -> float:
-    """Root of a decreasing ``function`` with function(high) < 0, shrinking ``low`` as needed."""
+def _root_down(function: Callable[[float], float], low: float, high: float,
+               floor: float = 0.0) -> float:
+    """Root of a decreasing ``function`` with function(high) < 0, halving ``low`` as needed.
+
+    ``low`` never goes below ``floor`` (where the caller knows the function is >= 0).
+    """
     for _ in range(2000):
         if function(low) >= 0:
             return brentq(function, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)
-        low, high = low / 2, low
+        low, high = max(low / 2, floor), low
     raise ArithmeticError("no sign change found while bracketing a root")
 
 
@@ -945,7 +949,7 @@ def never_on_spot_gang_size(
     rate, restart, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,
         spot_discount=spot_discount)
-    if restart == 0:
+    if rate * restart == 0:  # R = 0, or λR below the smallest float: no size overflows
         return None
     size = float(_f_never_on_spot(_model(model), bool(restart_preemptible))(rate, restart,
                                                                              discount))
@@ -1010,7 +1014,9 @@ def max_gang_size(
             return optimal_waste(gang_rate_, cost, restart, model=model,
                                  restart_preemptible=restart_preemptible) - discount
 
-        size = _root(excess, 1e-12 * rate, rate) / rate
+        if excess(rate) >= 0:  # one node does not pay: the root is at most λ, the answer 0
+            return 0
+        size = _root(excess, rate, 2 * rate) / rate
     if not math.isfinite(size):  # C and R so small that the size overflows
         return None
     return max(0, math.ceil(_snap(size)) - 1)

@@ -330,3 +330,33 @@ def test_json_is_strict():
     out = run("plan", "--json", "--notice", "1min", "--notice-share", "1").stdout
     json.loads(out)  # no NaN or Infinity: allow_nan=False would have failed
     assert "Infinity" not in out and "NaN" not in out
+
+
+# -- found by comparing the page's calculator with the command on random inputs ----------
+def test_optimum_is_never_shorter_than_the_bound_even_when_the_notice_write_is():
+    """A notice write shorter than P used to offer a candidate below P (then refused)."""
+    rate, cost, write, persist = 60 / 901.348, 4.12564 / 3600, 81.7351 / 3600, 1452.87 / 3600
+    best = nm.optimal_interval(rate, cost, notice_share=0.9, notice_write=write,
+                               persist=persist, shortest=persist)
+    assert best >= persist
+    plan = sm.make_plan(rate, 451.03 / 3600, cost, 0.5, notice=163.287 / 3600,
+                        notice_share=0.9, notice_write=write, persist=persist)
+    assert plan.recommended_interval_h is None or plan.recommended_interval_h >= persist
+    assert plan.max_gang_size is not None
+
+
+def test_writes_that_never_complete_mean_checkpoint_on_notice_only():
+    """λC far beyond LONGEST: the condition overflowed to NaN; no periodic write helps."""
+    rate, cost = 4211 * 60 / 22.0, 391 / 3600  # a gang of 4211, MTBF 22 min per node
+    assert rate * cost > nm.LONGEST
+    assert math.isinf(nm.optimal_interval(rate, cost, notice_share=1.0, notice_write=0.01))
+
+
+def test_first_order_break_even_beyond_the_search_limit_is_found():
+    """q = 1, first order: the waste C/T + λ(C_n + R) reaches d only beyond LONGEST/λ."""
+    rate, cost, restart, write, d = 34 * 60 / 15.7174, 876.5 / 3600, 17.1 / 3600, 8.6 / 3600, 0.999
+    low, high = nm.break_even_intervals(rate, cost, restart, d, notice_share=1.0,
+                                        notice_write=write, model="first-order")
+    assert math.isinf(high) and low > nm.LONGEST / rate
+    # the closed form: C/T + λ(C_n + R) = d
+    assert low == pytest.approx(cost / (d - rate * (write + restart)), rel=1e-12)

@@ -314,3 +314,15 @@ def test_max_gang_is_below_never_on_spot(rate, cost, restart, model, discount):
     never = sm.never_on_spot_gang_size(rate, restart, discount, model=model)
     if never is not None:
         assert largest < never
+
+
+def test_max_gang_size_when_even_one_node_does_not_pay():
+    """A tiny discount: the old bracket spanned twelve decades and brentq ran out of
+    iterations (a traceback from `spotmath plan`).  Against a direct check of N = 1."""
+    rate, cost, restart, d = 60 / 4537.42, 4.85766 / 3600, 139.519 / 3600, 0.001
+    assert sm.optimal_waste(rate, cost, restart) >= d  # one node does not pay
+    assert sm.max_gang_size(rate, cost, restart, d) == 0
+    # and where one node pays, the answer is the last N whose optimal waste is below d
+    size = sm.max_gang_size(rate, cost, 0.0, 0.02)
+    assert sm.optimal_waste(size * rate, cost, 0.0) < 0.02 <= sm.optimal_waste(
+        (size + 1) * rate, cost, 0.0)
