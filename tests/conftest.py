@@ -1,10 +1,14 @@
 """Shared test settings and the built book (one build per test session)."""
 
 import fcntl
+import functools
+import http.server
 import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 import pytest
 from hypothesis import settings
@@ -38,3 +42,27 @@ def built_book(tmp_path_factory) -> Path:
             assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
             done.write_text("built\n")
     return out / "_build" / "html"
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built book quietly, recording every request (path, status)."""
+
+    requests: list = []
+
+    def log_message(self, *args):  # quiet; record instead
+        pass
+
+    def send_response(self, code, message=None):
+        type(self).requests.append((unquote(urlparse(self.path).path), code))
+        super().send_response(code, message)
+
+
+@pytest.fixture(scope="module")
+def server(built_book):
+    """The built book on http://127.0.0.1 (a free port), for the browser tests."""
+    handler = functools.partial(_Handler, directory=str(built_book))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()

@@ -7,43 +7,20 @@ successfully, and that internal links resolve.  Saves a screenshot of one chapte
 installs Debian's `chromium`).
 """
 
-import functools
-import http.server
 import re
 import shutil
 import subprocess
-import threading
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urljoin, urlparse
 
 import pytest
+from conftest import _Handler
 from test_book import ROOT, toc_files
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                 "(apt-get install chromium; .ci/run does)")
-
-
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    requests: list = []
-
-    def log_message(self, *args):  # quiet; record instead
-        pass
-
-    def send_response(self, code, message=None):
-        type(self).requests.append((unquote(urlparse(self.path).path), code))
-        super().send_response(code, message)
-
-
-@pytest.fixture(scope="module")
-def server(built_book):
-    handler = functools.partial(_Handler, directory=str(built_book))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
 
 
 def chromium(url: str, tmp: Path, *extra: str) -> str:
@@ -194,3 +171,4 @@ def test_reading_at_1280_by_900(server, built_book, tmp_path):
         assert not seen["wide"], (name, seen["wide"])
     bottom = results["book/intro.html"]["verdict_bottom"]
     assert bottom is not None and bottom <= 900, f"the verdict ends at {bottom} px, below the fold"
+

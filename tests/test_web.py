@@ -23,8 +23,9 @@ pytestmark = pytest.mark.skipif(NODE is None and CHROMIUM is None,
                                 reason="neither Node.js nor Chromium is installed")
 WEB = codegen.JS_PATH.parent
 EPS = np.finfo(float).eps
-SCRIPTS = [WEB / "numerics.js", WEB / "formulas.js"]
-PRELUDE = "const N = globalThis.spotmathNumerics, F = globalThis.spotmathFormulas;\n"
+SCRIPTS = [WEB / "numerics.js", WEB / "formulas.js", WEB / "inputs.js", WEB / "plan.js"]
+PRELUDE = ("const N = globalThis.spotmathNumerics, F = globalThis.spotmathFormulas, "
+           "P = globalThis.spotmathPlan;\n")
 
 
 def node(body: str):
@@ -69,8 +70,9 @@ SAMPLE = {"lam": 0.3, "T": 0.7, "C": 0.02, "R": 0.15, "d": 0.6, "N": 8.0, "x": 0
           "rho": 0.3, "q_n": 0.7, "C_n": 0.01}
 
 
-def test_formulas_js_is_what_the_derivations_print_now():
+def test_generated_javascript_is_what_python_prints_now():
     assert codegen.JS_PATH.read_text() == codegen.generate_js(), "run: python -m spotmath.codegen"
+    assert codegen.INPUTS_JS_PATH.read_text() == codegen.generate_inputs_js()
 
 
 def test_every_formula_agrees_with_python():
@@ -152,3 +154,136 @@ def test_bracket_searches_match_the_python_ones():
               "N.rootDown(x => 1e-6 - x, 0.5, 1)]));")
     assert up[0] == pytest.approx(n._root(lambda x: x - 1000, 1, 2), rel=8 * EPS)
     assert up[1] == pytest.approx(n._root_down(lambda x: 1e-6 - x, 0.5, 1), rel=8 * EPS)
+
+
+# -- the plan: the page's engine against `spotmath plan --json` ---------------------------
+
+
+def python_plan(options: dict) -> tuple[dict, str | None]:
+    """What `spotmath plan --json` prints for these options (or its one-line error), and
+    the table it prints without --json."""
+    import contextlib
+    import io
+
+    from spotmath import cli
+    from spotmath.inputs import InputError, check_rate, rate_from_mtbf
+
+    argv = ["plan"] + [f"--{name}={value}" for name, value in options.items()]
+    errors = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(errors):
+            args = cli.build_parser().parse_args(argv)
+    except SystemExit:
+        message = errors.getvalue().strip().split(": error: ", 1)[1]
+        return {"error": message.removesuffix(" (see --help)")}, None
+    try:
+        rate = (check_rate("--rate", args.rate, scalar=True) if args.rate is not None
+                else rate_from_mtbf(args.mtbf, "--mtbf"))
+        plan = cli._make_plan(args, rate)
+    except InputError as error:
+        return {"error": str(error)}, None
+    return json.loads(cli._dump(cli._plan_values(plan))), plan.report()
+
+
+def random_options(rng: np.random.Generator) -> dict:
+    """One parameter set from the whole valid range (and sometimes beyond it)."""
+    def log_uniform(low, high):
+        return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+    options = {}
+    if rng.random() < 0.2:
+        options["rate"] = f"{1 / log_uniform(5 / 60, 24 * 21):.6g}/h"
+    else:
+        options["mtbf"] = f"{log_uniform(5, 60 * 24 * 21):.6g}min"
+    options["restart"] = "0" if rng.random() < 0.15 else f"{log_uniform(5, 7200):.6g}s"
+    options["checkpoint"] = f"{log_uniform(1, 3600):.6g}s"
+    discount = rng.choice([rng.uniform(0.01, 0.99), 0.001, 0.999, 0.5])
+    options["discount"] = f"{discount:.6g}" if rng.random() < 0.7 else f"{100 * discount:.4g}%"
+    options["nodes"] = str(int(round(log_uniform(1, 10000)))) if rng.random() < 0.7 else "1"
+    options["model"] = str(rng.choice(["exact", "first-order"]))
+    options["restart-variant"] = str(rng.choice(["preemptible", "protected"]))
+    if rng.random() < 0.4:
+        options["notice"] = f"{log_uniform(10, 900):.6g}s"
+        options["notice-share"] = str(rng.choice(["0", "1", f"{rng.uniform(0, 1):.4g}",
+                                                  "90%"]))
+        if rng.random() < 0.4:
+            options["notice-write"] = f"{log_uniform(5, 600):.6g}s"
+    if rng.random() < 0.3:
+        options["persist"] = f"{log_uniform(1, 3600):.6g}s"
+    return options
+
+
+def assert_same_plan(options: dict, got: dict, expected: dict) -> None:
+    assert got.keys() == expected.keys(), (options, got, expected)
+    for key, want in expected.items():
+        have = got[key]
+        if isinstance(want, float) and isinstance(have, (int, float)):
+            assert abs(have - want) <= 1e-9 * abs(want), (options, key, have, want)
+        else:
+            assert have == want and type(have) is type(want), (options, key, have, want)
+
+
+def test_the_page_plans_exactly_as_spotmath_plan():
+    """400 seeded random parameter sets over the whole range (MTBF of minutes to weeks,
+    free restarts, discounts near 0 and 1, gangs of 1 to 10,000, notices and asynchronous
+    writes): every number within 1e-9 relative (root finders: SciPy's brentq to 4 eps, in
+    both), integers, nulls, flags and the verdict equal, errors word for word; and the
+    same table, character for character."""
+    rng = np.random.default_rng(12)
+    sets = [random_options(rng) for _ in range(400)]
+    got = node(f"const sets = {json.dumps(sets)};\n"
+               "console.log(JSON.stringify(sets.map(o => P.planFromOptions(o))));")
+    errors = 0
+    for options, result in zip(sets, got):
+        expected, table = python_plan(options)
+        if "error" in expected:
+            errors += 1
+            assert result["json"] == expected, options
+            continue
+        assert_same_plan(options, result["json"], expected)
+        assert result["report"] == table, (options, result["report"], table)
+    assert 0 < errors < len(sets) / 2
+
+
+BAD = [  # (option, value): empty, negative, nan, 1e400, a discount of 1, typos, fractions
+    ("mtbf", ""), ("mtbf", "-4h"), ("mtbf", "nan"), ("mtbf", "1e400"), ("mtbf", "4 hous"),
+    ("mtbf", "4hrz"), ("mtbf", "0"), ("rate", "abc"), ("rate", "0.25/x"), ("rate", "1/0h"),
+    ("rate", "nan"), ("rate", "1e400"), ("rate", "-1"), ("restart", "-1min"),
+    ("restart", "10 minz"), ("checkpoint", "0"), ("checkpoint", ""), ("discount", "1"),
+    ("discount", "0"), ("discount", "100%"), ("discount", "1.5"), ("discount", "sixty"),
+    ("discount", "nan"), ("discount", "1e400"), ("nodes", "8.5"), ("nodes", "0"),
+    ("nodes", "-3"), ("nodes", "eight"), ("nodes", "1e400"), ("nodes", "nan"),
+    ("notice-share", "0.5"), ("notice-write", "30s"), ("model", "exactly"),
+    ("restart-variant", "maybe"), ("persist", "5h"), ("persist", "-1s"),
+]
+
+
+@pytest.mark.parametrize("option, value", BAD, ids=[f"{o}={v}" for o, v in BAD])
+def test_bad_values_get_the_commands_message(option, value):
+    options = {option: value}
+    if option == "rate":
+        options["mtbf"] = None  # not given: --rate replaces it
+    options = {k: v for k, v in options.items() if v is not None}
+    expected, _ = python_plan(options)
+    assert "error" in expected, options
+    got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
+    assert got["json"] == expected and got["report"] is None
+
+
+def test_a_notice_without_share_and_rate_with_mtbf_are_refused_the_same_way():
+    for options in ({"notice": "2min"}, {"rate": "0.25/h", "mtbf": "4h"},
+                    {"notice": "2min", "notice-share": "1.5"}):
+        expected, _ = python_plan(options)
+        got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
+        assert got["json"] == expected, options
+
+
+def test_python_number_formatting():
+    """The table's numbers are Python's f-string formats: halves to even, 'g' exponents."""
+    numbers = [0.125, 0.375, 2.5, 12.25, 0.05, 1e-5, 123456.0, 0.000123456, 9.995, 99.95,
+               1e16, 1.5e300, 5e-324, 21.25, 0.1 + 0.2, 1 / 3, 2 / 3, 1234.5, 0.9995]
+    got = node(f"const xs = {json.dumps(numbers)};\n"
+               "console.log(JSON.stringify(xs.map(x => [P.general(x, 3), P.fixed(x, 1), "
+               "P.fixed(100 * x, 1), P.floatText(x)])));")
+    for x, (g, f1, percent, text) in zip(numbers, got):
+        assert [g, f1, percent, text] == [f"{x:.3g}", f"{x:.1f}", f"{100 * x:.1f}", str(x)], x

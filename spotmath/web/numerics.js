@@ -47,7 +47,7 @@
     return w;
   }
 
-  // SciPy's brentq (scipy/optimize/Zeros/brentq.c), line for line: a root of f in
+  // SciPy's brentq (scipy/optimize/Zeros/brentq.c, as SciPy 1.17 has it), line for line: a root of f in
   // [xa, xb], where f(xa) and f(xb) differ in sign, to |error| <= xtol + rtol |x|.
   function brentq(f, xa, xb, xtol, rtol, maxiter) {
     maxiter = maxiter === undefined ? 100 : maxiter;
@@ -112,12 +112,14 @@
     throw new Error("no sign change found while bracketing a root");
   }
 
-  // spotmath.numerics._root_down: the root of a decreasing f with f(high) < 0, halving low.
-  function rootDown(f, low, high) {
+  // spotmath.numerics._root_down: the root of a decreasing f with f(high) < 0, halving low
+  // (never below floor, where the caller knows f >= 0).
+  function rootDown(f, low, high, floor) {
+    floor = floor === undefined ? 0 : floor;
     for (let i = 0; i < 2000; i++) {
       if (f(low) >= 0) return brentq(f, low, high, XTOL, RTOL);
       high = low;
-      low = low / 2;
+      low = Math.max(low / 2, floor);
     }
     throw new Error("no sign change found while bracketing a root");
   }

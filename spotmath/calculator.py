@@ -1,0 +1,32 @@
+"""Sphinx extension: the in-page calculator's scripts, served from the book itself.
+
+The "Your numbers" page loads them from ``_static/spotmath/``: the hand-written numerics
+and interface (``spotmath/web/numerics.js``, ``plan.js``, ``calculator.js``) and the
+files :mod:`spotmath.codegen` prints from the derivations (``formulas.js``, ``inputs.js``).
+Nothing is fetched from anywhere else, so the page works from ``file://`` and offline.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+__all__ = ["SCRIPTS", "WEB", "setup"]
+
+WEB = Path(__file__).with_name("web")
+#: In the order the page loads them.
+SCRIPTS = ("numerics.js", "formulas.js", "inputs.js", "plan.js", "calculator.js")
+
+
+def _copy(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    target = Path(app.outdir) / "_static" / "spotmath"
+    target.mkdir(parents=True, exist_ok=True)
+    for name in SCRIPTS:
+        shutil.copy(WEB / name, target / name)
+
+
+def setup(app):
+    app.connect("build-finished", _copy)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,196 @@
+// The in-page calculator: a form with every option of `spotmath plan`, the plan as the
+// command prints it, its JSON, and a plot, recomputed on every keystroke, with no kernel,
+// server or network.  The numbers come from plan.js; this file is only the interface.
+// The state lives in the URL query under the command line's option names.
+"use strict";
+
+(function (root) {
+  const P = root.spotmathPlan;
+  const FIELDS = [  // [option, label, placeholder or choices, help]
+    ["mtbf", "MTBF of one node", "4h", "mean time between preemptions: 90min, 4h, 1.5d"],
+    ["rate", "or its rate", "", "preemptions per hour of one node instead: 0.25/h"],
+    ["restart", "restart", "10min", "preemption to computing again"],
+    ["checkpoint", "checkpoint write", "1min", "time a checkpoint blocks training"],
+    ["discount", "spot discount", "0.6", "against on-demand: 0.6 or 60%"],
+    ["nodes", "nodes", "1", "synchronous gang size (preempted at N·λ)"],
+    ["model", "model", ["exact", "first-order"], "renewal-reward model or λ(T/2 + R) + C/T"],
+    ["restart-variant", "restart", ["preemptible", "protected"], "can a restart be preempted?"],
+    ["notice", "notice", "", "warning before a preemption, e.g. 2min (optional)"],
+    ["notice-share", "notice share", "", "share of notices acted on, 0 to 1 (with a notice)"],
+    ["notice-write", "on-notice write", "", "default: checkpoint + persist"],
+    ["persist", "persist", "", "asynchronous write: snapshot to durable (optional)"],
+  ];
+
+  function element(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
+    for (const child of children) node.append(child);
+    return node;
+  }
+
+  // Options that may be left empty (not given); the others are always given, so an empty
+  // one gets the command's message for an empty value.
+  const OPTIONAL = new Set(["rate", "notice", "notice-share", "notice-write", "persist"]);
+
+  // The options as the page has them, by their option names.
+  function given(form) {
+    const options = {};
+    for (const [name] of FIELDS) {
+      const value = form.elements[name].value;
+      if (!OPTIONAL.has(name) || value.trim() !== "") options[name] = value;
+    }
+    if (options.rate !== undefined) delete options.mtbf;  // a rate replaces the MTBF
+    return options;
+  }
+
+  // A shell word: quoted only where it needs to be.
+  function shellWord(text) {
+    return /^[\w.,/%:+-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'";
+  }
+
+  // -- the plot: waste and price per useful hour against the interval -----------------------
+  const SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attributes, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function plot(target, plan) {
+    target.replaceChildren();
+    const values = plan.json;
+    const curve = P.priceCurve(plan.checked, values);
+    if (!curve.some((point) => point.waste !== null)) {
+      target.append(element("p", { class: "spotmath-note" }, "Nothing to plot: the waste " +
+        "is 100% or more at every interval around the plan's (in the first-order model " +
+        "that means the approximation has broken down; try --model exact)."));
+      return;
+    }
+    const width = 640, height = 300, left = 56, right = 16, top = 12, bottom = 40;
+    const xs = curve.map((p) => Math.log10(p.interval));
+    const x0 = Math.min(...xs), x1 = Math.max(...xs);
+    const yMax = 1.6;
+    const X = (t) => left + ((Math.log10(t) - x0) / (x1 - x0)) * (width - left - right);
+    const Y = (v) => top + (1 - Math.min(v, yMax) / yMax) * (height - top - bottom);
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: "100%",
+                               role: "img", "aria-label": "waste and price against the interval" });
+    const line = (points, attributes) => chart.append(svg("polyline", Object.assign(
+      { points: points.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" "),
+        fill: "none" }, attributes)));
+    for (let v = 0; v <= yMax + 1e-9; v += 0.2) {  // grid and y labels
+      chart.append(svg("line", { x1: left, x2: width - right, y1: Y(v), y2: Y(v),
+                                 stroke: "#ddd", "stroke-width": 1 }));
+      chart.append(svg("text", { x: left - 6, y: Y(v) + 4, "text-anchor": "end",
+                                 "font-size": 11 }, v.toFixed(1)));
+    }
+    for (let e = Math.ceil(x0); e <= Math.floor(x1); e++) {  // decades on the x axis
+      const t = 10 ** e;
+      chart.append(svg("line", { x1: X(t), x2: X(t), y1: top, y2: height - bottom,
+                                 stroke: "#eee", "stroke-width": 1 }));
+      chart.append(svg("text", { x: X(t), y: height - bottom + 16, "text-anchor": "middle",
+                                 "font-size": 11 }, P.durationText(t)));
+    }
+    chart.append(svg("text", { x: (left + width - right) / 2, y: height - 6,
+                               "text-anchor": "middle", "font-size": 12 },
+                     "checkpoint interval (log scale)"));
+    line([[left, Y(1)], [width - right, Y(1)]], { stroke: "#404040", "stroke-width": 1.5 });
+    chart.append(svg("text", { x: width - right - 4, y: Y(1) - 5, "text-anchor": "end",
+                               "font-size": 11 }, "on-demand"));
+    const segments = (key) => {  // break the line where the value does not exist
+      const runs = [[]];
+      for (const p of curve) {
+        if (p[key] === null) { if (runs[runs.length - 1].length) runs.push([]); continue; }
+        runs[runs.length - 1].push([X(p.interval), Y(p[key])]);
+      }
+      return runs.filter((run) => run.length > 1);
+    };
+    for (const run of segments("waste")) line(run, { stroke: "#d1495b", "stroke-width": 2 });
+    for (const run of segments("price")) line(run, { stroke: "#1b6ca8", "stroke-width": 2 });
+    const mark = (t, colour, label, dy) => {
+      if (t === null || !(t > 10 ** x0 && t < 10 ** x1)) return;
+      line([[X(t), top], [X(t), height - bottom]], { stroke: colour, "stroke-dasharray": "4 3" });
+      chart.append(svg("text", { x: X(t) + 4, y: top + dy, "font-size": 11, fill: colour }, label));
+    };
+    mark(values.recommended_interval_h, "#2a7f3f", `optimum ${P.durationText(values.recommended_interval_h)}`, 12);
+    mark(values.break_even_interval_h, "#b35900", `break-even ${P.durationText(values.break_even_interval_h)}`, 26);
+    chart.append(svg("text", { x: left + 6, y: top + 12, "font-size": 11, fill: "#1b6ca8" },
+                     "price per useful hour (on-demand = 1)"));
+    chart.append(svg("text", { x: left + 6, y: top + 26, "font-size": 11, fill: "#d1495b" },
+                     "waste (share of wall time)"));
+    target.append(chart);
+  }
+
+  // -- the page -----------------------------------------------------------------------------
+  function build(container) {
+    const form = element("form", { class: "spotmath-form", autocomplete: "off" });
+    const errors = {};
+    for (const [name, label, kind, help] of FIELDS) {
+      let field;
+      if (Array.isArray(kind)) {
+        field = element("select", { name, id: `spotmath-${name}` },
+                        ...kind.map((choice) => element("option", { value: choice }, choice)));
+      } else {
+        field = element("input", { name, id: `spotmath-${name}`, type: "text",
+                                   placeholder: kind || "", size: 10, spellcheck: "false" });
+      }
+      errors[name] = element("span", { class: "spotmath-error", id: `spotmath-${name}-error`,
+                                       role: "alert" });
+      form.append(element("div", { class: "spotmath-field" },
+                          element("label", { for: `spotmath-${name}` }, label), field,
+                          element("small", {}, help), errors[name]));
+    }
+    const command = element("code", { id: "spotmath-plan-command" });
+    const report = element("pre", { id: "spotmath-plan-report" });
+    const chart = element("div", { id: "spotmath-plan-plot" });
+    const json = element("pre", { id: "spotmath-plan-json" });
+    container.append(form, element("p", {}, "The same plan on the command line: ", command),
+                     report, chart,
+                     element("details", {}, element("summary", {}, "the plan as JSON"), json));
+
+    function update() {
+      const started = performance.now();
+      const options = given(form);
+      const plan = P.planFromOptions(options);
+      for (const span of Object.values(errors)) span.textContent = "";
+      json.textContent = JSON.stringify(plan.json, null, 2);
+      if (plan.report === null) {  // one message, next to the field it names
+        const match = /^(?:argument )?--([\w-]+)/.exec(plan.json.error);
+        const name = match && errors[match[1]] ? match[1] : "mtbf";
+        errors[name].textContent = plan.json.error;
+        report.textContent = "";
+        chart.replaceChildren();
+        command.textContent = "";
+      } else {
+        report.textContent = plan.report;
+        plot(chart, plan);
+        command.textContent = "spotmath plan " + Object.entries(options)
+          .map(([name, value]) => `--${name} ${shellWord(value)}`).join(" ");
+      }
+      const query = new URLSearchParams(options).toString();
+      history.replaceState(null, "", query ? `?${query}` : location.pathname);
+      json.dataset.milliseconds = (performance.now() - started).toFixed(3);
+    }
+
+    const query = new URLSearchParams(location.search);
+    for (const [name, , kind] of FIELDS) {
+      const field = form.elements[name];
+      if (query.has(name)) field.value = query.get(name);
+      else field.value = Array.isArray(kind) ? kind[0] : "";
+    }
+    if (!query.has("mtbf") && !query.has("rate")) form.elements.mtbf.value = "4h";
+    for (const name of ["restart", "checkpoint", "discount", "nodes"]) {
+      if (!query.has(name)) form.elements[name].value = form.elements[name].placeholder;
+    }
+    form.addEventListener("input", update);
+    form.addEventListener("submit", (event) => event.preventDefault());
+    update();
+  }
+
+  function start() {
+    const container = document.getElementById("spotmath-calculator");
+    if (container) build(container);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})(typeof globalThis !== "undefined" ? globalThis : this);

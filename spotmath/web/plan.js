@@ -1,0 +1,705 @@
+// `spotmath plan` in the page: the same checks, numbers, JSON and table as the command.
+//
+// A port of spotmath.inputs (the checks and their wording), spotmath.numerics and
+// spotmath.notice (the solvers) and spotmath.plan (the plan and its table).  Every
+// formula comes from formulas.js (printed from the SymPy derivations); the root finders
+// and Lambert W0 from numerics.js.  tests/test_web.py compares it with the Python for
+// hundreds of parameter sets, good and bad.
+"use strict";
+
+(function (root) {
+  const N = root.spotmathNumerics, F = root.spotmathFormulas;
+  const MODELS = ["exact", "first-order"];
+
+  class InputError extends Error {}
+
+  // -- Python's formatting, digit for digit ------------------------------------------------
+  // The exact decimal expansion of a double, as [digits, exponent of the first digit].
+  function exactDigits(x) {
+    if (Math.abs(x) >= 2 ** 53) {  // an integer: BigInt has every digit
+      const digits = BigInt(Math.abs(x)).toString();
+      return [digits.replace(/0+$/, "") || "0", digits.length - 1];
+    }
+    const text = Math.abs(x).toPrecision(100);  // exact to 100 significant digits
+    const [mantissa, exponent] = text.split("e");
+    const digits = mantissa.replace(".", "").replace(/^0+/, "");
+    let first;
+    if (exponent !== undefined) first = Number(exponent);
+    else {
+      const [whole, fraction = ""] = mantissa.split(".");
+      first = whole !== "0" ? whole.length - 1 : -(fraction.match(/^0*/)[0].length + 1);
+    }
+    return [digits, first];
+  }
+
+  // Round the digit string to `keep` digits, halves to even (Python's correct rounding).
+  function roundDigits(digits, keep) {
+    if (keep < 0) return ["", 0];
+    if (digits.length <= keep) return [digits.padEnd(keep, "0"), 0];
+    const head = digits.slice(0, keep), rest = digits.slice(keep);
+    const half = rest[0] === "5" && /^5?0*$/.test(rest);
+    const up = rest[0] > "5" || (rest[0] === "5" && !half) ||
+      (half && keep > 0 && Number(head[keep - 1]) % 2 === 1);
+    if (!up) return [head || "", 0];
+    let carry = 1, out = "";
+    for (let i = head.length - 1; i >= 0; i--) {
+      const d = Number(head[i]) + carry;
+      out = (d % 10) + out;
+      carry = d >= 10 ? 1 : 0;
+    }
+    return carry ? ["1" + out.slice(0, Math.max(0, keep - 1)), 1] : [out, 0];
+  }
+
+  // f"{x:.{decimals}f}"
+  function fixed(x, decimals) {
+    if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+    if (x === 0) return sign + (decimals ? "0." + "0".repeat(decimals) : "0");
+    const [digits, first] = exactDigits(x);
+    const keep = first + 1 + decimals;
+    let [kept, carried] = roundDigits(digits, keep);
+    let integer = first + 1 + carried;
+    if (keep <= 0 && !carried) { kept = ""; integer = 0; }
+    let all = kept;
+    if (integer <= 0) { all = "0".repeat(1 - integer) + all; integer = 1; }
+    all = all.padEnd(integer + decimals, "0");
+    const text = all.slice(0, integer) + (decimals ? "." + all.slice(integer, integer + decimals) : "");
+    return (/[1-9]/.test(text) ? sign : (sign && x < 0 ? "-" : "")) + text;
+  }
+
+  // f"{x:.{precision}g}"
+  function general(x, precision) {
+    if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : (x > 0 ? "inf" : "-inf");
+    if (x === 0) return Object.is(x, -0) ? "-0" : "0";
+    const p = precision === 0 ? 1 : precision;
+    const [digits, first] = exactDigits(x);
+    const [kept, carried] = roundDigits(digits, p);
+    const exponent = first + carried;
+    const sign = x < 0 ? "-" : "";
+    let text;
+    if (exponent >= -4 && exponent < p) {
+      text = fixed(Math.abs(x), Math.max(0, p - 1 - exponent));
+    } else {
+      let mantissa = kept[0] + (p > 1 ? "." + kept.slice(1) : "");
+      const e = Math.abs(exponent) < 10 ? "0" + Math.abs(exponent) : String(Math.abs(exponent));
+      text = mantissa + "e" + (exponent < 0 ? "-" : "+") + e;
+    }
+    if (text.includes(".")) {
+      text = text.replace(/\.?0+(?=e|$)/, "");
+    }
+    return sign + text;
+  }
+
+  // str(x) for a float, as Python writes it: the shortest digits that round-trip,
+  // positional from 1e-4 up to 1e16, scientific (two exponent digits at least) beyond.
+  function floatText(x) {
+    if (Number.isNaN(x)) return "nan";
+    if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
+    if (x === 0) return sign + "0.0";
+    const [mantissa, power] = Math.abs(x).toExponential().split("e");  // shortest digits
+    const digits = mantissa.replace(".", "");
+    const exponent = Number(power);
+    if (exponent >= -4 && exponent < 16) {
+      if (exponent < 0) return sign + "0." + "0".repeat(-exponent - 1) + digits;
+      const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, "0");
+      const fraction = digits.slice(exponent + 1) || "0";
+      return sign + whole + "." + fraction;
+    }
+    const body = digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "");
+    return sign + body + "e" + (exponent < 0 ? "-" : "+") +
+      String(Math.abs(exponent)).padStart(2, "0");
+  }
+
+  // repr(text) for a str, as Python writes it.
+  function stringRepr(text) {
+    const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+    let out = "";
+    for (const ch of text) {
+      const code = ch.codePointAt(0);
+      if (ch === "\\") out += "\\\\";
+      else if (ch === quote) out += "\\" + ch;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (code < 0x20 || code === 0x7f) out += "\\x" + code.toString(16).padStart(2, "0");
+      else out += ch;
+    }
+    return quote + out + quote;
+  }
+
+  // spotmath.inputs._show
+  function show(value) {
+    let text = typeof value === "string" ? stringRepr(value) : floatText(value);
+    text = text.split(/\s+/).filter(Boolean).join(" ");
+    return text.length <= 60 ? text : text.slice(0, 57) + "...";
+  }
+
+  // Python's float(text), or null where it raises ValueError.
+  const DIGITS = "\\d(?:_?\\d)*";
+  const PY_FLOAT = new RegExp(`^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})` +
+                              `(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, "i");
+  function pyFloat(text) {
+    const t = text.trim();
+    if (!PY_FLOAT.test(t)) return null;
+    const lower = t.toLowerCase().replace(/^[+]/, "");
+    if (/nan$/.test(lower)) return NaN;
+    if (/inf/.test(lower)) return lower.startsWith("-") ? -Infinity : Infinity;
+    return Number(t.replace(/_/g, ""));
+  }
+
+  // -- spotmath.inputs -----------------------------------------------------------------------
+  const HOURS_PER_UNIT = root.spotmathInputs.HOURS_PER_UNIT;
+  const DURATION = new RegExp(root.spotmathInputs.DURATION);
+  const RATE = new RegExp(root.spotmathInputs.RATE);
+
+  function checkRange(name, value, minimum, allowMinimum, maximum, allowMaximum, expected,
+                      original) {
+    let bad = !Number.isFinite(value) || (allowMinimum ? value < minimum : value <= minimum);
+    if (maximum !== null) bad = bad || (allowMaximum ? value > maximum : value >= maximum);
+    if (bad) throw new InputError(`${name}: must be ${expected}, got ${show(original)}`);
+    return value;
+  }
+
+  function parseDuration(name, text) {
+    const match = DURATION.exec(text);
+    if (!match) {
+      throw new InputError(`${name}: not a duration: ${show(text)} (use hours, or a ` +
+                           "number with a unit such as '90s', '10min', '4h', '1.5d')");
+    }
+    const unit = match.groups.unit.toLowerCase() || "h";
+    if (!(unit in HOURS_PER_UNIT)) {
+      throw new InputError(`${name}: unknown time unit ${stringRepr(match.groups.unit)} in ` +
+                           `${show(text)} (use s, min, h or d)`);
+    }
+    return Number(match.groups.value) * HOURS_PER_UNIT[unit];
+  }
+
+  function checkDuration(name, text, allowZero) {
+    const sign = allowZero ? ">= 0" : "> 0";
+    const expected = `a duration ${sign} (hours, or a string like '10min')`;
+    return checkRange(name, parseDuration(name, text), 0, allowZero, null, false, expected,
+                      text);
+  }
+
+  function checkRate(name, text) {
+    const expected = "a rate > 0 per hour (a number, or a string like '0.25/h')";
+    let value;
+    const match = RATE.exec(text);
+    if (match) {
+      const unit = match.groups.unit.toLowerCase();
+      if (!(unit in HOURS_PER_UNIT)) {
+        throw new InputError(`${name}: unknown time unit ${stringRepr(match.groups.unit)} ` +
+                             `in ${show(text)} (use s, min, h or d)`);
+      }
+      const per = match.groups.per ? Number(match.groups.per) : 1;
+      const hours = per * HOURS_PER_UNIT[unit];
+      if (hours <= 0) throw new InputError(`${name}: the time in ${show(text)} must be positive`);
+      value = Number(match.groups.value) / hours;
+    } else {
+      value = pyFloat(text);
+      if (value === null) {
+        throw new InputError(`${name}: not a rate: ${show(text)} (use a number per hour, ` +
+                             "or a string such as '0.25/h' or '6/d')");
+      }
+    }
+    return checkRange(name, value, 0, false, null, false, expected, text);
+  }
+
+  function textToNumber(name, text, expected, percent) {
+    const t = text.trim();
+    const value = percent && t.endsWith("%") ? pyFloat(t.slice(0, -1)) : pyFloat(t);
+    if (value === null) throw new InputError(`${name}: must be ${expected}, got ${show(text)}`);
+    return percent && t.endsWith("%") ? value / 100 : value;
+  }
+
+  function checkDiscount(name, text) {
+    const expected = "a fraction strictly between 0 and 1 (0.6 or '60%')";
+    const value = textToNumber(name, text, expected, true);
+    return checkRange(name, value, 0, false, 1, false, expected, text);
+  }
+
+  function checkGangSize(name, text) {
+    const expected = "a whole number of nodes >= 1";
+    const value = textToNumber(name, text, expected, false);
+    if (!Number.isFinite(value) || value < 1 || value !== Math.trunc(value)) {
+      throw new InputError(`${name}: must be ${expected}, got ${show(value)}`);
+    }
+    return value;
+  }
+
+  function checkFraction(name, text) {
+    const expected = "a fraction in [0, 1]";
+    const value = textToNumber(name, text, expected, true);
+    if (!Number.isFinite(value) || !(value >= 0 && value <= 1)) {
+      throw new InputError(`${name}: must be ${expected}, got ${show(text)}`);
+    }
+    return value;
+  }
+
+  // -- spotmath.plan.duration_text ------------------------------------------------------------
+  function durationText(hours) {
+    if (hours === null || hours === undefined) return "none";
+    if (hours < 1 / 60) return `${general(hours * 3600, 3)} s`;
+    if (hours < 1) return `${general(hours * 60, 3)} min`;
+    if (hours < 48) return `${general(hours, 3)} h`;
+    return `${general(hours / 24, 3)} d`;
+  }
+
+  // -- spotmath.numerics ----------------------------------------------------------------------
+  const variantName = (preemptible) => (preemptible ? "preemptible" : "protected");
+
+  function wasteFraction(rate, interval, cost, restart, model, preemptible) {
+    if (model === "exact") return F[`waste_exact_${variantName(preemptible)}`](rate, interval, cost, restart);
+    return F.waste_first_order(rate, interval, cost, restart);
+  }
+
+  function exactInterval(rate, cost) {
+    const lamC = rate * cost;
+    let x = lamC < 1e-3 ? F.daly_interval(rate, cost) * rate
+      : F.exact_interval_lambert(rate, cost) * rate;
+    for (let i = 0; i < 3; i++) {
+      const step = F.optimality_condition(x, lamC) / F.optimality_condition_slope(x, lamC);
+      if (x > 0 && x < 0.5 && Number.isFinite(step)) x = x - step;
+    }
+    return x / rate;
+  }
+
+  function optimalInterval(rate, cost, model) {
+    return model === "exact" ? exactInterval(rate, cost) : F.young_interval(rate, cost);
+  }
+
+  function freeLimit(rate, restart, model, preemptible) {
+    if (model === "exact") return F[`free_limit_exact_${variantName(preemptible)}`](rate, restart);
+    return F.free_limit_first_order(rate, restart);
+  }
+
+  function optimalWaste(rate, cost, restart, model, preemptible) {
+    if (!(cost > 0)) return freeLimit(rate, restart, model, preemptible);
+    return wasteFraction(rate, optimalInterval(rate, cost, model), cost, restart, model,
+                         preemptible);
+  }
+
+  function relativePrice(waste, discount) {
+    if (!Number.isFinite(waste) || waste < 0 || waste >= 1) {
+      throw new InputError(`waste: must be a fraction in [0, 1) to price spot, got ${general(waste, 6)}`);
+    }
+    return (1 - discount) / (1 - waste);
+  }
+
+  function breakEvenIntervals(rate, cost, restart, discount, model, preemptible) {
+    if (optimalWaste(rate, cost, restart, model, preemptible) >= discount) return null;
+    if (model === "first-order") {
+      return [F.break_even_shortest_first_order(rate, cost, restart, discount),
+              F.break_even_longest_first_order(rate, cost, restart, discount)];
+    }
+    const excess = (t) => wasteFraction(rate, t, cost, restart, model, preemptible) - discount;
+    const best = cost > 0 ? exactInterval(rate, cost) : 1e-9 / rate;
+    const high = N.rootUp(excess, best, 2 * best);
+    const low = cost > 0 ? N.rootDown(excess, best / 2, best) : 0;
+    return [low, high];
+  }
+
+  function snap(value) {
+    const nearest = Math.round(value);
+    return Math.abs(value - nearest) <= 1e-9 * Math.max(1, Math.abs(value)) ? nearest : value;
+  }
+
+  function neverOnSpotGangSize(rate, restart, discount, model, preemptible) {
+    if (rate * restart === 0) return null;  // as numerics: λR = 0 or below the smallest float
+    const name = model === "exact" ? `never_on_spot_exact_${variantName(preemptible)}`
+      : "never_on_spot_first_order";
+    const size = F[name](rate, restart, discount);
+    if (!Number.isFinite(size)) return null;
+    return Math.max(1, Math.ceil(snap(size)));
+  }
+
+  function maxGangSize(rate, cost, restart, discount, model, preemptible) {
+    if (cost === 0) {
+      const never = neverOnSpotGangSize(rate, restart, discount, model, preemptible);
+      return never === null ? null : never - 1;
+    }
+    let size;
+    if (model === "first-order") {
+      size = F.max_gang_first_order(rate, cost, restart, discount);
+    } else {
+      const excess = (g) => optimalWaste(g, cost, restart, model, preemptible) - discount;
+      if (excess(rate) >= 0) return 0;  // one node does not pay
+      size = N.rootUp(excess, rate, 2 * rate) / rate;
+    }
+    if (!Number.isFinite(size)) return null;
+    return Math.max(0, Math.ceil(snap(size)) - 1);
+  }
+
+  // -- spotmath.notice ------------------------------------------------------------------------
+  const LONGEST = 300, NEGLIGIBLE = 1e-12;
+
+  function noticeFloor(rate, restart, share, write, preemptible) {
+    return F[`notice_waste_floor_${variantName(preemptible)}`](rate, restart, share, write);
+  }
+
+  function noticeWaste(rate, interval, cost, restart, full, model, preemptible) {
+    const { share, write, persist } = full;
+    if (model !== "exact") {
+      return F.waste_first_order_notice(rate, interval, cost, restart, share, write, persist);
+    }
+    if (rate * (interval + cost) > LONGEST) return noticeFloor(rate, restart, share, write, preemptible);
+    return F[`waste_notice_${variantName(preemptible)}`](rate, interval, cost, restart, share,
+                                                        write, persist);
+  }
+
+  function noticeWasteFloor(rate, restart, full, model, preemptible) {
+    if (model === "first-order") {
+      return full.share === 1 ? rate * (full.write + restart) : Infinity;
+    }
+    return noticeFloor(rate, restart, full.share, full.write, preemptible);
+  }
+
+  function monotoneRoot(g, low, high) {
+    const gLow = g(low), gHigh = g(high);
+    if (gLow === 0) return low;
+    if (gLow * gHigh > 0) return null;
+    return N.brentq(g, low, high, N.XTOL, N.RTOL);
+  }
+
+  function stationaryMaxima(rate, cost, full, start) {
+    const { share, write, persist } = full;
+    const g = (t) => F.notice_condition(rate, t, cost, share, write, persist);
+    const alpha = F.notice_slope_alpha(rate, cost, share, write, persist);
+    const beta = F.notice_slope_beta(rate, cost, share, write, persist);
+    const end = LONGEST / rate;
+    if (start >= end) return [];
+    const edges = [start];
+    if (alpha !== 0 && start < -beta / alpha && -beta / alpha < end) edges.push(-beta / alpha);
+    edges.push(end);
+    const maxima = [];
+    for (let i = 0; i + 1 < edges.length; i++) {
+      const root = monotoneRoot(g, edges[i], edges[i + 1]);
+      if (root !== null && g(edges[i]) > 0 && 0 >= g(edges[i + 1])) maxima.push(root);
+    }
+    return maxima;
+  }
+
+  function noticeOptimalInterval(rate, cost, full, model, shortest) {
+    const { share, write, persist } = full;
+    if (model === "first-order") {
+      if (share === 1) return Infinity;
+      return Math.max(F.first_order_notice_interval(rate, cost, share), shortest);
+    }
+    const plain = exactInterval(rate, cost);
+    if (share === 0) return Math.max(plain, shortest);
+    if (rate * cost > LONGEST) return Infinity;  // a periodic write would almost never complete
+    const candidates = shortest > 0 ? [shortest] : [];
+    if (plain < write && shortest <= write) candidates.push(Math.min(Math.max(plain, shortest), write));
+    const start = Math.max(write, shortest);
+    if (start > 0) candidates.push(start);
+    candidates.push(...stationaryMaxima(rate, cost, full, start));
+    if (!candidates.length) return Infinity;
+    const wastes = candidates.map((c) => F.waste_notice_preemptible(rate, c, cost, 0, share, write, persist));
+    let best = 0;
+    for (let i = 1; i < wastes.length; i++) if (wastes[i] < wastes[best]) best = i;
+    const floor = F.notice_waste_floor_preemptible(rate, 0, share, write);
+    return floor <= wastes[best] + NEGLIGIBLE ? Infinity : candidates[best];
+  }
+
+  function noticeOptimalWaste(rate, cost, restart, full, model, preemptible) {
+    const best = noticeOptimalInterval(rate, cost, full, model, full.persist);
+    if (best === Infinity) return noticeWasteFloor(rate, restart, full, model, preemptible);
+    return noticeWaste(rate, best, cost, restart, full, model, preemptible);
+  }
+
+  function noticeBreakEven(rate, cost, restart, discount, full, model, preemptible) {
+    if (noticeOptimalWaste(rate, cost, restart, full, model, preemptible) >= discount) return null;
+    const excess = (t) => noticeWaste(rate, t, cost, restart, full, model, preemptible) - discount;
+    let best = noticeOptimalInterval(rate, cost, full, model, full.persist);
+    const floor = noticeWasteFloor(rate, restart, full, model, preemptible);
+    if (best === Infinity) {
+      best = LONGEST / rate;
+      for (let i = 0; i < 2000 && excess(best) >= 0; i++) best *= 2;
+    }
+    const high = floor < discount ? Infinity : N.rootUp(excess, best, 2 * best);
+    if (excess(Math.max(full.persist, 1e-12 / rate)) < 0) return [Math.max(full.persist, 0), high];
+    return [N.rootDown(excess, Math.max(best / 2, full.persist), best, full.persist), high];
+  }
+
+  function noticeMaxGangSize(rate, cost, restart, discount, full, model, preemptible) {
+    const excess = (g) => noticeOptimalWaste(g, cost, restart, full, model, preemptible) - discount;
+    if (excess(rate) >= 0) return 0;
+    let size;
+    try {
+      size = N.rootUp(excess, rate, 2 * rate) / rate;
+    } catch (error) {
+      return null;  // no gang rate is too high (free writes and restarts)
+    }
+    if (!Number.isFinite(size)) return null;
+    return Math.max(0, Math.ceil(snap(size)) - 1);
+  }
+
+  // -- spotmath.plan --------------------------------------------------------------------------
+  const percent = (share) => (share === null ? "n/a" : `${fixed(100 * share, 1)}%`);
+  const finite = (hours) => (Number.isFinite(hours) ? hours : null);
+  const verdictOf = (effective) => (effective !== null && effective > 0 ? "spot pays" : "use on-demand");
+
+  // spotmath.plan.make_plan, from checked numbers (hours, per hour, fractions).
+  function makePlan(o) {
+    const rate = o.rate, restart = o.restart, cost = o.cost, discount = o.discount;
+    const nodes = o.nodes, model = o.model, preemptible = o.preemptible;
+    const notice = o.notice, persist = o.persist;
+    if (notice === 0 && o.noticeShare !== null) {
+      throw new InputError("--notice-share: given without a notice; give the notice period too");
+    }
+    if (notice === 0 && o.noticeWrite !== null) {
+      throw new InputError("--notice-write: given without a notice; give the notice period too");
+    }
+    if (notice > 0 && o.noticeShare === null) {
+      throw new InputError("--notice-share: required with a notice: the measured share of " +
+                           "preemptions whose notice arrives and is acted on, 0 to 1");
+    }
+    const share = o.noticeShare === null ? 0 : o.noticeShare;
+    const write = notice === 0 ? null : (o.noticeWrite === null ? cost + persist : o.noticeWrite);
+    const effective = notice > 0 && write <= notice;
+    const gang = F.gang_rate(rate, nodes);
+    if (persist >= 1 / gang) {
+      throw new InputError(`--persist: ${durationText(persist)} is not shorter than the mean ` +
+                           `time between preemptions (${durationText(1 / gang)}); no ` +
+                           "checkpoint interval that long is sensible");
+    }
+    const full = { share: effective ? share : 0, write: effective ? write : cost + persist, persist };
+    const plan = {
+      young_interval_h: F.young_interval(gang, cost),
+      daly_interval_h: F.daly_interval(gang, cost),
+      model, restart_preemptible: preemptible, nodes, gang_rate: gang,
+      preemption_rate: rate, restart_time_h: restart, checkpoint_cost_h: cost,
+      spot_discount: discount, notice_h: notice, notice_share: share,
+      notice_write_h: write, notice_effective: effective, persist_h: persist,
+    };
+    const never = neverOnSpotGangSize(rate, restart, discount, model, preemptible);
+    let baseline = null;
+    if (full.share === 0 && persist === 0) {
+      const recommended = optimalInterval(gang, cost, model);
+      const waste = {};
+      for (const m of MODELS) waste[m] = wasteFraction(gang, recommended, cost, restart, m, preemptible);
+      const eff = waste[model] >= 1 ? null : 1 - relativePrice(waste[model], discount);
+      const range = breakEvenIntervals(gang, cost, restart, discount, model, preemptible);
+      Object.assign(plan, {
+        exact_interval_h: exactInterval(gang, cost), recommended_interval_h: recommended,
+        waste_first_order: waste["first-order"], waste_exact: waste.exact,
+        effective_discount: eff, break_even_interval_h: range === null ? null : range[1],
+        max_gang_size: maxGangSize(rate, cost, restart, discount, model, preemptible),
+        never_on_spot_gang_size: never, verdict: verdictOf(eff),
+        first_order_interval_h: F.young_interval(gang, cost),
+      });
+    } else {
+      const optimum = {};
+      for (const m of MODELS) optimum[m] = noticeOptimalInterval(gang, cost, full, m, 0);
+      const recommended = noticeOptimalInterval(gang, cost, full, model, persist);
+      const waste = {};
+      for (const m of MODELS) {
+        waste[m] = recommended === Infinity ? noticeWasteFloor(gang, restart, full, m, preemptible)
+          : noticeWaste(gang, recommended, cost, restart, full, m, preemptible);
+      }
+      const eff = waste[model] >= 1 ? null : 1 - relativePrice(waste[model], discount);
+      const paying = noticeBreakEven(gang, cost, restart, discount, full, model, preemptible);
+      baseline = {};
+      if (full.share > 0) {
+        const interval = optimalInterval(gang, cost, model);
+        baseline.no_notice = [Math.max(interval, persist), noticeOptimalWaste(
+          gang, cost, restart, { ...full, share: 0 }, model, preemptible)];
+      }
+      if (persist > 0) {
+        const blocking = cost + persist;
+        const plain = { ...full, persist: 0 };
+        const best = noticeOptimalInterval(gang, blocking, plain, model, 0);
+        if (best !== Infinity) {
+          baseline.blocking = [best, noticeOptimalWaste(gang, blocking, restart, plain, model,
+                                                        preemptible)];
+        }
+      }
+      Object.assign(plan, {
+        exact_interval_h: finite(optimum.exact), recommended_interval_h: finite(recommended),
+        waste_first_order: finite(waste["first-order"]), waste_exact: waste.exact,
+        effective_discount: eff,
+        break_even_interval_h: paying === null ? null : finite(paying[1]),
+        max_gang_size: noticeMaxGangSize(rate, cost, restart, discount, full, model, preemptible),
+        never_on_spot_gang_size: never, verdict: verdictOf(eff),
+        first_order_interval_h: finite(optimum["first-order"]),
+      });
+    }
+    const checked = { gang, cost, restart, discount, model, preemptible, full,
+                      classic: full.share === 0 && persist === 0 };
+    return { values: plan, baseline, checked };
+  }
+
+  // Waste and spot's price per useful hour (on-demand = 1) over a log grid of intervals
+  // around the plan's: what the page plots.  Price null where the waste reaches 100%.
+  function priceCurve(checked, values) {
+    const { gang, cost, restart, discount, model, preemptible, full } = checked;
+    const centre = values.recommended_interval_h ?? values.young_interval_h;
+    let low = Math.max(centre / 30, full.persist, 1e-6 / gang);
+    let high = Math.max(centre * 30, 2 * (values.break_even_interval_h ?? 0));
+    high = Math.min(high, 400 / gang);
+    if (!(high > low)) high = low * 100;
+    const points = [];
+    for (let i = 0; i < 200; i++) {
+      const interval = low * (high / low) ** (i / 199);
+      const waste = checked.classic ? wasteFraction(gang, interval, cost, restart, model, preemptible)
+        : noticeWaste(gang, interval, cost, restart, full, model, preemptible);
+      const usable = Number.isFinite(waste) && waste >= 0 && waste < 1;
+      points.push({ interval, waste: usable ? waste : null,
+                    price: usable ? (1 - discount) / (1 - waste) : null });
+    }
+    return points;
+  }
+
+  // textwrap.wrap(text, width, break_on_hyphens=False)
+  function wrap(text, width) {
+    const words = text.split(/\s+/).filter(Boolean);
+    const lines = [];
+    let line = "";
+    for (let word of words) {
+      while (word.length > width && !line) { lines.push(word.slice(0, width)); word = word.slice(width); }
+      if (!line) line = word;
+      else if (line.length + 1 + word.length <= width) line += " " + word;
+      else {
+        lines.push(line);
+        line = "";
+        while (word.length > width) { lines.push(word.slice(0, width)); word = word.slice(width); }
+        line = word;
+      }
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
+  const WIDTH = 80;
+  function table(rows) {
+    const width = Math.max(...rows.map(([label]) => label.length));
+    const indent = " ".repeat(width + 2);
+    return rows.map(([label, value]) => {
+      const lines = wrap(value, WIDTH - indent.length);
+      return label.padEnd(width) + "  " + (lines.length ? lines : [""]).join("\n" + indent);
+    }).join("\n");
+  }
+
+  // Plan.report: the table `spotmath plan` prints.
+  function report(plan) {
+    const p = plan.values, baseline = plan.baseline;
+    const gang = p.nodes > 1 ? `a gang of ${p.nodes} nodes (gang rate ${general(p.gang_rate, 3)}/h)` : "one node";
+    const restart = p.restart_preemptible ? "can be preempted" : "cannot be preempted";
+    const model = p.model === "exact" ? "exact renewal-reward model, restart " + restart
+      : "first-order model, waste = C/T + λ(T/2 + R)" + (baseline ? " with notice and persist terms" : "");
+    const effective = p.effective_discount === null
+      ? "n/a: the first-order waste reaches 100% here, so the approximation has broken down (use --model exact)"
+      : `${percent(p.effective_discount)} below on-demand (nominal ${percent(p.spot_discount)})`;
+    const pays = p.verdict === "spot pays";
+    const breakEven = p.break_even_interval_h !== null
+      ? `${durationText(p.break_even_interval_h)} (checkpoint less often than this and spot costs more than on-demand)`
+      : pays ? "none: spot pays however rarely the job checkpoints"
+        : "none: no checkpoint interval makes spot pay";
+    const maxGang = p.max_gang_size === null ? "no limit (free checkpoints and restarts)"
+      : `${p.max_gang_size} nodes (at each gang's optimal interval)`;
+    const never = p.never_on_spot_gang_size === null ? "none (restarts are free)"
+      : `${p.never_on_spot_gang_size} nodes and more (even with free, instant checkpoints)`;
+    let optimum = `Young ${durationText(p.young_interval_h)}, Daly ${durationText(p.daly_interval_h)}, exact ` +
+      (p.exact_interval_h !== null ? durationText(p.exact_interval_h) : "none");
+    if (baseline && p.first_order_interval_h !== null) {
+      optimum += ", first order " + durationText(p.first_order_interval_h);
+    }
+    const every = p.recommended_interval_h !== null ? durationText(p.recommended_interval_h)
+      : "only on notice (no periodic checkpoint beats none)";
+    const firstOrder = p.waste_first_order === null ? "unbounded" : percent(p.waste_first_order);
+    const changes = [];
+    if (p.notice_h > 0 && p.notice_share === 0) {
+      changes.push(["preemption notice", `${durationText(p.notice_h)}, but no notice is counted on (share 0): the plan is as without it`]);
+    } else if (p.notice_h > 0) {
+      const share = `${percent(p.notice_share)} of preemptions`;
+      const write = durationText(p.notice_write_h);
+      changes.push(["preemption notice", p.notice_effective
+        ? `${durationText(p.notice_h)} for ${share}; the on-notice write (${write}) fits, so such a preemption costs the write and the restart`
+        : `${durationText(p.notice_h)} for ${share}, but the on-notice write (${write}) does not fit in it: the notice saves nothing, and the plan is as without it`]);
+    }
+    if (p.persist_h > 0) {
+      changes.push(["asynchronous write", `blocks ${durationText(p.checkpoint_cost_h)}, durable ${durationText(p.persist_h)} later; the interval must be at least that`]);
+    }
+    for (const [label, key] of [["without the notice", "no_notice"], ["with blocking writes", "blocking"]]) {
+      if (baseline && baseline[key]) {
+        const [interval, waste] = baseline[key];
+        changes.push([label, `checkpoint every ${durationText(interval)}, waste ${percent(waste)}`]);
+      }
+    }
+    return table([
+      ["preemptions", `every ${durationText(1 / p.preemption_rate)} per node (λ = ${general(p.preemption_rate, 3)}/h), ${gang}`],
+      ["restart / checkpoint write", `${durationText(p.restart_time_h)} / ${durationText(p.checkpoint_cost_h)}`],
+      ...changes,
+      ["model", model],
+      ["optimal interval", optimum],
+      ["checkpoint every", every],
+      ["waste at that interval", `${percent(p.waste_exact)} exact, ${firstOrder} first order`],
+      ["effective spot discount", effective],
+      ["break-even interval", breakEven],
+      ["largest gang that pays", maxGang],
+      ["never on spot from", never],
+      ["verdict", p.verdict],
+    ]);
+  }
+
+  // -- spotmath plan's options ----------------------------------------------------------------
+  const DEFAULTS = root.spotmathInputs.PLAN_DEFAULTS;
+  const OPTIONS = ["mtbf", "rate", "restart", "checkpoint", "discount", "nodes", "model",
+                   "restart-variant", "notice", "notice-share", "notice-write", "persist"];
+  const PLAN_KEYS = root.spotmathInputs.PLAN_KEYS;
+
+  // The plan for the command line's options, given as text by their names (a missing or
+  // empty optional one is not given); what `spotmath plan --json` prints, or {error}.
+  function planFromOptions(given) {
+    try {
+      const known = new Set(OPTIONS);
+      for (const name of Object.keys(given)) {
+        if (!known.has(name)) throw new InputError(`--${name}: not an option of spotmath plan`);
+      }
+      const value = (name) => (given[name] === undefined || given[name] === null ? DEFAULTS[name] ?? null : given[name]);
+      if (given.rate !== undefined && given.mtbf !== undefined) {
+        // as argparse says it: the option given second is the one not allowed
+        const [first, second] = Object.keys(given).filter((k) => k === "rate" || k === "mtbf");
+        throw new InputError(`argument --${second}: not allowed with argument --${first}`);
+      }
+      const model = value("model");
+      if (!MODELS.includes(model)) {
+        throw new InputError(`argument --model: invalid choice: ${stringRepr(model)} (choose from 'exact', 'first-order')`);
+      }
+      const variant = value("restart-variant");
+      if (!["preemptible", "protected"].includes(variant)) {
+        throw new InputError(`argument --restart-variant: invalid choice: ${stringRepr(variant)} (choose from 'preemptible', 'protected')`);
+      }
+      const rate = given.rate !== undefined ? checkRate("--rate", given.rate)
+        : 1 / checkDuration("--mtbf", value("mtbf"), false);
+      const optional = (name, check) => (value(name) === null ? null : check(`--${name}`, value(name)));
+      const options = {
+        rate,
+        restart: checkDuration("--restart", value("restart"), true),
+        cost: checkDuration("--checkpoint", value("checkpoint"), false),
+        discount: checkDiscount("--discount", value("discount")),
+        nodes: checkGangSize("--nodes", value("nodes")),
+        model, preemptible: variant === "preemptible",
+        notice: optional("notice", (n, t) => checkDuration(n, t, true)) || 0,
+        noticeShare: optional("notice-share", checkFraction),
+        noticeWrite: optional("notice-write", (n, t) => checkDuration(n, t, true)),
+        persist: optional("persist", (n, t) => checkDuration(n, t, true)) || 0,
+      };
+      const plan = makePlan(options);
+      const json = {};
+      for (const key of PLAN_KEYS) json[key] = plan.values[key];
+      return { json, report: report(plan), checked: plan.checked };
+    } catch (error) {
+      if (error instanceof InputError) {
+        return { json: { error: error.message }, report: null, checked: null };
+      }
+      throw error;
+    }
+  }
+
+  root.spotmathPlan = {
+    InputError, planFromOptions, makePlan, report, priceCurve, durationText, general, fixed,
+    floatText, stringRepr, pyFloat, OPTIONS,
+  };
+})(typeof globalThis !== "undefined" ? globalThis : this);

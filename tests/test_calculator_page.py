@@ -1,0 +1,204 @@
+"""The calculator on "Your numbers" in headless Chromium, against the built book and
+`spotmath plan` (network cut off to everything but 127.0.0.1).  A file of its own, so the
+test suite runs it beside the other browser checks."""
+
+import re
+import shlex
+import subprocess
+from urllib.parse import urljoin
+
+import pytest
+from conftest import _Handler
+from test_book import ROOT
+from test_browser import CHROMIUM, chromium
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
+                                "(apt-get install chromium; .ci/run does)")
+_CALCULATOR = """<!DOCTYPE html><html><head><meta charset="utf-8"></head>
+<body><iframe id="page" style="width:1280px;height:900px;border:0"></iframe>
+<pre id="result">pending</pre><script>
+// Opens "Your numbers" with each query, reads what the page shows, optionally types a
+// value into a field (an input event, as a reader's keystroke), and reads again.
+const cases = CASES, results = [], frame = document.getElementById("page");
+function read() {
+  const doc = frame.contentDocument, json = doc.getElementById("spotmath-plan-json");
+  return {json: json ? json.textContent : null, search: frame.contentWindow.location.search,
+          report: doc.getElementById("spotmath-plan-report").textContent,
+          command: doc.getElementById("spotmath-plan-command").textContent,
+          plotted: doc.querySelectorAll("#spotmath-plan-plot polyline").length,
+          note: doc.getElementById("spotmath-plan-plot").textContent,
+          errors: [...doc.querySelectorAll(".spotmath-error")]
+            .filter(e => e.textContent).map(e => [e.id, e.textContent])};
+}
+let next = 0;
+function step() {
+  if (next === cases.length) {
+    document.getElementById("result").textContent = JSON.stringify(results);
+    return;
+  }
+  const c = cases[next++];
+  frame.onload = () => {
+    const seen = {loaded: read()};
+    if (c.type) {
+      const field = frame.contentDocument.getElementById("spotmath-" + c.type[0]);
+      field.value = c.type[1];
+      field.dispatchEvent(new Event("input", {bubbles: true}));
+      seen.typed = read();
+    }
+    results.push(seen);
+    step();
+  };
+  frame.src = "../book/your_numbers.html" + c.query;
+}
+step();
+</script></body></html>
+"""
+
+#: (the option given badly, its value, what the reader types to mend it)
+_MENDED = [("mtbf", "", "4h"), ("mtbf", "-4h", "4h"), ("mtbf", "nan", "4h"),
+           ("mtbf", "1e400", "4h"), ("discount", "1", "0.6"), ("restart", "10 minz", "10min"),
+           ("nodes", "8.5", "8"), ("checkpoint", "0", "1min"), ("discount", "", "60%"),
+           ("notice-share", "2", "0.9")]
+
+
+def _run_calculator(server, built_book, tmp_path, cases):
+    import json
+
+    harness = built_book / "_browser" / "calculator.html"
+    harness.parent.mkdir(exist_ok=True)
+    harness.write_text(_CALCULATOR.replace("CASES", json.dumps(cases)), encoding="utf-8")
+    dom = chromium(urljoin(server, "_browser/calculator.html"), tmp_path / "profile",
+                   "--dump-dom", f"--virtual-time-budget={3000 * len(cases)}")
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
+    assert found and found.group(1) != "pending", dom[-2000:]
+    import html
+    return json.loads(html.unescape(found.group(1)))
+
+
+def _query(options: dict) -> str:
+    from urllib.parse import urlencode
+    return "?" + urlencode(options)
+
+
+def test_calculator_matches_spotmath_plan_on_200_parameter_sets(server, built_book, tmp_path):
+    """200 seeded random parameter sets over the whole valid range, given as shared links:
+    the page's JSON equals `spotmath plan --json` (1e-9 relative; root finders: SciPy's
+    brentq to 4 eps in both), the table equals the command's, the link is kept as given,
+    and the page plots the curves.  Only the book's own files are requested."""
+    import json
+    from urllib.parse import parse_qsl
+
+    import numpy as np
+    from test_web import assert_same_plan, python_plan, random_options
+
+    rng = np.random.default_rng(2026)
+    sets = []
+    while len(sets) < 200:  # valid sets only here; refusals are the next test's
+        options = random_options(rng)
+        if "error" not in python_plan(options)[0]:
+            sets.append(options)
+    _Handler.requests.clear()
+    seen = _run_calculator(server, built_book, tmp_path, [{"query": _query(o)} for o in sets])
+    assert len(seen) == len(sets)
+    for options, result in zip(sets, seen):
+        loaded = result["loaded"]
+        expected, table = python_plan(options)
+        assert_same_plan(options, json.loads(loaded["json"]), expected)
+        assert loaded["report"] == table, options
+        assert dict(parse_qsl(loaded["search"][1:], keep_blank_values=True)) == options
+        assert not loaded["errors"], options
+        # the curves, or (waste of 100% or more everywhere) a note saying so
+        assert loaded["plotted"] >= 2 or loaded["note"].startswith("Nothing to plot"), options
+        # the command line shown says the same: parsed back, it gives the same plan
+        words = shlex.split(loaded["command"])
+        assert words[:2] == ["spotmath", "plan"]
+        shown = {words[i][2:]: words[i + 1] for i in range(2, len(words), 2)}
+        assert python_plan(shown) == (expected, table), loaded["command"]
+        for text in (loaded["json"], loaded["report"]):  # never a NaN or an Infinity
+            assert not re.search(r"\b(nan|NaN|inf|Infinity)\b", text), (options, text)
+    # the book's own files only, each found (304: the browser's cached copy is current)
+    # (Chromium asks for /favicon.ico by itself, for the harness page)
+    requests = [r for r in _Handler.requests if r[0] != "/favicon.ico"]
+    assert all(code in (200, 304) for _, code in requests), [
+        r for r in requests if r[1] not in (200, 304)]
+
+
+def test_calculator_bad_values_show_the_commands_message_and_recover(server, built_book,
+                                                                    tmp_path):
+    """Each bad value: one message, next to its field, in the command's words, an error
+    JSON, no numbers left on screen; typing a good value brings the plan back."""
+    import json
+    from urllib.parse import parse_qsl
+
+    from test_web import python_plan
+
+    base = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6",
+            "nodes": "1", "model": "exact", "restart-variant": "preemptible"}
+    cases = []
+    for option, bad, good in _MENDED:
+        options = dict(base, **{option: bad})
+        if option == "notice-share":
+            options["notice"] = "2min"
+        cases.append({"query": _query(options), "type": [option, good]})
+    seen = _run_calculator(server, built_book, tmp_path, cases)
+    for (option, bad, good), case, result in zip(_MENDED, cases, seen):
+        options = dict(parse_qsl(case["query"][1:], keep_blank_values=True))
+        expected, _ = python_plan(options)
+        loaded = result["loaded"]
+        assert json.loads(loaded["json"]) == expected, (option, bad)
+        assert loaded["errors"] == [[f"spotmath-{option}-error", expected["error"]]]
+        assert loaded["report"] == "" and loaded["plotted"] == 0 and loaded["command"] == ""
+        mended, table = python_plan(dict(options, **{option: good}))
+        typed = result["typed"]
+        assert "error" not in json.loads(typed["json"]) and typed["errors"] == []
+        assert typed["report"] == table and typed["plotted"] >= 2, (option, good)
+
+
+def test_calculator_recomputes_within_ten_milliseconds(server, tmp_path):
+    """Measured in the page, in real time: the update after each of 40 keystrokes."""
+    import json
+
+    page = urljoin(server, "book/your_numbers.html")
+    harness = f"""<!DOCTYPE html><html><body><div id="spotmath-calculator"></div>
+    {"".join(f'<script src="{page.rsplit("/", 2)[0]}/_static/spotmath/{name}"></script>'
+             for name in ("numerics.js", "formulas.js", "inputs.js", "plan.js",
+                          "calculator.js"))}
+    <pre id="times"></pre><script>
+    document.addEventListener("DOMContentLoaded", () => {{
+      const times = [], json = document.getElementById("spotmath-plan-json");
+      const values = ["2h", "90min", "1.5d", "45min", "8h"];
+      for (let i = 0; i < 40; i++) {{
+        const field = document.getElementById(i % 2 ? "spotmath-mtbf" : "spotmath-nodes");
+        field.value = i % 2 ? values[i % values.length] : String(1 + (i * 37) % 500);
+        field.dispatchEvent(new Event("input", {{bubbles: true}}));
+        times.push(Number(json.dataset.milliseconds));
+      }}
+      document.getElementById("times").textContent = JSON.stringify(times);
+    }});
+    </script></body></html>"""
+    file = tmp_path / "timing.html"
+    file.write_text(harness, encoding="utf-8")
+    result = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", file.as_uri()],
+        capture_output=True, text=True, timeout=120)
+    times = json.loads(re.search(r'<pre id="times">(.*?)</pre>', result.stdout).group(1))
+    assert len(times) == 40
+    median = sorted(times)[len(times) // 2]
+    report = f"calculator: recompute median {median:.2f} ms, slowest {max(times):.2f} ms"
+    print(report)  # and kept with the screenshot, for the record
+    (ROOT / "_build" / "browser").mkdir(parents=True, exist_ok=True)
+    (ROOT / "_build" / "browser" / "calculator-timing.txt").write_text(report + "\n")
+    assert median < 10 and max(times) < 50, times
+
+
+def test_calculator_works_from_a_file_url(built_book, tmp_path):
+    """Opened straight from disk (file://), with a shared query: it computes."""
+    import html
+    import json
+
+    url = (built_book / "book" / "your_numbers.html").as_uri() + "?mtbf=2h&nodes=8"
+    dom = chromium(url, tmp_path / "profile", "--dump-dom")
+    found = re.search(r'<pre id="spotmath-plan-json"[^>]*>(.*?)</pre>', dom, re.S)
+    values = json.loads(html.unescape(found.group(1)))
+    assert values["nodes"] == 8 and values["preemption_rate"] == 0.5
