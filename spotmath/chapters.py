@@ -216,7 +216,9 @@ def _execute_all(jobs: dict[Path, dict[str, Any]], folder: Path, progress) -> No
                  + (f" (running: {names})" if names else ""), final=False)
 
     with ThreadPoolExecutor(workers) as pool:
-        pending = list(jobs)
+        # the largest notebooks first (they hold the most output, which is where the time
+        # goes), so the last chapter to finish is a short one
+        pending = sorted(jobs, key=lambda path: path.stat().st_size, reverse=True)
         while pending or running:
             while pending and len(running) < workers:
                 path = pending.pop(0)

@@ -64,7 +64,7 @@
     if (integer <= 0) { all = "0".repeat(1 - integer) + all; integer = 1; }
     all = all.padEnd(integer + decimals, "0");
     const text = all.slice(0, integer) + (decimals ? "." + all.slice(integer, integer + decimals) : "");
-    return (/[1-9]/.test(text) ? sign : (sign && x < 0 ? "-" : "")) + text;
+    return sign + text;  // Python keeps the sign of a negative that rounds to zero: -0.0
   }
 
   // f"{x:.{precision}g}"
