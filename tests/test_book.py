@@ -110,3 +110,33 @@ def test_every_figure_and_table_is_cited_in_the_prose(built_book):
         for label in re.findall(r'<(?:figure|table|div)[^>]*\bid="((?:fig|tbl)-[\w-]+)"', text):
             assert re.search(rf'href="[^"]*#{label}"><span class="std std-numref">', text), (
                 page, label)
+
+
+def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
+    """With spotmath.parallel_execution, a notebook that raises is not in the cache;
+    MyST-NB runs it again and the strict build stops, showing the notebook's error."""
+    import shutil
+    import subprocess
+    import sys
+
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    kernel = {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                             "language": "python"}}
+    for name, code in (("good", "print('fine')"), ("bad", "raise ValueError('boom')")):
+        notebook = new_notebook(cells=[new_markdown_cell(f"# {name}"), new_code_cell(code)],
+                                metadata=kernel)
+        nbformat.write(notebook, tmp_path / f"{name}.ipynb")
+    (tmp_path / "_toc.yml").write_text("format: jb-book\nroot: good\nchapters:\n"
+                                       "  - file: bad\n")
+    (tmp_path / "_config.yml").write_text(
+        "title: t\nexecute:\n  execute_notebooks: cache\n  allow_errors: false\n"
+        "sphinx:\n  extra_extensions: [spotmath.parallel_execution]\n"
+        "  config:\n    nb_execution_raise_on_error: true\n")
+    command = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))
+    result = subprocess.run([command, "build", str(tmp_path), "-W"], capture_output=True,
+                            text=True, timeout=600)
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "bad" in output and "ValueError" in output and "boom" in output, output[-3000:]
