@@ -112,6 +112,22 @@ def test_screenshot_of_a_chapter(server, tmp_path):
     assert target.is_file() and target.stat().st_size > 20_000
 
 
+def run_harness(server, built_book, tmp_path, name: str, page: str, *extra: str):
+    """Serve ``page`` beside the built book (``_browser/NAME.html``), open it in Chromium
+    with the flags ``extra``, and return the JSON it writes into ``<pre id="result">``."""
+    import html
+    import json
+
+    harness = built_book / "_browser" / f"{name}.html"
+    harness.parent.mkdir(exist_ok=True)
+    harness.write_text(page, encoding="utf-8")
+    dom = chromium(urljoin(server, f"_browser/{name}.html"), tmp_path / "profile",
+                   "--dump-dom", *extra)
+    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
+    assert found and found.group(1) != "pending", dom[-2000:]
+    return json.loads(html.unescape(found.group(1)))
+
+
 _HARNESS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head>
 <body style="margin:0"><iframe id="page" style="width:1280px;height:900px;border:0"></iframe>
 <pre id="result">pending</pre><script>
@@ -154,16 +170,9 @@ def test_reading_at_1280_by_900(server, built_book, tmp_path):
     import json
 
     pages = [f"{name}.html" for name in toc_files()]
-    harness = built_book / "_browser" / "reading.html"
-    harness.parent.mkdir(exist_ok=True)
-    harness.write_text(_HARNESS.replace("PAGES", json.dumps(pages)), encoding="utf-8")
-    dom = chromium(urljoin(server, "_browser/reading.html"), tmp_path / "profile",
-                   "--dump-dom", "--window-size=1400,1000",
-                   f"--virtual-time-budget={8000 * len(pages)}")
-    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
-    assert found and found.group(1) != "pending", dom[-2000:]
-    results = json.loads(unquote(found.group(1)).replace("&amp;", "&")
-                         .replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"'))
+    results = run_harness(server, built_book, tmp_path, "reading",
+                          _HARNESS.replace("PAGES", json.dumps(pages)),
+                          "--window-size=1400,1000", f"--virtual-time-budget={8000 * len(pages)}")
     assert sorted(results) == sorted(pages)
     for name, seen in results.items():
         assert seen["viewport"][0] <= 1280 and seen["viewport"][1] == 900, (name, seen)

@@ -10,7 +10,7 @@ from urllib.parse import urljoin
 import pytest
 from conftest import _Handler
 from test_book import ROOT
-from test_browser import CHROMIUM, chromium
+from test_browser import CHROMIUM, chromium, run_harness
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
                                 "(apt-get install chromium; .ci/run does)")
@@ -64,15 +64,9 @@ _MENDED = [("mtbf", "", "4h"), ("mtbf", "-4h", "4h"), ("mtbf", "nan", "4h"),
 def _run_calculator(server, built_book, tmp_path, cases):
     import json
 
-    harness = built_book / "_browser" / "calculator.html"
-    harness.parent.mkdir(exist_ok=True)
-    harness.write_text(_CALCULATOR.replace("CASES", json.dumps(cases)), encoding="utf-8")
-    dom = chromium(urljoin(server, "_browser/calculator.html"), tmp_path / "profile",
-                   "--dump-dom", f"--virtual-time-budget={3000 * len(cases)}")
-    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
-    assert found and found.group(1) != "pending", dom[-2000:]
-    import html
-    return json.loads(html.unescape(found.group(1)))
+    return run_harness(server, built_book, tmp_path, "calculator",
+                       _CALCULATOR.replace("CASES", json.dumps(cases)),
+                       f"--virtual-time-budget={3000 * len(cases)}")
 
 
 def _query(options: dict) -> str:
