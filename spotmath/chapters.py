@@ -17,8 +17,8 @@ import nbformat
 
 from .inputs import InputError, check_book_parameters
 
-__all__ = ["ROOT", "chapter_paths", "declared_parameters", "glued", "make_edition",
-           "read_parameters", "run_chapter"]
+__all__ = ["ROOT", "KERNEL_STARTS", "KERNEL_DIED", "chapter_paths", "declared_parameters",
+           "execute", "glued", "make_edition", "read_parameters", "run_chapter"]
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book"
@@ -73,7 +73,6 @@ def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
     value that fails the book's checks (an :class:`InputError` naming it).  ``declared``
     may pass in :func:`declared_parameters` of ``source`` when the caller has it already.
     """
-    import papermill
 
     if declared is None:
         declared = declared_parameters(source)
@@ -82,10 +81,34 @@ def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
         raise InputError(f"{unknown[0]}: not a parameter of {source.name} "
                          f"(it takes: {', '.join(declared)})")
     check_book_parameters(**parameters)
-    papermill.execute_notebook(
-        str(source), str(output), parameters=dict(parameters), kernel_name="python3",
-        progress_bar=False, cwd=str(cwd or source.parent))
+    execute(source, output, parameters, cwd=cwd or source.parent)
     return glued(output)
+
+
+#: How often a chapter's kernel is started when it dies before answering (a port race).
+KERNEL_STARTS = 3
+KERNEL_DIED = "Kernel died before replying to kernel_info"
+
+
+def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path) -> None:
+    """papermill's ``execute_notebook`` in a fresh ``python3`` kernel, nothing checked.
+
+    jupyter_client picks a kernel's TCP ports before the kernel binds them; a kernel
+    started at the same moment (chapters run side by side) can take one, and the new
+    kernel dies before it answers.  Nothing of the chapter has run then, so the kernel is
+    started again, up to :data:`KERNEL_STARTS` times; any other error is raised at once.
+    """
+    import papermill
+
+    for attempt in range(KERNEL_STARTS):
+        try:
+            papermill.execute_notebook(
+                str(source), str(output), parameters=dict(parameters), kernel_name="python3",
+                progress_bar=False, cwd=str(cwd))
+            return
+        except RuntimeError as error:
+            if KERNEL_DIED not in str(error) or attempt == KERNEL_STARTS - 1:
+                raise
 
 
 def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> dict[str, Any]:

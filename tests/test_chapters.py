@@ -18,7 +18,7 @@ from scipy.stats import norm
 
 import spotmath as sm
 import spotmath.fitting
-from spotmath.chapters import ROOT, chapter_paths, declared_parameters, glued, run_chapter
+from spotmath.chapters import ROOT, chapter_paths, declared_parameters, execute, glued, run_chapter
 from spotmath.inputs import BOOK_PARAMETERS, InputError, parameters_cell
 
 CHAPTERS = chapter_paths()
@@ -448,9 +448,7 @@ def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path):
 def test_bad_parameter_stops_the_notebook_with_a_clear_message(name, value, fragment, tmp_path):
     """Executed as papermill would for a user: the cell after `parameters` raises InputError."""
     with pytest.raises(papermill.PapermillExecutionError) as info:
-        papermill.execute_notebook(str(CHAPTERS[0]), str(tmp_path / "out.ipynb"),
-                                   parameters={name: value}, kernel_name="python3",
-                                   progress_bar=False, cwd=str(CHAPTERS[0].parent))
+        execute(CHAPTERS[0], tmp_path / "out.ipynb", {name: value}, CHAPTERS[0].parent)
     assert info.value.ename == "InputError"
     assert info.value.evalue.startswith(fragment)
 

@@ -122,3 +122,46 @@ def test_a_failing_chapter_stops_the_edition_with_its_error(tmp_path):
     assert "boom: this chapter is broken" in str(info.value)
     assert "Kernel is running over TCP" not in str(info.value)
     assert lines and lines[0].startswith("[.] 0/1 chapters")
+
+
+def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
+    """The port race of parallel kernel starts: the kernel dies before it answers, nothing
+    of the chapter has run, so run_chapter starts it again (a bounded number of times);
+    any other error is the chapter's own and stops at once."""
+    import papermill
+
+    from spotmath import chapters
+
+    source = chapters.chapter_paths()[0]
+    calls = []
+
+    def flaky(*args, **kwargs):
+        calls.append(args)
+        if len(calls) < chapters.KERNEL_STARTS:
+            raise RuntimeError(chapters.KERNEL_DIED)
+        import shutil
+        shutil.copy(source, args[1])
+
+    monkeypatch.setattr(papermill, "execute_notebook", flaky)
+    values = chapters.run_chapter(source, tmp_path / "out.ipynb", {})
+    assert len(calls) == chapters.KERNEL_STARTS and values == chapters.glued(source)
+
+    def dead(*args, **kwargs):
+        calls.append(args)
+        raise RuntimeError(chapters.KERNEL_DIED)
+
+    calls.clear()
+    monkeypatch.setattr(papermill, "execute_notebook", dead)
+    with pytest.raises(RuntimeError, match=chapters.KERNEL_DIED):
+        chapters.run_chapter(source, tmp_path / "out.ipynb", {})
+    assert len(calls) == chapters.KERNEL_STARTS
+
+    def broken(*args, **kwargs):
+        calls.append(args)
+        raise RuntimeError("something else")
+
+    calls.clear()
+    monkeypatch.setattr(papermill, "execute_notebook", broken)
+    with pytest.raises(RuntimeError, match="something else"):
+        chapters.run_chapter(source, tmp_path / "out.ipynb", {})
+    assert len(calls) == 1
