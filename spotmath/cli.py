@@ -32,11 +32,15 @@ from .inputs import (
     check_rate,
     rate_from_mtbf,
 )
+from .numerics import MODELS
 from .plan import Plan, duration_text, make_plan
 
 __all__ = ["build_parser", "main"]
 
 DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
+#: The choices of `spotmath plan`'s --model and --restart-variant, the first the default
+#: (also what the book's calculator offers: spotmath/web/inputs.js).
+CHOICES = {"model": list(MODELS), "restart-variant": ["preemptible", "protected"]}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -265,11 +269,11 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
                         help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
     parser.add_argument("--nodes", default="1",
                         help="nodes in the synchronous gang; the job is preempted at N·λ")
-    parser.add_argument("--model", default="exact", choices=["exact", "first-order"],
+    parser.add_argument("--model", default=CHOICES["model"][0], choices=CHOICES["model"],
                         help="exact renewal-reward model (default) or the first-order "
                              "formula")
-    parser.add_argument("--restart-variant", default="preemptible",
-                        choices=["preemptible", "protected"],
+    parser.add_argument("--restart-variant", default=CHOICES["restart-variant"][0],
+                        choices=CHOICES["restart-variant"],
                         help="exact model: can a restart itself be preempted? (default yes)")
     parser.add_argument("--notice", help="warning before a preemption, e.g. 2min (needs "
                                          "--notice-share)")

@@ -270,8 +270,9 @@ def generate_inputs_js() -> str:
         "HOURS_PER_UNIT": inputs.HOURS_PER_UNIT,
         "DURATION": pattern(inputs._DURATION_RE),
         "RATE": pattern(inputs._RATE_RE),
-        "PLAN_DEFAULTS": dict(cli.DEFAULTS, nodes="1", model="exact",
-                              **{"restart-variant": "preemptible"}),
+        "PLAN_DEFAULTS": dict(cli.DEFAULTS, nodes="1",
+                              **{name: choices[0] for name, choices in cli.CHOICES.items()}),
+        "PLAN_CHOICES": cli.CHOICES,
         "PLAN_KEYS": cli.PLAN_KEYS,
     }
     body = "\n".join(f"    {key}: {json.dumps(value)}," for key, value in values.items())

@@ -6,19 +6,21 @@
 
 (function (root) {
   const P = root.spotmathPlan;
-  const FIELDS = [  // [option, label, placeholder or choices, help]
-    ["mtbf", "MTBF of one node", "4h", "mean time between preemptions: 90min, 4h, 1.5d"],
-    ["rate", "or its rate", "", "preemptions per hour of one node instead: 0.25/h"],
-    ["restart", "restart", "10min", "preemption to computing again"],
-    ["checkpoint", "checkpoint write", "1min", "time a checkpoint blocks training"],
-    ["discount", "spot discount", "0.6", "against on-demand: 0.6 or 60%"],
-    ["nodes", "nodes", "1", "synchronous gang size (preempted at N·λ)"],
-    ["model", "model", ["exact", "first-order"], "renewal-reward model or λ(T/2 + R) + C/T"],
-    ["restart-variant", "restart", ["preemptible", "protected"], "can a restart be preempted?"],
-    ["notice", "notice", "", "warning before a preemption, e.g. 2min (optional)"],
-    ["notice-share", "notice share", "", "share of notices acted on, 0 to 1 (with a notice)"],
-    ["notice-write", "on-notice write", "", "default: checkpoint + persist"],
-    ["persist", "persist", "", "asynchronous write: snapshot to durable (optional)"],
+  // The command's defaults and choices (generated from spotmath.cli into inputs.js).
+  const DEFAULTS = root.spotmathInputs.PLAN_DEFAULTS, CHOICES = root.spotmathInputs.PLAN_CHOICES;
+  const FIELDS = [  // [option, label, help]; a select where the option has choices
+    ["mtbf", "MTBF of one node", "mean time between preemptions: 90min, 4h, 1.5d"],
+    ["rate", "or its rate", "preemptions per hour of one node instead: 0.25/h"],
+    ["restart", "restart", "preemption to computing again"],
+    ["checkpoint", "checkpoint write", "time a checkpoint blocks training"],
+    ["discount", "spot discount", "against on-demand: 0.6 or 60%"],
+    ["nodes", "nodes", "synchronous gang size (preempted at N·λ)"],
+    ["model", "model", "renewal-reward model or λ(T/2 + R) + C/T"],
+    ["restart-variant", "restart", "can a restart be preempted?"],
+    ["notice", "notice", "warning before a preemption, e.g. 2min (optional)"],
+    ["notice-share", "notice share", "share of notices acted on, 0 to 1 (with a notice)"],
+    ["notice-write", "on-notice write", "default: checkpoint + persist"],
+    ["persist", "persist", "asynchronous write: snapshot to durable (optional)"],
   ];
 
   function element(tag, attributes, ...children) {
@@ -125,14 +127,14 @@
   function build(container) {
     const form = element("form", { class: "spotmath-form", autocomplete: "off" });
     const errors = {};
-    for (const [name, label, kind, help] of FIELDS) {
+    for (const [name, label, help] of FIELDS) {
       let field;
-      if (Array.isArray(kind)) {
+      if (CHOICES[name]) {
         field = element("select", { name, id: `spotmath-${name}` },
-                        ...kind.map((choice) => element("option", { value: choice }, choice)));
+                        ...CHOICES[name].map((choice) => element("option", { value: choice }, choice)));
       } else {
         field = element("input", { name, id: `spotmath-${name}`, type: "text",
-                                   placeholder: kind || "", size: 10, spellcheck: "false" });
+                                   placeholder: DEFAULTS[name] ?? "", size: 10, spellcheck: "false" });
       }
       errors[name] = element("span", { class: "spotmath-error", id: `spotmath-${name}-error`,
                                        role: "alert" });
@@ -173,15 +175,10 @@
     }
 
     const query = new URLSearchParams(location.search);
-    for (const [name, , kind] of FIELDS) {
-      const field = form.elements[name];
-      if (query.has(name)) field.value = query.get(name);
-      else field.value = Array.isArray(kind) ? kind[0] : "";
+    for (const [name] of FIELDS) {  // the link's values, else the command's defaults
+      form.elements[name].value = query.has(name) ? query.get(name) : DEFAULTS[name] ?? "";
     }
-    if (!query.has("mtbf") && !query.has("rate")) form.elements.mtbf.value = "4h";
-    for (const name of ["restart", "checkpoint", "discount", "nodes"]) {
-      if (!query.has(name)) form.elements[name].value = form.elements[name].placeholder;
-    }
+    if (query.has("rate") && !query.has("mtbf")) form.elements.mtbf.value = "";
     form.addEventListener("input", update);
     form.addEventListener("submit", (event) => event.preventDefault());
     update();

@@ -9,7 +9,8 @@
 
 (function (root) {
   const N = root.spotmathNumerics, F = root.spotmathFormulas;
-  const MODELS = ["exact", "first-order"];
+  const CHOICES = root.spotmathInputs.PLAN_CHOICES;
+  const MODELS = CHOICES.model;
 
   class InputError extends Error {}
 
@@ -663,14 +664,13 @@
         const [first, second] = Object.keys(given).filter((k) => k === "rate" || k === "mtbf");
         throw new InputError(`argument --${second}: not allowed with argument --${first}`);
       }
-      const model = value("model");
-      if (!MODELS.includes(model)) {
-        throw new InputError(`argument --model: invalid choice: ${stringRepr(model)} (choose from 'exact', 'first-order')`);
+      for (const name of Object.keys(CHOICES)) {  // argparse's message for a bad choice
+        if (!CHOICES[name].includes(value(name))) {
+          throw new InputError(`argument --${name}: invalid choice: ${stringRepr(value(name))} ` +
+                               `(choose from ${CHOICES[name].map(stringRepr).join(", ")})`);
+        }
       }
-      const variant = value("restart-variant");
-      if (!["preemptible", "protected"].includes(variant)) {
-        throw new InputError(`argument --restart-variant: invalid choice: ${stringRepr(variant)} (choose from 'preemptible', 'protected')`);
-      }
+      const model = value("model"), variant = value("restart-variant");
       const rate = given.rate !== undefined ? checkRate("--rate", given.rate)
         : 1 / checkDuration("--mtbf", value("mtbf"), false);
       const optional = (name, check) => (value(name) === null ? null : check(`--${name}`, value(name)));
