@@ -10,9 +10,9 @@ from scipy.special import lambertw
 
 
 def lost_work_exact(lam, T):
-    """1/λ − T/(e^{λT} − 1): mean time into the interval, given a Poisson preemption in it."""
+    """lost_work_exact"""
     with errstate(over="ignore"):
-        return (-T*lam + expm1(T*lam))/(lam*expm1(T*lam))
+        return -T/expm1(T*lam) + lam**(-1.0)
 
 
 def lost_work_first_order(lam, T):
@@ -225,6 +225,12 @@ def local_rate_interval(C, sigma, k, t):
         return sqrt(2)*sqrt(C)*sigma**((1/2)*k)*t**(1/2 - 1/2*k)/sqrt(k)
 
 
+def local_rate_first_interval(C, sigma, k):
+    """(2Cσ^k/k)^{1/(k+1)}: the first local-rate interval from age 0 when k > 1."""
+    with errstate(over="ignore"):
+        return (2*C*sigma**k/k)**((k + 1)**(-1.0))
+
+
 def bulk_fraction(lam, N, r):
     """(Nλ − r)/((N − 1)λ): the bulk share ρ at which a gang of N is hit at rate r."""
     with errstate(over="ignore"):
@@ -324,6 +330,7 @@ LATEX = {
     'weibull-scale-mle': '\\hat{\\sigma} = \\left(\\frac{G}{m}\\right)^{\\frac{1}{k}}',
     'weibull-profile-likelihood': '\\ell_{p} = \\Lambda k - \\Lambda - m \\log{\\left(G \\right)} + m \\log{\\left(k \\right)} + m \\log{\\left(m \\right)} - m',
     'local-rate-interval': '\\tau = \\frac{\\sqrt{2} \\sqrt{C} \\sigma^{\\frac{k}{2}} t^{\\frac{1}{2} - \\frac{k}{2}}}{\\sqrt{k}}',
+    'local-rate-first-interval': '\\tau_{0} = \\left(\\frac{2 C \\sigma^{k}}{k}\\right)^{\\frac{1}{k + 1}}',
     'bulk-gang-rate': '\\lambda_{N} = \\lambda \\left(N \\left(1 - \\rho\\right) + \\rho\\right)',
     'bulk-fraction': '\\rho = \\frac{N \\lambda - r}{\\lambda \\left(N - 1\\right)}',
     'async-interval-time': 'E_{P} = \\frac{\\left(e^{C \\lambda} e^{T \\lambda} - 1\\right) e^{P \\lambda} e^{R \\lambda}}{\\lambda}',

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import scipy.special
 import sympy as sp
+from sympy.codegen.cfunctions import expm1
 from sympy.codegen.rewriting import optimize, optims_c99
 from sympy.printing.jscode import JavascriptCodePrinter
 
@@ -58,7 +59,8 @@ _FULL = ("lam", "T", "C", "R", "q_n", "C_n", "P")
 #: of the symbols in :mod:`spotmath.derivations`).
 FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     # numerics: the waste, the optimum, break-even and gangs
-    "lost_work_exact": (D.lost_work_exact, ("lam", "T")),
+    "lost_work_exact": (lambda: _as_terms(D.lost_work_exact(), D.lam * D.T),
+                        ("lam", "T")),
     "lost_work_first_order": (D.lost_work_first_order, ("lam", "T")),
     "segment_time_preemptible": (lambda: D.segment_time(True), ("lam", "T", "C", "R")),
     "segment_time_protected": (lambda: D.segment_time(False), ("lam", "T", "C", "R")),
@@ -107,6 +109,7 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
                                        ("k", "m", "G", "Lsum")),
     "weibull_scale_mle": (D.weibull_scale_mle, ("k", "m", "G")),
     "local_rate_interval": (D.local_rate_interval, ("C", "sigma", "k", "t")),
+    "local_rate_first_interval": (D.local_rate_first_interval, ("C", "sigma", "k")),
     "bulk_fraction": (D.bulk_fraction, ("lam", "N", "r")),
     "bulk_gang_rate": (D.bulk_gang_rate, ("lam", "N", "rho")),
     # a preemption notice and asynchronous checkpoints
@@ -124,6 +127,21 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
 }
 
 
+def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
+    """``expression`` as partial fractions in e^{power}, with e^{power} − 1 as expm1.
+
+    A sum of terms stays finite where one fraction would divide infinity by infinity:
+    1/λ − T/expm1(λT) is 1/λ for a huge λT.  :func:`_rewritten` prints it as it is.
+    """
+    x = sp.Dummy("x", positive=True)
+    terms = sp.apart(expression.subs(sp.exp(power), x), x).subs(x, sp.exp(power))
+    return terms.replace(sp.exp(power) - 1, expm1(power))
+
+
+#: Formulas printed as their thunk gives them: rewriting would combine their terms.
+_AS_GIVEN = {"lost_work_exact"}
+
+
 def _rewritten(name: str) -> tuple[sp.Expr, list[sp.Symbol]]:
     """The expression for ``name`` in plain symbols named as its arguments, rewritten."""
     thunk, arguments = FORMULAS[name]
@@ -136,6 +154,8 @@ def _rewritten(name: str) -> tuple[sp.Expr, list[sp.Symbol]]:
     leftover = expr.free_symbols - set(plain)
     if leftover:
         raise ValueError(f"{name}: symbols {sorted(map(str, leftover))} are not arguments")
+    if name in _AS_GIVEN:
+        return expr, plain
     return optimize(sp.powsimp(expr, deep=True), optims_c99), plain
 
 
@@ -270,6 +290,7 @@ def generate_inputs_js() -> str:
         "HOURS_PER_UNIT": inputs.HOURS_PER_UNIT,
         "DURATION": pattern(inputs._DURATION_RE),
         "RATE": pattern(inputs._RATE_RE),
+        "BOUNDS": inputs.BOUNDS,
         "PLAN_DEFAULTS": dict(cli.DEFAULTS, nodes="1",
                               **{name: choices[0] for name, choices in cli.CHOICES.items()}),
         "PLAN_CHOICES": cli.CHOICES,

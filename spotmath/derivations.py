@@ -53,6 +53,7 @@ __all__ = [
     "observed_rate", "checkpoint_write_time", "elastic_waste", "useful_hour_price",
     "weibull_survival", "weibull_hazard", "weibull_mean", "weibull_log_likelihood",
     "weibull_scale_mle", "weibull_profile_log_likelihood", "local_rate_interval",
+    "local_rate_first_interval",
     "bulk_gang_survival", "bulk_gang_rate", "bulk_fraction", "restart_completion_time",
     "notice_cycle_time", "notice_cycle_reward", "persist_loss", "waste_notice",
     "async_interval_time", "waste_first_order_notice", "first_order_notice_interval",
@@ -508,6 +509,19 @@ def local_rate_interval() -> sp.Expr:
 
 
 @cache
+def local_rate_first_interval() -> sp.Expr:
+    """(2Cσ^k/k)^{1/(k+1)}: the first local-rate interval from age 0 when k > 1.
+
+    The hazard of a new instance is 0 when k > 1, so √(2C/h(0)) is infinite; with no
+    restart before it, the first interval is taken as the length τ whose local-rate
+    interval at its end, √(2C/h(τ)), is τ itself.  With k = 1 it is Young's √(2Cσ).
+    """
+    tau = sp.Symbol("tau", positive=True)
+    (solution,) = sp.solve(sp.Eq(tau**2, (local_rate_interval() ** 2).subs(t, tau)), tau)
+    return solution
+
+
+@cache
 def bulk_gang_survival() -> sp.Expr:
     """e^{−N(1−ρ)λT} e^{−ρλT}: a gang of N survives T when every node's own clock at
     (1 − ρ)λ and the pool's bulk clock at ρλ all stay quiet."""
@@ -835,6 +849,11 @@ _DERIVATIONS = {
         sp.Symbol(r"\tau"), local_rate_interval(),
         "Young's interval with λ replaced by the Weibull hazard at age t "
         "(Ling, Mi and Lin 2001)."),
+    "local-rate-first-interval": lambda: Derivation(
+        "local-rate-first-interval",
+        "First local-rate interval of a new instance when k > 1 and R = 0",
+        sp.Symbol(r"\tau_0"), local_rate_first_interval(),
+        "The interval τ with √(2C/h(τ)) = τ: the hazard at age 0 is 0 when k > 1."),
     "bulk-gang-rate": lambda: Derivation(
         "bulk-gang-rate", "Preemption rate of a gang of N under bulk reclaims",
         sp.Symbol(r"\lambda_N"), bulk_gang_rate(),

@@ -28,7 +28,7 @@ from functools import cache
 
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
-from scipy.stats import chi2
+from scipy.special import chdtrc, gammaincinv
 
 from . import _generated as G
 from .calibration import interrupted_fraction
@@ -45,6 +45,12 @@ _SHAPES = (1e-3, 1e3)
 
 
 @cache
+def _chi2_quantile(probability: float, dof: float) -> float:
+    """The chi-squared quantile, as ``scipy.stats.chi2.ppf`` computes it (without importing
+    scipy.stats, which takes half a second)."""
+    return 2 * float(gammaincinv(dof / 2, probability))
+
+
 def _f() -> dict[str, Callable]:
     return {
         "profile": G.weibull_profile_log_likelihood,
@@ -69,8 +75,8 @@ def rate_interval(count: int, exposure: float, level: float = LEVEL) -> tuple[fl
     (0.1199, 0.4598)
     """
     alpha = 1 - level
-    low = chi2.ppf(alpha / 2, 2 * count) / (2 * exposure) if count > 0 else 0.0
-    return float(low), float(chi2.ppf(1 - alpha / 2, 2 * count + 2) / (2 * exposure))
+    low = _chi2_quantile(alpha / 2, 2 * count) / (2 * exposure) if count > 0 else 0.0
+    return float(low), float(_chi2_quantile(1 - alpha / 2, 2 * count + 2) / (2 * exposure))
 
 
 @dataclass(frozen=True)
@@ -127,9 +133,13 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
                          "to be bounded")
     lifetimes = np.where(zero, tick / 2, lifetimes)
     count = int(np.count_nonzero(preempted))
-    if count < 2 or np.ptp(lifetimes[preempted]) == 0:
-        raise InputError(f"lifetimes: {count} preemption(s) with distinct lifetimes are too "
-                         "few to fit a Weibull shape (need at least 2)")
+    if count < 2:
+        raise InputError(f"lifetimes: {count} preemption{'s' if count != 1 else ''} "
+                         "(a Weibull shape needs at least 2, with different lifetimes)")
+    if np.ptp(lifetimes[preempted]) == 0:
+        raise InputError(f"lifetimes: the {count} preemptions all came at the same age, "
+                         f"{lifetimes[preempted][0]:g} h (a Weibull shape needs at least 2 "
+                         "different lifetimes)")
     # The shape does not depend on the unit of time: work in units of the longest lifetime
     # (so t^k cannot overflow), and scale back at the end.
     unit = float(lifetimes.max())
@@ -145,7 +155,7 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
                            bounds=tuple(math.log(b) for b in _SHAPES),
                            options={"xatol": 1e-10})
     shape, top = math.exp(best.x), -best.fun
-    cut = top - chi2.ppf(LEVEL, 1) / 2
+    cut = top - _chi2_quantile(LEVEL, 1) / 2
 
     def above(x: float) -> float:
         return loglik(x) - cut
@@ -156,7 +166,7 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
     low = brentq(above, _SHAPES[0], shape, xtol=1e-12, rtol=1e-12)
     high = brentq(above, shape, _SHAPES[1], xtol=1e-12, rtol=1e-12)
     scale = unit * float(_f()["scale"](shape, count, np.sum(np.exp(shape * logs))))
-    p_value = float(chi2.sf(max(2 * (top - loglik(1.0)), 0.0), 1))
+    p_value = float(chdtrc(1, max(2 * (top - loglik(1.0)), 0.0)))  # chi-squared, 1 dof
     return WeibullFit(shape=shape, shape_ci95=(low, high), scale_h=scale,
                       p_value_poisson=p_value, zero_lifetimes=int(np.count_nonzero(zero)))
 
@@ -244,7 +254,11 @@ def survival_curve(lifetimes: np.ndarray, preempted: np.ndarray
 
 @dataclass(frozen=True)
 class Fit:
-    """What :func:`fit_trace` finds in a trace.  Times in hours, rates per node-hour."""
+    """What :func:`fit_trace` finds in a trace.  Times in hours, rates per node-hour.
+
+    The Weibull fields are None when the trace cannot fit a shape (fewer than two
+    preemptions at different ages, say); ``weibull_note`` then says why.
+    """
 
     trace: str
     nodes: int
@@ -258,14 +272,15 @@ class Fit:
     preemption_rate_ci95: tuple[float, float]
     mtbf_h: float
     mtbf_ci95_h: tuple[float, float | None]
-    weibull_shape: float
-    weibull_shape_ci95: tuple[float, float]
-    weibull_scale_h: float
-    weibull_shape_p_value: float
+    weibull_shape: float | None
+    weibull_shape_ci95: tuple[float, float] | None
+    weibull_scale_h: float | None
+    weibull_shape_p_value: float | None
     zero_lifetimes: int
     co_preemption_share: float
     co_preemption_share_independent: float
     window_s: float
+    weibull_note: str = ""
 
     def as_dict(self) -> dict:
         """Plain JSON-ready values (pairs as lists)."""
@@ -290,7 +305,8 @@ def fit_trace(trace: Trace, window: float | str = "60s") -> Fit:
     Raises
     ------
     InputError
-        If the trace has no preemption (no rate to fit) or too few to fit a shape.
+        If the trace has no preemption, or no time up: no rate to fit.  Too few
+        preemptions for a shape leave the Weibull fields None, with a note.
 
     References
     ----------
@@ -309,8 +325,12 @@ def fit_trace(trace: Trace, window: float | str = "60s") -> Fit:
     if trace.preemptions == 0:
         raise InputError(f"{trace.name}: no preemptions in {trace.node_hours:g} node-hours: "
                          "there is no rate to fit")
-    weibull = fit_weibull(trace.lifetimes, trace.preempted, trace.resolution)
     rate = trace.preemption_rate
+    try:
+        weibull = fit_weibull(trace.lifetimes, trace.preempted, trace.resolution)
+        note = ""
+    except InputError as error:  # the rate stands; only the shape is out of reach
+        weibull, note = None, str(error).partition(": ")[2]
     low, high = rate_interval(trace.preemptions, trace.node_hours)
     share, independent = co_preemption(trace, window)
     return Fit(
@@ -319,10 +339,13 @@ def fit_trace(trace: Trace, window: float | str = "60s") -> Fit:
         duration_h=trace.end - trace.start, resolution_s=trace.resolution * 3600,
         preemption_rate=rate, preemption_rate_ci95=(low, high), mtbf_h=1 / rate,
         mtbf_ci95_h=(1 / high, 1 / low if low > 0 else None),
-        weibull_shape=weibull.shape, weibull_shape_ci95=weibull.shape_ci95,
-        weibull_scale_h=weibull.scale_h, weibull_shape_p_value=weibull.p_value_poisson,
-        zero_lifetimes=weibull.zero_lifetimes, co_preemption_share=share,
-        co_preemption_share_independent=independent, window_s=window * 3600)
+        weibull_shape=weibull and weibull.shape,
+        weibull_shape_ci95=weibull and weibull.shape_ci95,
+        weibull_scale_h=weibull and weibull.scale_h,
+        weibull_shape_p_value=weibull and weibull.p_value_poisson,
+        zero_lifetimes=int(np.count_nonzero(trace.preempted & (trace.lifetimes == 0))),
+        co_preemption_share=share, co_preemption_share_independent=independent,
+        window_s=window * 3600, weibull_note=note)
 
 
 def preemptions_needed(preemption_rate: float, checkpoint_cost: float,

@@ -27,7 +27,9 @@ Gangs (``nodes`` = N on a pool trace)
 Age-dependent schedules
     :func:`replay_local_rate` checkpoints each instance at the local-rate intervals
     τ(a) = √(2C/h(a)) [local-rate-interval] of a fitted Weibull hazard h, a the instance's
-    age at the start of each segment (Ling, Mi and Lin 2001).
+    age at the start of each segment (Ling, Mi and Lin 2001).  With no restart and k > 1
+    the hazard at age 0 is 0; the first interval is then τ₀ = (2Cσ^k/k)^{1/(k+1)}
+    [local-rate-first-interval], the one whose local-rate interval at its end is itself.
 
 Everything here is NumPy over the lifetimes, apart from the gang's walk through the trace
 (one step per interruption).  Times in hours.
@@ -64,6 +66,7 @@ _EDGE = 1e-9
 def _f() -> dict[str, Callable]:
     return {
         "local": G.local_rate_interval,
+        "first": G.local_rate_first_interval,
         "rho": G.bulk_fraction,
         "bulk_rate": G.bulk_gang_rate,
     }
@@ -295,10 +298,6 @@ def _local_rate_ends(shape: float, scale: float, cost: float, restart: float,
                      horizon: float) -> tuple[np.ndarray, np.ndarray]:
     """Ages at which each write of the local-rate schedule ends, and the compute saved by
     then, up to ``horizon`` hours of age."""
-    if shape > 1 and restart == 0:
-        raise InputError("restart_time: the local-rate schedule needs a restart > 0 when the "
-                         "Weibull shape is above 1 (the hazard is 0 at age 0, so the first "
-                         "interval would never end)")
     if cost == 0:
         raise InputError("checkpoint_cost: must be > 0 for the local-rate schedule (with "
                          "free writes its intervals are all 0)")
@@ -309,7 +308,10 @@ def _local_rate_ends(shape: float, scale: float, cost: float, restart: float,
     ends, saved = [], [0.0]
     age = restart
     while age <= horizon:
-        step = float(local(cost, scale, shape, age))
+        if age == 0 and shape > 1:  # no hazard at age 0: the self-consistent first interval
+            step = float(_f()["first"](cost, scale, shape))
+        else:
+            step = float(local(cost, scale, shape, age))
         age += step + cost
         ends.append(age)
         saved.append(saved[-1] + step)
@@ -323,7 +325,8 @@ def replay_local_rate(trace: Trace, shape: float, scale: float, checkpoint_cost:
     Segment j starts at the instance's age a_j (a_0 = R, the restart) and computes for
     τ(a_j) = √(2C/h(a_j)) [local-rate-interval], then writes for C; its compute is useful if
     the write ends before the preemption.  With k = 1 this is the fixed Young interval.
-    For a gang the age is the gang period's (its restart ends at R).
+    With R = 0 and k > 1 the first interval is τ₀ [local-rate-first-interval].  For a gang
+    the age is the gang period's (its restart ends at R).
 
     References
     ----------
@@ -349,20 +352,50 @@ def replay_local_rate(trace: Trace, shape: float, scale: float, checkpoint_cost:
 
 
 def _useful_at(grid: np.ndarray, running: np.ndarray, cost: float) -> np.ndarray:
-    """Σ T·⌊u/(T + C)⌋ over the running times u, for every interval T of ``grid``."""
-    chunk = max(1, int(4e6 // max(running.size, 1)))
-    return np.concatenate([
-        (grid[i:i + chunk, None] * np.floor(
-            running[None, :] / (grid[i:i + chunk, None] + cost) + _EDGE)).sum(axis=1)
-        for i in range(0, grid.size, chunk)])
+    """Σ T·⌊u/(T + C) + ε⌋ over the running times u, for every interval T of ``grid``.
+
+    ⌊x⌋ = Σ_{k≥1} [x ≥ k], so the sum is T·Σ_k #{u : ⌊u/s + ε⌋ ≥ k} with s = T + C: one
+    binary search per k in the sorted running times, where k runs to the largest u/s,
+    instead of one pass over every u; the same floating-point predicate decides each
+    count, so the result is the direct sum's, to the last bit of every count.
+    """
+    ordered = np.sort(running)
+    size = ordered.size
+    if size == 0:
+        return np.zeros(grid.size)
+    longest = ordered[-1]
+    useful = np.empty(grid.size)
+    for j, interval in enumerate(grid.tolist()):
+        step = interval + cost
+        most = int(math.floor(longest / step + _EDGE))
+        if most > size // 8:  # as many levels as lifetimes: the direct sum is cheaper
+            useful[j] = interval * np.floor(ordered / step + _EDGE).sum()
+            continue
+        levels = np.arange(1, most + 1, dtype=float)
+        first = np.searchsorted(ordered, (levels - _EDGE) * step)
+        # The first u with ⌊u/s + ε⌋ ≥ k, to the last bit: move across the few values
+        # that rounding of (k − ε)s may have put on the wrong side.
+        while True:
+            inside = first < size
+            late = inside.copy()
+            late[inside] = np.floor(ordered[first[inside]] / step + _EDGE) < levels[inside]
+            early = first > 0
+            early[early] = np.floor(ordered[first[early] - 1] / step + _EDGE) >= levels[early]
+            if not (late.any() or early.any()):
+                break
+            first = first + late - early
+        useful[j] = interval * float(np.sum(size - first))
+    return useful
 
 
 def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: float | str,
-                  nodes: int | None = None) -> tuple[float, float]:
+                  nodes: int | None = None) -> tuple[float | None, float]:
     """The fixed interval with the least replayed waste on the trace, and that waste.
 
-    Searched from a hundredth of the exact optimum at the trace's rate to the longest
-    lifetime.  Moving T down to a grid point T/r just below it never loses a completed
+    Searched from a hundredth of the exact optimum at the trace's rate (or of the longest
+    lifetime, if shorter) to the longest lifetime.  When no lifetime outlasts its restart
+    and one write, no interval saves anything: the result is ``(None, 1.0)``.  Moving T
+    down to a grid point T/r just below it never loses a completed
     segment, so the useful work there is at least 1/r of T's.  A coarse grid (r = 1.01)
     therefore rules out every bracket whose left point falls below 1/1.01 of the coarse
     best; the rest are searched on a fine grid (r = 1 + :data:`GRID_STEP`), whose best
@@ -383,12 +416,11 @@ def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: floa
                          "writes the best is to checkpoint continuously)")
     complete, _, _ = _lifetimes(trace, size)
     running = np.clip(complete - R, 0.0, None)
+    high = float(running.max(initial=0.0)) - C
+    if high <= 0:  # no lifetime outlasts its restart and one write: nothing is ever saved
+        return None, 1.0
     rate = trace.preemption_rate * (size or 1)
-    low = 0.01 * float(n.exact_interval(rate, C))
-    high = float(running.max()) - C
-    if high <= low:
-        raise InputError(f"{trace.name}: no lifetime outlasts the restart and one write by "
-                         "more than the shortest interval searched")
+    low = min(0.01 * float(n.exact_interval(rate, C)), high / 100)
     coarse_step = 10 * GRID_STEP
     coarse = np.geomspace(low, high, int(math.ceil(math.log(high / low) / coarse_step)) + 1)
     useful = _useful_at(coarse, running, C)

@@ -11,17 +11,22 @@ spotmath reads two formats:
   ``end`` (observation stopped while it was up: a censored lifetime).
 
   An instance with an ``up`` and no later event is censored at the trace's last time.
-  Rows may come in any order: the reader sorts them by time, and rows with equal times keep
-  their order in the file.  A node may come up again after it was preempted (a new
-  lifetime).  Empty lines are ignored.
+  Rows may come in any order: the reader sorts them by time.  At one time, for one node,
+  an end comes before an up when the node is up (it was preempted and came up again) and
+  after it when it is not (a lifetime shorter than the clock's tick); otherwise rows with
+  equal times keep their order in the file.  A node may come up again after it was
+  preempted (a new lifetime).  Empty lines are ignored, and so is a UTF-8 byte-order mark
+  (Excel's "CSV UTF-8").  Times go up to :data:`MAX_SECONDS` (a million hours).
 
 ``bamboo``, as published with the Bamboo system (Thorpe et al., NSDI 2023): no header, rows
 ``milliseconds,add|remove,nodeId``; ``add`` is ``up`` and ``remove`` is ``preempted``.
 
 Every problem (an unknown event, a ``preempted`` with no ``up`` before it, a second ``up``
-while up, a time that is negative or not a number, an empty file, a missing header) raises
-:class:`~spotmath.inputs.InputError` with one line naming the file, the line and what is
-wrong.  No row is skipped.
+while up, a time that is negative, too large or not a number, an empty file, a missing
+header) raises :class:`~spotmath.inputs.InputError` with one line naming the file, the
+line and what is wrong.  No row is skipped.  A plain file (ASCII, no quoting, no blanks) is
+read with NumPy in one pass over whole columns (a million rows in under a second); any
+other, and any with a problem, row by row: both readers give the same trace.
 
 :func:`read_group_sizes` reads the other kind of published log, a pool's *size* over time
 (the GCP logs published beside the Bamboo traces), which holds no lifetimes.
@@ -32,6 +37,7 @@ Times inside :class:`Trace` are hours, like everywhere in spotmath.
 from __future__ import annotations
 
 import csv
+import io
 import math
 import re
 from dataclasses import dataclass
@@ -40,10 +46,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .inputs import InputError, check_choice
+from .inputs import MAX_HOURS, InputError, check_choice
 
-__all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "read_trace", "write_trace",
-           "read_group_sizes"]
+__all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
+           "write_trace", "read_group_sizes"]
 
 #: The trace formats :func:`read_trace` reads.
 FORMATS = ("spotmath", "bamboo")
@@ -98,9 +104,17 @@ class Trace:
 
     @property
     def preemption_rate(self) -> float:
-        """Preemptions per node-hour up, m/(nτ) with n = 1 [observed-rate]; 0 if none."""
+        """Preemptions per node-hour up, m/(nτ) with n = 1 [observed-rate]; 0 if none.
+
+        Raises :class:`InputError` when the lifetimes add up to no time at all (every
+        instance preempted on the clock tick it came up): there is no rate then.
+        """
         from .calibration import observed_rate
 
+        if self.node_hours == 0:
+            raise InputError(f"{self.name}: its {len(self.up)} lifetimes add up to 0 hours "
+                             "(every instance ended on the clock tick it came up): there is "
+                             "no rate to fit")
         return float(observed_rate(self.preemptions, 1, self.node_hours))
 
     @property
@@ -122,24 +136,53 @@ def _fail(name: str, line: int | None, message: str) -> InputError:
     return InputError(f"{where}: {message}")
 
 
+#: The largest time a trace may hold, seconds (:data:`~spotmath.inputs.MAX_HOURS`).
+MAX_SECONDS = MAX_HOURS * 3600
+
+
 def _time(name: str, line: int, text: str, scale: float) -> float:
     """A time field in seconds (``scale`` converts the file's unit to seconds)."""
     try:
-        value = float(text)
+        value = float(text) * scale
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise _fail(name, line, f"time must be a number >= 0, got {text.strip()!r}")
-    return value * scale
+    if not 0 <= value <= MAX_SECONDS:  # NaN fails too
+        raise _fail(name, line, f"time must be a number from 0 to {MAX_SECONDS:g} s "
+                                f"({MAX_HOURS:g} hours), got {text.strip()!r}")
+    return value
 
 
-def _rows(path: Path, trace_format: str | None) -> tuple[str, list[tuple[int, float, str, str]]]:
-    """The file's format and its rows as (line number, seconds, node, event)."""
-    name = path.name
+def _read_bytes(path: Path) -> bytes:
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
-            lines = list(enumerate(csv.reader(handle), start=1))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        return path.read_bytes()
+    except OSError as error:
+        raise _fail(path.name, None, f"cannot read the trace: "
+                                     f"{' '.join(str(error).split())}") from None
+
+
+def _format_of(name: str, number: int, first_text: str, first_raw: str,
+               trace_format: str | None) -> str:
+    """The trace's format: given, or detected from its first line."""
+    if trace_format is None:
+        if first_text == HEADER:
+            return "spotmath"
+        if _BAMBOO_ROW.match(first_raw):
+            return "bamboo"
+        raise _fail(name, number, f"missing header {HEADER} (got {first_text[:40]!r}; a "
+                                  "Bamboo trace has rows milliseconds,add|remove,nodeId)")
+    return check_choice("trace_format", trace_format, FORMATS)
+
+
+def _rows(name: str, raw: bytes, trace_format: str | None
+          ) -> tuple[str, list[tuple[int, float, str, str]]]:
+    """The file's format and its rows as (line number, seconds, node, event), checked one
+    by one: the reference reader, and the one whose messages the user sees."""
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Excel's "CSV UTF-8") is skipped
+        lines = list(enumerate(csv.reader(io.StringIO(text, newline="")), start=1))
+    except UnicodeDecodeError:
+        raise _fail(name, None, "cannot read the trace: it is not UTF-8 text") from None
+    except csv.Error as error:
         raise _fail(name, None, f"cannot read the trace: {' '.join(str(error).split())}") \
             from None
     lines = [(number, fields) for number, fields in lines if any(f.strip() for f in fields)]
@@ -147,16 +190,7 @@ def _rows(path: Path, trace_format: str | None) -> tuple[str, list[tuple[int, fl
         raise _fail(name, None, f"empty file (expected the header {HEADER})")
     first_number, first = lines[0]
     first_text = ",".join(field.strip() for field in first)
-    if trace_format is None:
-        if first_text == HEADER:
-            trace_format = "spotmath"
-        elif _BAMBOO_ROW.match(",".join(first)):
-            trace_format = "bamboo"
-        else:
-            raise _fail(name, first_number,
-                        f"missing header {HEADER} (got {first_text[:40]!r}; a Bamboo trace "
-                        "has rows milliseconds,add|remove,nodeId)")
-    trace_format = check_choice("trace_format", trace_format, FORMATS)
+    trace_format = _format_of(name, first_number, first_text, ",".join(first), trace_format)
     if trace_format == "spotmath":
         if first_text != HEADER:
             raise _fail(name, first_number, f"missing header {HEADER} "
@@ -191,43 +225,42 @@ def _resolution(seconds: np.ndarray) -> float:
     return 0.0
 
 
-def read_trace(path: str | Path, trace_format: str | None = None) -> Trace:
-    """Read a spot trace: lifetimes, in hours, checked row by row.
+def _in_time_order(rows: list[tuple[int, float, str, str]]
+                   ) -> list[tuple[int, float, str, str]]:
+    """The rows in time order; at one time, for one node, the order the rules give.
 
-    Parameters
-    ----------
-    path : str or Path
-        The trace file.
-    trace_format : {'spotmath', 'bamboo'}, optional
-        The file's format; detected from the first line when not given.
-
-    Returns
-    -------
-    Trace
-        One entry per lifetime, in the order the lifetimes started.
-
-    Raises
-    ------
-    InputError
-        One line naming the file, the line number and what is wrong.
-
-    References
-    ----------
-    ``thorpe2023`` (the Bamboo traces).
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "t.csv").write_text(
-    ...     "time_s,node,event\\n0,a,up\\n0,b,up\\n3600,a,preempted\\n7200,b,end\\n")
-    >>> trace = read_trace(folder / "t.csv")
-    >>> trace.preemptions, trace.censored, trace.node_hours
-    (1, 1, 3.0)
+    Rows are taken by time (equal times in the file's order).  At one time, a node that
+    is up then sees its ends before its ups (it was preempted and came up again); a node
+    that is not up sees its ups first (a lifetime that ended as soon as it began).
     """
-    path = Path(path)
-    _, rows = _rows(path, trace_format)
-    rows.sort(key=lambda row: row[1])  # stable: equal times keep the file's order
+    ordered: list[tuple[int, float, str, str]] = []
+    up: set[str] = set()
+    rows = sorted(rows, key=lambda row: row[1])  # stable
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][1] == rows[i][1]:
+            j += 1
+        group = rows[i:j]
+        if len(group) > 1:
+            def rank(row, up_before=frozenset(up)):
+                ending = row[3] != "up"
+                return (row[2] in up_before) != ending  # False sorts first
+            group = sorted(group, key=rank)
+        for row in group:
+            if row[3] == "up":
+                up.add(row[2])
+            else:
+                up.discard(row[2])
+        ordered += group
+        i = j
+    return ordered
+
+
+def _read_slowly(path: Path, raw: bytes, trace_format: str | None) -> Trace:
+    """Read a trace row by row, with a message naming the line of the first problem."""
+    _, rows = _rows(path.name, raw, trace_format)
+    rows = _in_time_order(rows)
     name = path.name
     open_since: dict[str, tuple[float, int]] = {}
     lifetimes: list[tuple[float, float, bool, str, int, int]] = []
@@ -263,6 +296,157 @@ def read_trace(path: str | Path, trace_format: str | None = None) -> Trace:
     return Trace(name=name, node=tuple(item[3] for item in lifetimes), up=up, down=down,
                  preempted=preempted, start=float(seconds.min()) / 3600,
                  end=float(last) / 3600, resolution=resolution)
+
+
+#: Bytes that send a file to the row-by-row reader: quotes (CSV quoting), blanks (fields
+#: are stripped there) and NUL bytes; so do carriage returns that do not end a line.
+_NOT_PLAIN = (b'"', b" ", b"\t", b"\x00")
+
+
+def _plain_layout(raw: bytes, name: str, trace_format: str | None) -> tuple[str, int] | None:
+    """The format and longest line of a plain file (see :func:`_read_quickly`), or None."""
+    if not raw.isascii() or any(mark in raw for mark in _NOT_PLAIN) \
+            or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")):
+        return None
+    text_end = raw.find(b"\n")
+    first = raw[:text_end if text_end >= 0 else len(raw)].decode().strip()
+    try:
+        trace_format = _format_of(name, 1, first, first, trace_format)
+    except InputError:
+        return None
+    if trace_format == "spotmath" and (first != HEADER or text_end < 0
+                                        or raw.find(b",", text_end) < 0):  # no data rows
+        return None
+    breaks = np.flatnonzero(np.frombuffer(raw, np.uint8) == 10)
+    return trace_format, max(int(np.diff(breaks, prepend=-1, append=len(raw)).max()), 1)
+
+
+def _read_quickly(path: Path, trace_format: str | None) -> Trace | None:
+    """Read a plain trace with NumPy, or None: then :func:`_read_slowly` reads it.
+
+    Plain means ASCII, one header line (or a Bamboo first row), no quoting, no blanks.
+    Every check of the row-by-row reader is made here on whole arrays; on any problem this
+    returns None and the row-by-row reader finds the line and says what is wrong.  The two
+    readers give the same trace (the tests compare them).
+    """
+    layout = _plain_layout(_read_bytes(path), path.name, trace_format)
+    if layout is None:
+        return None
+    trace_format, width = layout
+    spotmath = trace_format == "spotmath"
+    columns = [("time", "f8"), ("node", f"S{width}"), ("event", "S10")]
+    if not spotmath:
+        columns[1], columns[2] = columns[2], columns[1]
+    try:
+        table = np.loadtxt(path, delimiter=",", dtype=columns, comments=None,
+                           skiprows=1 if spotmath else 0, ndmin=1, encoding="ascii")
+    except (OSError, ValueError):
+        return None
+    if table.size == 0:
+        return None
+    seconds = table["time"] * (1.0 if spotmath else 1e-3)
+    names = {b"up": 0, b"preempted": 1, b"end": 2} if spotmath else {b"add": 0, b"remove": 1}
+    kind = np.full(table.size, -1, np.int8)
+    for word, code in names.items():
+        kind[table["event"] == word] = code
+    nodes = table["node"].copy()
+    del table
+    if np.any(kind < 0) or np.any(nodes == b"") or not np.all((seconds >= 0)
+                                                                & (seconds <= MAX_SECONDS)):
+        return None
+    # By node, then time, then the file's order; a tie of one node's ending and start at
+    # one time is put in the order the rules give (see _in_time_order): each node's rows
+    # must then alternate up, end, up, end, ... so that the k-th row of a node is an up
+    # exactly when k is even, and a tie at an even k (the node not up) is up-then-end.
+    order = np.lexsort((seconds, nodes))
+    node_sorted = nodes[order]
+    new_node = np.r_[True, node_sorted[1:] != node_sorted[:-1]]
+    del node_sorted
+    starts = np.flatnonzero(new_node)
+    even = (np.arange(order.size) - np.repeat(starts, np.diff(np.r_[starts, order.size]))) \
+        % 2 == 0
+    del starts
+    time_sorted = seconds[order]
+    tie = np.flatnonzero(~new_node[1:] & (time_sorted[1:] == time_sorted[:-1]))
+    del time_sorted
+    if tie.size:
+        if np.any(np.diff(tie) == 1):  # three rows of one node at one time
+            return None
+        i = tie[(kind[order[tie]] == 0) != even[tie]]
+        order[i], order[i + 1] = order[i + 1], order[i].copy()
+    is_up = kind[order] == 0
+    if np.any(is_up != even):
+        return None
+    del even
+    ups = np.flatnonzero(is_up)
+    following = ups + 1
+    has_end = np.zeros(ups.size, bool)
+    inside = following < order.size
+    has_end[inside] = ~new_node[following[inside]]
+    last = float(seconds.max())
+    up_rows = order[ups]
+    ends = order[following[has_end]]
+    down = np.full(ups.size, last)
+    down[has_end] = seconds[ends]
+    preempted = np.zeros(ups.size, bool)
+    preempted[has_end] = kind[ends] == 1
+    del order, ups, following, inside, ends
+    up = seconds[up_rows]
+    resolution = _resolution(seconds) / 3600
+    if resolution == 0 and np.any(preempted & (down == up)):
+        return None
+    arrange = np.lexsort((up_rows, up))  # by start, ties in the file's order of the ups
+    node_names = nodes[up_rows[arrange]]
+    del nodes
+    return Trace(name=path.name, node=tuple(node_names.astype(str).tolist()),
+                 up=up[arrange] / 3600, down=down[arrange] / 3600,
+                 preempted=preempted[arrange], start=float(seconds.min()) / 3600,
+                 end=last / 3600, resolution=resolution)
+
+
+def read_trace(path: str | Path, trace_format: str | None = None) -> Trace:
+    """Read a spot trace: lifetimes, in hours, checked row by row.
+
+    A plain file (ASCII, no quoting, no spaces around fields) is read with NumPy in one
+    pass over whole columns; any other file, and any file with a problem, row by row, so
+    that a message names the line.  Both give the same trace.
+
+    Parameters
+    ----------
+    path : str or Path
+        The trace file.
+    trace_format : {'spotmath', 'bamboo'}, optional
+        The file's format; detected from the first line when not given.
+
+    Returns
+    -------
+    Trace
+        One entry per lifetime, in the order the lifetimes started.
+
+    Raises
+    ------
+    InputError
+        One line naming the file, the line number and what is wrong.
+
+    References
+    ----------
+    ``thorpe2023`` (the Bamboo traces).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "t.csv").write_text(
+    ...     "time_s,node,event\\n0,a,up\\n0,b,up\\n3600,a,preempted\\n7200,b,end\\n")
+    >>> trace = read_trace(folder / "t.csv")
+    >>> trace.preemptions, trace.censored, trace.node_hours
+    (1, 1, 3.0)
+    """
+    path = Path(path)
+    if trace_format is not None:
+        check_choice("trace_format", trace_format, FORMATS)
+    return _read_quickly(path, trace_format) or _read_slowly(path, _read_bytes(path),
+                                                             trace_format)
 
 
 def write_trace(trace: Trace, path: str | Path) -> Path:

@@ -176,6 +176,14 @@ def test_weibull_hazard_mean_and_local_rate_interval_match_typed_forms():
     # Ling, Mi and Lin's local rule: Young's interval at the local hazard
     assert same(D.local_rate_interval() ** 2, 2 * C / hazard)
     assert same(D.local_rate_interval().subs(k, 1), sp.sqrt(2 * C * sigma))
+    # the first interval from age 0: its own local-rate interval at its end
+    first = D.local_rate_first_interval()
+    gap = first**2 - 2 * C / hazard.subs(t, first)  # SymPy leaves the powers unsimplified
+    Q = sp.Rational
+    for values in ({C: Q(1, 100), sigma: 2, k: Q(3, 2)}, {C: Q(3, 10), sigma: Q(1, 2), k: 4},
+                   {C: Q(1, 10**4), sigma: 9, k: Q(101, 100)}):
+        assert abs(gap.subs(values).evalf(40)) < 1e-30
+    assert same(first.subs(k, 1), sp.sqrt(2 * C * sigma))
 
 
 def test_censored_weibull_likelihood_and_its_profile():

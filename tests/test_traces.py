@@ -15,9 +15,13 @@ import math
 import re
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 from scipy.optimize import brentq, minimize, minimize_scalar
 from test_cli import run
@@ -47,7 +51,7 @@ from spotmath.replay import (
     useful_compute,
 )
 from spotmath.simulate import synthetic_trace
-from spotmath.traces import read_group_sizes, read_trace, write_trace
+from spotmath.traces import Trace, read_group_sizes, read_trace, write_trace
 
 DATA = ROOT / "book" / "data" / "traces"
 EC2 = ["p3-trace.csv", "g4dn-trace.csv"]
@@ -121,6 +125,7 @@ def test_a_node_may_come_up_again_and_open_lifetimes_are_censored(tmp_path):
     assert trace.nodes == 3 and trace.resolution == pytest.approx(1 / 60)
 
 
+TIME_RANGE = "time must be a number from 0 to 3.6e+09 s (1e+06 hours)"
 BAD_TRACES = [
     ("", "t.csv: empty file (expected the header time_s,node,event)"),
     ("time_s,node,event\n", "t.csv: no events after the header"),
@@ -130,9 +135,10 @@ BAD_TRACES = [
      "t.csv:3: node 'b' is preempted at 60 s but was not up"),
     ("time_s,node,event\n0,a,up\n60,a,up\n", "t.csv:3: node 'a' is up again at 60 s while "
                                              "already up (since line 2)"),
-    ("time_s,node,event\n-5,a,up\n", "t.csv:2: time must be a number >= 0, got '-5'"),
-    ("time_s,node,event\nsoon,a,up\n", "t.csv:2: time must be a number >= 0, got 'soon'"),
-    ("time_s,node,event\nnan,a,up\n", "t.csv:2: time must be a number >= 0, got 'nan'"),
+    ("time_s,node,event\n-5,a,up\n", f"t.csv:2: {TIME_RANGE}, got '-5'"),
+    ("time_s,node,event\nsoon,a,up\n", f"t.csv:2: {TIME_RANGE}, got 'soon'"),
+    ("time_s,node,event\nnan,a,up\n", f"t.csv:2: {TIME_RANGE}, got 'nan'"),
+    ("time_s,node,event\n4e9,a,up\n", f"t.csv:2: {TIME_RANGE}, got '4e9'"),
     ("time_s,node,event\n0,a\n", "t.csv:2: expected 3 fields time_s,node,event, got 2"),
     ("time_s,node,event\n0,,up\n", "t.csv:2: empty node id"),
     ("time_s,node,event\n0,a,up\n30,b,end\n", "t.csv:3: node 'b' ends at 30 s but was "
@@ -161,6 +167,86 @@ def test_bad_bamboo_rows_and_forced_formats(tmp_path):
         read_trace(path, "spotmath")
     with pytest.raises(InputError, match=r"^trace_format: must be one of spotmath, bamboo"):
         read_trace(path, "csv")
+
+
+@pytest.mark.parametrize("rows", [
+    ["60,a,preempted", "60,a,up"],  # the order an exporter sorting by time may well use
+    ["60,a,up", "60,a,preempted"],
+])
+def test_rows_at_one_time_are_taken_in_the_order_the_rules_give(rows, tmp_path):
+    """At one time, a node that is up ends before it comes up again; a node that is not
+    up comes up before it ends (a lifetime of one clock tick, at most)."""
+    path = tmp_path / "t.csv"
+    path.write_text("\n".join(["time_s,node,event", "0,a,up", *rows, "120,a,end",
+                               "180,b,up", "180,b,preempted", "240,b,up", "240,b,end"]) + "\n")
+    trace = read_trace(path)
+    assert trace.node == ("a", "a", "b", "b")
+    assert list(trace.up * 60) == [0, 1, 3, 4] and list(trace.down * 60) == [1, 2, 3, 4]
+    assert list(trace.preempted) == [True, False, True, False]
+    (tmp_path / "u.csv").write_text(path.read_text().replace("180,b,up\n180,b,preempted",
+                                                             "180,b,preempted\n180,b,up"))
+    swapped = read_trace(tmp_path / "u.csv")
+    assert swapped.node == trace.node and np.array_equal(swapped.down, trace.down)
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path):
+    path = tmp_path / "excel.csv"
+    path.write_bytes("\ufefftime_s,node,event\r\n0,a,up\r\n60,a,preempted\r\n".encode())
+    trace = read_trace(path)
+    assert trace.preemptions == 1 and trace.node_hours == pytest.approx(1 / 60)
+
+
+def _outcome(read, path, raw):
+    """A reader's trace as plain data, or the message it raised."""
+    try:
+        trace = read(path, raw)
+    except InputError as error:
+        return str(error)
+    if trace is None:
+        return None
+    return (trace.node, trace.up.tolist(), trace.down.tolist(), trace.preempted.tolist(),
+            trace.start, trace.end, trace.resolution)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.sampled_from([0, 60, 120, 180, 90.5, 7200]),
+                          st.sampled_from(["a", "b", "c"]),
+                          st.sampled_from(["up", "up", "preempted", "end", "gone"])),
+                min_size=1, max_size=12),
+       st.booleans())
+def test_the_numpy_reader_gives_what_the_row_by_row_reader_gives(rows, bamboo):
+    """On any small trace, valid or not: the same trace, or (on a problem) no answer, so
+    that the row-by-row reader names the line."""
+    from spotmath.traces import _read_quickly, _read_slowly
+
+    words = {"up": "add", "preempted": "remove", "end": "end", "gone": "gone"}
+    if bamboo:
+        lines = [f"{time * 1000:g},{words[event]},{node}" for time, node, event in rows]
+    else:
+        lines = ["time_s,node,event"] + [f"{time:g},{node},{event}" for time, node, event in rows]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.csv"
+        path.write_text("\n".join(lines) + "\n")
+        slow = _outcome(lambda p, raw: _read_slowly(p, raw, None), path, path.read_bytes())
+        quick = _outcome(lambda p, raw: _read_quickly(p, None), path, None)
+    if isinstance(slow, str):
+        assert quick is None, (slow, quick)
+    else:
+        assert quick in (slow, None)
+        ties = collections.Counter((time, node) for time, node, _ in rows)
+        if max(ties.values()) < 3:  # the only valid files the NumPy reader leaves alone
+            assert quick == slow
+
+
+def test_the_numpy_reader_reads_a_large_trace_as_the_row_by_row_reader(tmp_path):
+    from spotmath.traces import _read_quickly, _read_slowly
+
+    trace = synthetic_trace(preemption_rate=0.5, pool_size=30, hours=400, seed=8)
+    path = write_trace(trace, tmp_path / "big.csv")
+    quick = _outcome(lambda p, raw: _read_quickly(p, None), path, None)
+    assert quick is not None
+    assert quick == _outcome(lambda p, raw: _read_slowly(p, raw, None), path,
+                             path.read_bytes())
 
 
 def test_a_bad_trace_on_the_command_line_is_one_line_and_exit_2(tmp_path):
@@ -439,8 +525,33 @@ def test_local_rate_schedule_beats_young_on_bursty_lifetimes():
                    restart)
     assert local.waste < young.waste - 3 * young.waste_standard_error
     assert local.waste < best_interval(trace, cost, restart)[1]  # every fixed interval
-    with pytest.raises(InputError, match=r"^restart_time: the local-rate schedule needs"):
-        replay_local_rate(trace, 2.0, 1.0, cost, 0.0)
+
+
+def test_local_rate_schedule_without_a_restart_when_the_hazard_starts_at_zero():
+    """k > 1 and R = 0: h(0) = 0, so the first interval is the τ₀ with √(2C/h(τ₀)) = τ₀,
+    found here by a root finder on the hazard; the replay saves exactly what a schedule
+    starting with τ₀ and then following √(2C/h(a)) saves (a plain loop, typed here)."""
+    from scipy.optimize import brentq
+
+    shape, scale, cost = 2.0, 1.0, 1 / 60
+
+    def hazard(age):
+        return shape / scale * (age / scale) ** (shape - 1)
+
+    first = brentq(lambda tau: tau - math.sqrt(2 * cost / hazard(tau)), 1e-9, 100)
+    lifetimes = np.array([0.5, 1.0, 2.0, 3.0])
+    trace = Trace(name="hand", node=("a", "b", "c", "d"), up=np.zeros(4), down=lifetimes,
+                  preempted=np.ones(4, dtype=bool), start=0.0, end=3.0, resolution=0.0)
+    result = replay_local_rate(trace, shape, scale, cost, 0.0)
+    useful = 0.0
+    for life in lifetimes:
+        age, step = 0.0, first
+        while age + step + cost <= life:
+            useful += step
+            age += step + cost
+            step = math.sqrt(2 * cost / hazard(age))
+    assert result.useful_hours == pytest.approx(useful, rel=1e-12)
+    assert result.useful_hours > 0
 
 
 def test_best_interval_against_every_candidate():
@@ -456,6 +567,67 @@ def test_best_interval_against_every_candidate():
     found = (1 - waste) * trace.lifetimes[trace.preempted].sum()
     assert exact_best * (1 - GRID_STEP) - 1e-12 <= found <= exact_best + 1e-12
     assert replay(trace, interval, cost, restart).waste == pytest.approx(waste, rel=1e-12)
+
+
+def test_useful_work_by_counting_equals_the_direct_sum():
+    """Σ T·⌊u/(T + C) + ε⌋ found by binary searches over the sorted running times is the
+    direct sum over every u, count for count, on clock-tick times and exact divisors."""
+    from spotmath.replay import _EDGE, _useful_at
+
+    rng = np.random.default_rng(5)
+    for seed in range(25):
+        trace = synthetic_trace(preemption_rate=float(rng.uniform(0.1, 3)),
+                                pool_size=int(rng.integers(1, 40)),
+                                hours=float(rng.uniform(5, 200)), seed=seed)
+        running = np.round(np.clip(trace.lifetimes[trace.preempted]
+                                   - rng.uniform(0, 0.3), 0, None) * 60) / 60
+        cost = float(rng.choice([1 / 60, 0.5 / 60, 0.05]))
+        grid = np.geomspace(0.001, max(running.max(), 0.01), 200)
+        grid = np.r_[grid, running[running > cost][:20] / 3 - cost]
+        grid = grid[grid > 0]
+        direct = [t * np.floor(running / (t + cost) + _EDGE).sum() for t in grid]
+        assert np.array_equal(_useful_at(grid, running, cost), direct), seed
+
+
+def test_when_no_lifetime_outlasts_a_restart_no_interval_is_best(tmp_path):
+    path = tmp_path / "short.csv"
+    path.write_text("time_s,node,event\n0,a,up\n300,a,preempted\n0,b,up\n420,b,preempted\n")
+    trace = read_trace(path)
+    assert best_interval(trace, 1 / 60, 1 / 6) == (None, 1.0)  # 5 and 7 min < R + C
+    result = run("replay", str(path), "--scan")
+    assert result.returncode == 0
+    assert "none: no lifetime outlasts the restart and one write" in result.stdout
+    values = json.loads(run("replay", str(path), "--scan", "--json").stdout)
+    assert values["best_interval_h"] is None and values["best_waste"] == 1.0
+
+
+def test_a_trace_too_small_for_a_shape_still_gives_its_rate(tmp_path):
+    """One preemption: the rate and its exact interval exist, the shape does not; two at
+    the same age: the message says so; lifetimes of no length: no rate at all."""
+    one = tmp_path / "one.csv"
+    one.write_text("time_s,node,event\n0,a,up\n3600,a,preempted\n0,b,up\n7200,b,end\n")
+    fit = fit_trace(read_trace(one))
+    assert fit.preemption_rate == pytest.approx(1 / 3)
+    assert fit.preemption_rate_ci95 == pytest.approx(rate_interval(1, 3.0))
+    assert fit.weibull_shape is None and fit.weibull_shape_ci95 is None
+    assert fit.weibull_note.startswith("1 preemption (a Weibull shape needs at least 2")
+    text = run("fit", str(one))
+    assert text.returncode == 0 and "Weibull shape k       not fitted: 1 preemption" \
+        in text.stdout and "the plan at the fitted rate" in text.stdout
+    values = json.loads(run("fit", str(one), "--json").stdout)
+    assert values["weibull_shape"] is None and values["plan"]["exact_interval_h"] > 0
+    same = tmp_path / "same.csv"
+    same.write_text("time_s,node,event\n0,a,up\n3600,a,preempted\n0,b,up\n"
+                    "3600,b,preempted\n")
+    assert "the 2 preemptions all came at the same age, 1 h" in \
+        fit_trace(read_trace(same)).weibull_note
+    empty = tmp_path / "zero.csv"
+    empty.write_text("time_s,node,event\n0,a,up\n0,a,preempted\n60,b,up\n60,b,preempted\n")
+    for command in ("fit", "replay"):
+        result = run(command, str(empty))
+        assert result.returncode == 2 and result.stderr.splitlines() == [
+            f"spotmath {command}: error: zero.csv: its 2 lifetimes add up to 0 hours (every "
+            "instance ended on the clock tick it came up): there is no rate to fit"]
 
 
 # -- gangs --------------------------------------------------------------------------------------

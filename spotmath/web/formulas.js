@@ -7,9 +7,9 @@
 (function (root) {
   const lambertW0 = root.spotmathNumerics.lambertW0;
   root.spotmathFormulas = {
-    // 1/λ − T/(e^{λT} − 1): mean time into the interval, given a Poisson preemption in it.
+    // lost_work_exact
     lost_work_exact: function (lam, T) {
-      return (-T*lam + Math.expm1(T*lam))/(lam*Math.expm1(T*lam));
+      return -T/Math.expm1(T*lam) + 1/lam;
     },
     // T/2: a preemption lands uniformly within the interval (density 1/T).
     lost_work_first_order: function (lam, T) {
@@ -150,6 +150,10 @@
     // √(2C/h(t)): Young's interval at the hazard of the instance's age (Ling, Mi, Lin 2001).
     local_rate_interval: function (C, sigma, k, t) {
       return Math.sqrt(2)*Math.sqrt(C)*Math.pow(sigma, (1/2)*k)*Math.pow(t, 1/2 - 1/2*k)/Math.sqrt(k);
+    },
+    // (2Cσ^k/k)^{1/(k+1)}: the first local-rate interval from age 0 when k > 1.
+    local_rate_first_interval: function (C, sigma, k) {
+      return Math.pow(2*C*Math.pow(sigma, k)/k, 1/(k + 1));
     },
     // (Nλ − r)/((N − 1)λ): the bulk share ρ at which a gang of N is hit at rate r.
     bulk_fraction: function (lam, N, r) {
