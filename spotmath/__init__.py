@@ -15,6 +15,7 @@ from .calibration import (
 )
 from .inputs import (
     InputError,
+    chapter_parameters,
     check_book_parameters,
     check_parameters,
     parse_duration,
@@ -29,6 +30,7 @@ from .numerics import (
     break_even_preemption_rate,
     break_even_restart_time,
     daly_interval,
+    effective_discount,
     exact_interval,
     gang_rate,
     gang_survival,
@@ -70,10 +72,11 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'spotmath' has no attribute {name!r}")
 
 __all__ = [
-    "DERIVATIONS", "derivation", "InputError", "check_book_parameters", "check_parameters",
+    "DERIVATIONS", "derivation", "InputError", "chapter_parameters", "check_book_parameters",
+    "check_parameters",
     "duration_text", "parse_duration", "parse_rate", "rate_from_mtbf", "MODELS",
     "break_even_discount", "break_even_interval", "break_even_intervals",
-    "break_even_preemption_rate", "break_even_restart_time", "daly_interval",
+    "break_even_preemption_rate", "break_even_restart_time", "daly_interval", "effective_discount",
     "exact_interval", "gang_rate", "gang_survival", "lost_work", "max_gang_size",
     "never_on_spot_gang_size", "optimal_interval", "optimal_waste", "relative_price",
     "segment_time", "waste_fraction", "young_interval", "Plan", "make_plan",

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -78,12 +80,13 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
     """The plan for ``rate`` and the plan options of ``args``, each checked by its name."""
     def duration(option: str, value: str | None) -> float | None:
         return None if value is None else check_duration(option, value, allow_zero=True,
-                                                         scalar=True)
+                                                         scalar=True, bounded=True)
 
     options = dict(
         preemption_rate=rate,
         restart_time=duration("--restart", args.restart),
-        checkpoint_cost=check_duration("--checkpoint", args.checkpoint, scalar=True),
+        checkpoint_cost=check_duration("--checkpoint", args.checkpoint, scalar=True,
+                                       bounded=True),
         spot_discount=check_discount("--discount", args.discount, scalar=True),
         nodes=check_gang_size("--nodes", args.nodes),
         model=args.model,
@@ -103,7 +106,7 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
 
 def _plan(args: argparse.Namespace) -> int:
     if args.rate is not None:
-        rate = check_rate("--rate", args.rate, scalar=True)
+        rate = check_rate("--rate", args.rate, scalar=True, bounded=True)
     else:
         rate = rate_from_mtbf(args.mtbf, "--mtbf")
     plan = _make_plan(args, rate)
@@ -122,7 +125,8 @@ def _fit(args: argparse.Namespace) -> int:
     from .traces import read_trace
 
     trace = read_trace(args.trace, args.format)
-    fit = fit_trace(trace, check_duration("--window", args.window, scalar=True))
+    window = check_duration("--window", args.window, scalar=True, bounded=True)
+    fit = fit_trace(trace, window)
     plan = _make_plan(args, fit.preemption_rate)
     low, high = fit.preemption_rate_ci95
     across = [float(optimal_interval(rate * plan.nodes, plan.checkpoint_cost_h, plan.model))
@@ -133,8 +137,17 @@ def _fit(args: argparse.Namespace) -> int:
                          interval_at_rate_ci95_h=across,
                          preemptions_for_10pct_interval=needed)))
         return 0
-    k_low, k_high = fit.weibull_shape_ci95
-    verdict = ("not rejected" if fit.weibull_shape_p_value >= 0.05 else "rejected")
+    if fit.weibull_shape is None:
+        shape_rows = [("Weibull shape k", f"not fitted: {fit.weibull_note}")]
+    else:
+        k_low, k_high = fit.weibull_shape_ci95
+        verdict = ("not rejected" if fit.weibull_shape_p_value >= 0.05 else "rejected")
+        shape_rows = [
+            ("Weibull shape k", f"{fit.weibull_shape:.3g} (95%: {k_low:.3g} to "
+                                f"{k_high:.3g}); k = 1 (Poisson) {verdict}, p = "
+                                f"{fit.weibull_shape_p_value:.2g}"),
+            ("Weibull scale", duration_text(fit.weibull_scale_h)),
+        ]
     rows = [
         ("trace", f"{fit.trace}: {fit.lifetimes} lifetimes of {fit.nodes} instances over "
                   f"{duration_text(fit.duration_h)}"
@@ -143,9 +156,7 @@ def _fit(args: argparse.Namespace) -> int:
                         f"({fit.censored} lifetimes censored)"),
         ("preemption rate", f"{fit.preemption_rate:.3g}/h per node (95%: {low:.3g} to "
                             f"{high:.3g}), MTBF {duration_text(fit.mtbf_h)}"),
-        ("Weibull shape k", f"{fit.weibull_shape:.3g} (95%: {k_low:.3g} to {k_high:.3g}); "
-                            f"k = 1 (Poisson) {verdict}, p = {fit.weibull_shape_p_value:.2g}"),
-        ("Weibull scale", duration_text(fit.weibull_scale_h)),
+        *shape_rows,
         (f"co-preemption ({fit.window_s:g} s)",
          f"{fit.co_preemption_share:.1%} of preemptions have another within "
          f"{fit.window_s:g} s; {fit.co_preemption_share_independent:.1%} if independent"),
@@ -169,11 +180,12 @@ def _replay(args: argparse.Namespace) -> int:
     from .traces import read_trace
 
     trace = read_trace(args.trace, args.format)
-    cost = check_duration("--checkpoint", args.checkpoint, scalar=True)
-    restart = check_duration("--restart", args.restart, allow_zero=True, scalar=True)
+    cost = check_duration("--checkpoint", args.checkpoint, scalar=True, bounded=True)
+    restart = check_duration("--restart", args.restart, allow_zero=True, scalar=True,
+                             bounded=True)
     nodes = None if args.nodes is None else check_gang_size("--nodes", args.nodes)
     if args.interval is not None:
-        interval = check_duration("--interval", args.interval, scalar=True)
+        interval = check_duration("--interval", args.interval, scalar=True, bounded=True)
     elif trace.preemptions == 0:
         raise InputError(f"{trace.name}: no preemptions: nothing to replay")
     else:  # the exact optimum at the trace's rate (the gang's Nλ)
@@ -216,8 +228,11 @@ def _replay(args: argparse.Namespace) -> int:
             rows.append(("exact model at that rate", f"{result.poisson_waste_gang_rate:.1%}"))
     if args.scan:
         rows += [
-            ("best interval on the trace", f"{duration_text(values['best_interval_h'])}: "
-                                           f"{values['best_waste']:.1%} replayed"),
+            ("best interval on the trace",
+             "none: no lifetime outlasts the restart and one write"
+             if values["best_interval_h"] is None else
+             f"{duration_text(values['best_interval_h'])}: {values['best_waste']:.1%} "
+             "replayed"),
             ("the model's optimum", f"{duration_text(values['model_interval_h'])}: "
                                     f"{values['model_interval_waste']:.1%} replayed"),
         ]
@@ -238,7 +253,7 @@ def _derive(args: argparse.Namespace) -> int:
 
 
 def _book(args: argparse.Namespace) -> int:
-    from .chapters import make_edition, read_parameters
+    from .edition import make_edition, read_parameters
 
     parameters = read_parameters(args.params, args.parameter or [])
     tty = sys.stdout.isatty()
@@ -365,13 +380,30 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .edition import EditionError, Stopped
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
-    except InputError as error:
+        code = args.run(args)
+        sys.stdout.flush()  # inside the try: a reader that stopped reading is seen here
+        return code
+    except BrokenPipeError:
+        # The reader stopped reading (`spotmath fit t.csv | head -1`): stop quietly, with
+        # the status of a process ended by SIGPIPE, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    except (InputError, EditionError) as error:
         print(f"spotmath {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except (KeyboardInterrupt, Stopped) as stop:
+        code = stop.code if isinstance(stop, Stopped) else 130
+        if args.command == "book" and sys.stdout.isatty():
+            print(flush=True)  # end the progress line
+        print(f"spotmath {args.command}: stopped"
+              + ("; the edition's folder is as it was" if args.command == "book" else ""),
+              file=sys.stderr)
+        return code
 
 
 if __name__ == "__main__":

@@ -255,7 +255,7 @@ def max_gang_size(
     """The largest gang for which spot pays at its recommended interval (full model).
 
     A bracketed root in the gang's rate of optimal waste = d; 0 if one node does not pay,
-    None if no gang is too large.
+    None if no gang is too large (free on-notice writes and restarts with 1 − q ≤ d).
     """
     rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
                                                  notice_share, notice_write, persist)
@@ -268,6 +268,13 @@ def max_gang_size(
 
     if excess(rate) >= 0:
         return 0
+    (restart,) = check_parameters(scalar=True, restart_time=restart_time)
+    if write == 0 and restart == 0:
+        # Free on-notice writes and restarts: as the gang's rate grows the waste tends to
+        # its floor's limit, 1 − q (exact; first order: 0 with q = 1, else unbounded).
+        limit = 1 - share if model == "exact" else 0.0 if share == 1 else math.inf
+        if limit <= discount:
+            return None  # every gang pays, however large
     try:
         size = n._root(excess, rate, 2 * rate) / rate
     except ArithmeticError:  # no gang rate is too high (free writes and restarts)

@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 
 from . import _generated as G
-from .inputs import InputError, check_choice, check_parameters
+from .inputs import InputError, check_choice, check_number, check_parameters
 
 __all__ = [
     "MODELS",
@@ -40,6 +40,7 @@ __all__ = [
     "optimal_interval",
     "optimal_waste",
     "relative_price",
+    "effective_discount",
     "break_even_intervals",
     "break_even_interval",
     "break_even_preemption_rate",
@@ -526,16 +527,52 @@ def relative_price(waste: ArrayLike, spot_discount: ArrayLike) -> Number:
     if np.any(~np.isfinite(waste)) or np.any(waste < 0) or np.any(waste >= 1):
         bad = waste[~np.isfinite(waste) | (waste < 0) | (waste >= 1)].flat[0]
         raise InputError(
-            f"waste: must be a fraction in [0, 1) to price spot, got {bad:g} (a first-order "
-            "waste of 100% or more means the approximation has broken down; use the exact model)"
+            f"waste: must be a fraction in [0, 1) to price spot, got {bad:g} (at 100% no "
+            "hour is useful; a first-order waste of 100% or more means the approximation has "
+            "broken down: use the exact model)"
         )
     return _out((1 - discount) / (1 - waste))
+
+
+def effective_discount(waste: float, spot_discount: float) -> float | None:
+    """Spot's discount per useful hour: 1 − (1 − d)/(1 − w); None when w ≥ 1.
+
+    Spot pays while this is above 0.  At a waste of 100% (or a first-order waste beyond
+    it) no hour is useful, so a useful hour has no price: the result is None, never a
+    number that would look like one.
+
+    Parameters
+    ----------
+    waste : float
+        The waste fraction w, ≥ 0 (values of 1 and more give None).
+    spot_discount : float
+        Spot's discount against on-demand, d, strictly between 0 and 1.
+
+    Returns
+    -------
+    float or None
+
+    Raises
+    ------
+    InputError
+        A discount out of range, or a waste that is negative or not a number.
+
+    Examples
+    --------
+    >>> round(effective_discount(0.1256, 0.6), 4), effective_discount(1.0, 0.6)
+    (0.5425, None)
+    """
+    waste = check_number("waste", waste, minimum=0.0, allow_minimum=True,
+                         expected="a waste fraction >= 0", scalar=True)
+    return None if waste >= 1 else 1 - float(relative_price(waste, spot_discount))
 
 
 # -- scalar solvers ---------------------------------------------------------------------------
 def _root(function: Callable[[float], float], low: float, high: float) -> float:
     """Root of an increasing ``function`` with function(low) < 0, expanding ``high`` as needed."""
     for _ in range(2000):
+        if not math.isfinite(high):
+            break
         if function(high) >= 0:
             return brentq(function, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)
         low, high = high, high * 2

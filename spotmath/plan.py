@@ -147,17 +147,22 @@ class Plan:
         model = ("exact renewal-reward model, restart " + restart if self.model == "exact"
                  else "first-order model, waste = C/T + λ(T/2 + R)"
                  + (" with notice and persist terms" if self.baseline else ""))
-        effective = ("n/a: the first-order waste reaches 100% here, so the approximation has "
-                     "broken down (use --model exact)" if self.effective_discount is None
-                     else f"{_percent(self.effective_discount)} below on-demand "
-                          f"(nominal {_percent(self.spot_discount)})")
+        effective = (f"{_percent(self.effective_discount)} below on-demand "
+                     f"(nominal {_percent(self.spot_discount)})"
+                     if self.effective_discount is not None
+                     else "n/a: the waste reaches 100% here, so no hour is useful"
+                     if self.model == "exact"
+                     else "n/a: the first-order waste reaches 100% here, so the approximation "
+                          "has broken down (use --model exact)")
         pays = self.verdict == "spot pays"
         break_even = (f"{duration_text(self.break_even_interval_h)} (checkpoint less often "
                       "than this and spot costs more than on-demand)"
                       if self.break_even_interval_h is not None
                       else "none: spot pays however rarely the job checkpoints" if pays
                       else "none: no checkpoint interval makes spot pay")
-        max_gang = ("no limit (free checkpoints and restarts)" if self.max_gang_size is None
+        free = ("free restarts and on-notice writes" if self.notice_effective
+                else "free checkpoints and restarts")
+        max_gang = (f"no limit ({free})" if self.max_gang_size is None
                     else f"{self.max_gang_size} nodes (at each gang's optimal interval)")
         never = ("none (restarts are free)" if self.never_on_spot_gang_size is None
                  else f"{self.never_on_spot_gang_size} nodes and more "
@@ -329,8 +334,7 @@ def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, cl
     recommended = float(n.optimal_interval(gang, cost, model))
     waste = {m: float(n.waste_fraction(gang, recommended, cost, restart, model=m, **variant))
              for m in n.MODELS}
-    effective = (None if waste[model] >= 1
-                 else 1 - float(n.relative_price(waste[model], discount)))
+    effective = n.effective_discount(waste[model], discount)
     exact = float(n.exact_interval(gang, cost))
     return Plan(
         preemption_rate=rate, restart_time_h=restart, checkpoint_cost_h=cost,
@@ -365,8 +369,7 @@ def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, class
         else:
             waste[m] = nm.waste_fraction(gang, recommended, cost, restart, model=m, **full,
                                          **variant)
-    effective = (None if waste[model] >= 1
-                 else 1 - float(n.relative_price(waste[model], discount)))
+    effective = n.effective_discount(waste[model], discount)
     paying = nm.break_even_intervals(gang, cost, restart, discount, model=model, **full,
                                      **variant)
     baseline = {}

@@ -148,6 +148,28 @@ def test_calculator_bad_values_show_the_commands_message_and_recover(server, bui
         assert typed["report"] == table and typed["plotted"] >= 2, (option, good)
 
 
+def test_calculator_reads_links_as_the_command_reads_options(server, built_book, tmp_path):
+    """A name given twice: the last value counts (argparse's rule); a choice the list does
+    not offer is named in the message, as argparse names it."""
+    import json
+
+    from test_web import assert_same_plan, python_plan
+
+    cases = [{"query": "?mtbf=2h&mtbf=8h&restart=5min"}, {"query": "?model=bogus"},
+             {"query": "?restart-variant=maybe&checkpoint=30s"}]
+    wanted = [{"mtbf": "8h", "restart": "5min"}, {"model": "bogus"},
+              {"restart-variant": "maybe", "checkpoint": "30s"}]
+    seen = _run_calculator(server, built_book, tmp_path, cases)
+    for options, result in zip(wanted, seen):
+        expected, _ = python_plan(options)
+        got = json.loads(result["loaded"]["json"])
+        if "error" in expected:
+            assert got == expected, options
+        else:  # root finders agree to 1e-9 (see the 200-set test)
+            assert_same_plan(options, got, expected)
+    assert "invalid choice: 'bogus'" in json.loads(seen[1]["loaded"]["json"])["error"]
+
+
 def test_calculator_recomputes_within_ten_milliseconds(server, tmp_path):
     """Measured in the page, in real time: the update after each of 40 keystrokes."""
     import json

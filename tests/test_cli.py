@@ -9,6 +9,7 @@ import sys
 import pytest
 
 import spotmath as sm
+import spotmath.chapters
 from spotmath.cli import main
 
 KEYS = {"young_interval_h", "daly_interval_h", "exact_interval_h", "waste_first_order",
@@ -96,6 +97,33 @@ def test_plan_first_order_breakdown_is_reported_not_hidden():
     assert out["effective_discount"] is None and out["verdict"] == "use on-demand"
 
 
+def test_plan_at_a_waste_of_100_percent_says_why_there_is_no_price():
+    """Exact model, preemptions every 6 min, a day-long restart: no hour is useful (the
+    exact waste rounds to 1), so spot has no effective discount, and the plan says that
+    rather than blaming the first-order formula."""
+    out = plan_json("--mtbf", "6min", "--restart", "1d")
+    assert out["waste_exact"] == 1.0 and out["effective_discount"] is None
+    assert out["verdict"] == "use on-demand"
+    text = run("plan", "--mtbf", "6min", "--restart", "1d").stdout
+    assert "n/a: the waste reaches 100% here, so no hour is" in text
+    assert "first-order" not in text.split("effective spot discount")[1].split("\n")[0]
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly():
+    """`spotmath derive --list | head -1`: the first line, no BrokenPipeError; a reader
+    that reads nothing at all (`| true`) gets the status of SIGPIPE, 141, and silence."""
+    for command in ("derive --list", "fit book/data/traces/p3-trace.csv"):
+        for reader, statuses in (("head -1", {"0", "141"}), ("true", {"141"})):
+            result = subprocess.run(
+                f"{sys.executable} -m spotmath {command} | {reader}; "
+                'echo "status ${PIPESTATUS[0]}"', shell=True, executable="/bin/bash",
+                capture_output=True, text=True, cwd=sm.chapters.ROOT, timeout=300)
+            assert result.stderr == "", result.stderr
+            lines = result.stdout.splitlines()
+            assert lines[-1].split()[1] in statuses, (command, reader, result.stdout)
+            assert len(lines) == (2 if reader == "head -1" else 1)
+
+
 def test_plan_table_is_readable():
     result = run("plan")
     assert result.returncode == 0
@@ -121,6 +149,12 @@ def test_plan_table_is_readable():
     (["--model", "magic"], "--model"),
     (["--frobnicate", "1"], "--frobnicate"),
     (["--rate", "1/h", "--mtbf", "1h"], "--mtbf"),
+    # magnitudes: at most about 114 years (1e6 hours), rates from 1e-6 to 1e6 per hour
+    (["--checkpoint", "1e250h"], "--checkpoint: must be at most 1e+06 hours"),
+    (["--restart", "2e6h"], "--restart: must be at most 1e+06 hours"),
+    (["--mtbf", "1e9h"], "--mtbf: must be at most 1e+06 hours"),
+    (["--rate", "1e-9/h"], "--rate: must be from 1e-06 to 1e+06 per hour"),
+    (["--persist", "1e7d"], "--persist: must be at most 1e+06 hours"),
 ])
 def test_bad_input_is_one_line_exit_2(args, names):
     result = run("plan", *args)

@@ -360,3 +360,19 @@ def test_first_order_break_even_beyond_the_search_limit_is_found():
     assert math.isinf(high) and low > nm.LONGEST / rate
     # the closed form: C/T + λ(C_n + R) = d
     assert low == pytest.approx(cost / (d - rate * (write + restart)), rel=1e-12)
+
+
+def test_free_on_notice_writes_and_restarts_leave_no_gang_limit_when_1_minus_q_pays():
+    """R = 0 and C_n = 0: a gang's optimal waste tends to 1 − q as it grows (it used to
+    double the rate until it overflowed).  With 1 − q = 0.5 below d = 0.6 every gang pays:
+    checked at rates up to a million times λ.  With 1 − q = 0.7 the limit is a number,
+    where the waste crosses d."""
+    free = {"notice_share": 0.5, "notice_write": 0.0}
+    assert nm.max_gang_size(0.25, 1 / 60, 0.0, 0.6, **free) is None
+    for factor in (1e2, 1e4, 1e6):
+        assert nm.optimal_waste(0.25 * factor, 1 / 60, 0.0, **free) < 0.6
+    some = {"notice_share": 0.3, "notice_write": 0.0}
+    size = nm.max_gang_size(0.25, 1 / 60, 0.0, 0.6, **some)
+    assert size >= 1
+    assert nm.optimal_waste(0.25 * size, 1 / 60, 0.0, **some) < 0.6
+    assert nm.optimal_waste(0.25 * (size + 1), 1 / 60, 0.0, **some) >= 0.6

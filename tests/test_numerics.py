@@ -326,3 +326,22 @@ def test_max_gang_size_when_even_one_node_does_not_pay():
     size = sm.max_gang_size(rate, cost, 0.0, 0.02)
     assert sm.optimal_waste(size * rate, cost, 0.0) < 0.02 <= sm.optimal_waste(
         (size + 1) * rate, cost, 0.0)
+
+
+def test_effective_discount_is_none_where_no_hour_is_useful():
+    for waste, discount in ((0.0, 0.6), (0.1256, 0.6), (0.59, 0.6), (0.9, 0.3)):
+        assert sm.effective_discount(waste, discount) == pytest.approx(
+            1 - (1 - discount) / (1 - waste), rel=1e-15)  # typed: 1 − (1 − d)/(1 − w)
+    assert sm.effective_discount(1.0, 0.6) is None
+    assert sm.effective_discount(24.0, 0.6) is None  # a first-order waste far beyond 100%
+    with pytest.raises(sm.InputError, match=r"^waste: must be a waste fraction >= 0"):
+        sm.effective_discount(-0.1, 0.6)
+    with pytest.raises(sm.InputError, match=r"^spot_discount: "):
+        sm.effective_discount(0.1, 1.0)
+
+
+def test_lost_work_stays_finite_for_intervals_many_mtbfs_long():
+    """1/λ − T/(e^{λT} − 1) tends to 1/λ; printed as one fraction it gave ∞/∞ = NaN."""
+    assert sm.lost_work(10.0, 1e5 / 60) == pytest.approx(0.1, rel=1e-15)
+    assert sm.lost_work(0.25, 4000.0) == pytest.approx(4.0, rel=1e-15)
+    assert np.all(np.isfinite(sm.lost_work(1.0, np.geomspace(1e-3, 1e6, 50))))

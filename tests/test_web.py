@@ -177,7 +177,8 @@ def python_plan(options: dict) -> tuple[dict, str | None]:
         message = errors.getvalue().strip().split(": error: ", 1)[1]
         return {"error": message.removesuffix(" (see --help)")}, None
     try:
-        rate = (check_rate("--rate", args.rate, scalar=True) if args.rate is not None
+        rate = (check_rate("--rate", args.rate, scalar=True, bounded=True)
+                if args.rate is not None
                 else rate_from_mtbf(args.mtbf, "--mtbf"))
         plan = cli._make_plan(args, rate)
     except InputError as error:
@@ -255,6 +256,9 @@ BAD = [  # (option, value): empty, negative, nan, 1e400, a discount of 1, typos,
     ("nodes", "-3"), ("nodes", "eight"), ("nodes", "1e400"), ("nodes", "nan"),
     ("notice-share", "0.5"), ("notice-write", "30s"), ("model", "exactly"),
     ("restart-variant", "maybe"), ("persist", "5h"), ("persist", "-1s"),
+    # magnitudes beyond what the command computes with (about 114 years, 1e6 per hour)
+    ("checkpoint", "1e250h"), ("mtbf", "2e6h"), ("restart", "1e7d"), ("rate", "1e-9/h"),
+    ("rate", "2e6/h"), ("notice", "1e9h"),
 ]
 
 
@@ -276,6 +280,19 @@ def test_a_notice_without_share_and_rate_with_mtbf_are_refused_the_same_way():
         expected, _ = python_plan(options)
         got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
         assert got["json"] == expected, options
+
+
+def test_free_on_notice_writes_and_restarts_leave_no_gang_limit():
+    """Restart 0 and an on-notice write of 0 with q = 0.5: the waste of ever larger gangs
+    tends to 1 − q = 0.5 < d, so every gang pays; with q = 0.3 (0.7 > d) a limit exists."""
+    for share, limit in (("0.5", None), ("0.3", 114)):
+        options = {"restart": "0", "notice": "1min", "notice-share": share,
+                   "notice-write": "0"}
+        expected, table = python_plan(options)
+        assert expected["max_gang_size"] == limit
+        got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
+        assert_same_plan(options, got["json"], expected)
+        assert got["report"] == table
 
 
 def test_python_number_formatting():

@@ -176,7 +176,14 @@
 
     const query = new URLSearchParams(location.search);
     for (const [name] of FIELDS) {  // the link's values, else the command's defaults
-      form.elements[name].value = query.has(name) ? query.get(name) : DEFAULTS[name] ?? "";
+      // a repeated name: the last value counts, as on the command line
+      const wanted = query.has(name) ? query.getAll(name).at(-1) : DEFAULTS[name] ?? "";
+      const field = form.elements[name];
+      if (CHOICES[name] && !CHOICES[name].includes(wanted)) {
+        // keep a value the list does not offer, so the message names it as argparse does
+        field.append(element("option", { value: wanted }, wanted));
+      }
+      field.value = wanted;
     }
     if (query.has("rate") && !query.has("mtbf")) form.elements.mtbf.value = "";
     form.addEventListener("input", update);

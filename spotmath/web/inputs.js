@@ -7,6 +7,7 @@
     HOURS_PER_UNIT: {"s": 0.0002777777777777778, "sec": 0.0002777777777777778, "secs": 0.0002777777777777778, "second": 0.0002777777777777778, "seconds": 0.0002777777777777778, "min": 0.016666666666666666, "mins": 0.016666666666666666, "minute": 0.016666666666666666, "minutes": 0.016666666666666666, "h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0, "d": 24.0, "day": 24.0, "days": 24.0},
     DURATION: "^\\s*(?<value>[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)\\s*(?<unit>[A-Za-z]*)\\s*$",
     RATE: "^\\s*(?<value>[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)\\s*/\\s*(?<per>[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?)?\\s*(?<unit>[A-Za-z]+)\\s*$",
+    BOUNDS: {"duration": [0.0, 1000000.0, "at most 1e+06 hours"], "rate": [1e-06, 1000000.0, "from 1e-06 to 1e+06 per hour"]},
     PLAN_DEFAULTS: {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6", "nodes": "1", "model": "exact", "restart-variant": "preemptible"},
     PLAN_CHOICES: {"model": ["exact", "first-order"], "restart-variant": ["preemptible", "protected"]},
     PLAN_KEYS: ["young_interval_h", "daly_interval_h", "exact_interval_h", "recommended_interval_h", "waste_first_order", "waste_exact", "effective_discount", "break_even_interval_h", "max_gang_size", "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "nodes", "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h", "spot_discount", "notice_h", "notice_share", "notice_write_h", "notice_effective", "persist_h", "first_order_interval_h"],

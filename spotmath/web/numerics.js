@@ -105,6 +105,7 @@
   // spotmath.numerics._root: the root of an increasing f with f(low) < 0, doubling high.
   function rootUp(f, low, high) {
     for (let i = 0; i < 2000; i++) {
+      if (!Number.isFinite(high)) break;
       if (f(high) >= 0) return brentq(f, low, high, XTOL, RTOL);
       low = high;
       high = high * 2;

@@ -176,11 +176,20 @@
     return Number(match.groups.value) * HOURS_PER_UNIT[unit];
   }
 
+  // spotmath.inputs._bound: the magnitudes the command line accepts (spotmath.inputs.BOUNDS)
+  function bound(name, value, kind, original) {
+    const [low, high, words] = root.spotmathInputs.BOUNDS[kind];
+    if (value > high || (value < low && value > 0)) {
+      throw new InputError(`${name}: must be ${words}, got ${show(original)}`);
+    }
+    return value;
+  }
+
   function checkDuration(name, text, allowZero) {
     const sign = allowZero ? ">= 0" : "> 0";
     const expected = `a duration ${sign} (hours, or a string like '10min')`;
-    return checkRange(name, parseDuration(name, text), 0, allowZero, null, false, expected,
-                      text);
+    return bound(name, checkRange(name, parseDuration(name, text), 0, allowZero, null, false,
+                                  expected, text), "duration", text);
   }
 
   function checkRate(name, text) {
@@ -204,7 +213,8 @@
                              "or a string such as '0.25/h' or '6/d')");
       }
     }
-    return checkRange(name, value, 0, false, null, false, expected, text);
+    return bound(name, checkRange(name, value, 0, false, null, false, expected, text), "rate",
+                 text);
   }
 
   function textToNumber(name, text, expected, percent) {
@@ -426,6 +436,10 @@
   function noticeMaxGangSize(rate, cost, restart, discount, full, model, preemptible) {
     const excess = (g) => noticeOptimalWaste(g, cost, restart, full, model, preemptible) - discount;
     if (excess(rate) >= 0) return 0;
+    if (full.write === 0 && restart === 0) {  // the waste's limit as the gang grows: 1 - q
+      const limit = model === "exact" ? 1 - full.share : full.share === 1 ? 0 : Infinity;
+      if (limit <= discount) return null;  // every gang pays, however large
+    }
     let size;
     try {
       size = N.rootUp(excess, rate, 2 * rate) / rate;
@@ -589,15 +603,17 @@
     const restart = p.restart_preemptible ? "can be preempted" : "cannot be preempted";
     const model = p.model === "exact" ? "exact renewal-reward model, restart " + restart
       : "first-order model, waste = C/T + λ(T/2 + R)" + (baseline ? " with notice and persist terms" : "");
-    const effective = p.effective_discount === null
-      ? "n/a: the first-order waste reaches 100% here, so the approximation has broken down (use --model exact)"
-      : `${percent(p.effective_discount)} below on-demand (nominal ${percent(p.spot_discount)})`;
+    const effective = p.effective_discount !== null
+      ? `${percent(p.effective_discount)} below on-demand (nominal ${percent(p.spot_discount)})`
+      : p.model === "exact" ? "n/a: the waste reaches 100% here, so no hour is useful"
+        : "n/a: the first-order waste reaches 100% here, so the approximation has broken down (use --model exact)";
     const pays = p.verdict === "spot pays";
     const breakEven = p.break_even_interval_h !== null
       ? `${durationText(p.break_even_interval_h)} (checkpoint less often than this and spot costs more than on-demand)`
       : pays ? "none: spot pays however rarely the job checkpoints"
         : "none: no checkpoint interval makes spot pay";
-    const maxGang = p.max_gang_size === null ? "no limit (free checkpoints and restarts)"
+    const free = p.notice_effective ? "free restarts and on-notice writes" : "free checkpoints and restarts";
+    const maxGang = p.max_gang_size === null ? `no limit (${free})`
       : `${p.max_gang_size} nodes (at each gang's optimal interval)`;
     const never = p.never_on_spot_gang_size === null ? "none (restarts are free)"
       : `${p.never_on_spot_gang_size} nodes and more (even with free, instant checkpoints)`;
