@@ -18,7 +18,10 @@ from pathlib import Path
 
 from .inputs import InputError
 
-__all__ = ["FIELDS", "Figure", "read_figures", "bibliography_keys"]
+__all__ = ["FIELDS", "FIGURES", "Figure", "read_figures", "bibliography_keys"]
+
+#: The book's figures file (chapters read it wherever they run).
+FIGURES = Path(__file__).resolve().parent.parent / "book" / "data" / "published_figures.csv"
 
 FIELDS = ("name", "value", "unit", "quantity", "source", "locator", "date", "date_meaning")
 DATE_MEANINGS = ("published", "checked")
@@ -65,8 +68,9 @@ def _row(path: Path, number: int, row: dict[str, str]) -> Figure:
                   row["source"].strip(), row["locator"].strip(), date, row["date_meaning"])
 
 
-def read_figures(path: str | Path) -> dict[str, Figure]:
-    """Read and check the figures file; return the figures by name.
+def read_figures(path: str | Path = FIGURES) -> dict[str, Figure]:
+    """Read and check the figures file (the book's, :data:`FIGURES`, by default); return
+    the figures by name.
 
     Refuses (with a one-line :class:`~spotmath.inputs.InputError`) a file whose header is
     not :data:`FIELDS`, an empty field, a value that is not a finite number, a date not in

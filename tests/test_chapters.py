@@ -19,7 +19,7 @@ from scipy.stats import norm
 import spotmath as sm
 import spotmath.fitting
 from spotmath.chapters import ROOT, chapter_paths, declared_parameters, execute, glued, run_chapter
-from spotmath.inputs import BOOK_PARAMETERS, InputError, parameters_cell
+from spotmath.inputs import BOOK_PARAMETERS, CHAPTER_PARAMETERS, InputError, parameters_cell
 
 CHAPTERS = chapter_paths()
 NAMES = [path.stem for path in CHAPTERS]
@@ -440,17 +440,44 @@ def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path):
 
 
 @pytest.mark.parametrize("name, value, fragment", [
-    ("mtbf_hours", -4.0, "mtbf_hours: must be a duration > 0"),
-    ("spot_discount", 1.5, "spot_discount: must be a fraction strictly between 0 and 1"),
+    ("mtbf_hours", -4.0, "mtbf_hours: must be a duration from 0.1 to 100000 hours"),
+    ("spot_discount", 1.5, "spot_discount: must be a fraction from 0.01 to 0.99"),
     ("restart_minutes", "ten minutes", "restart_minutes: not a duration: 'ten minutes'"),
     ("mtbf_hours", "__import__('os').getcwd()", "mtbf_hours: not a duration"),
+    ("mtbf_hour", 1.5, "mtbf_hour: not a parameter of this chapter (did you mean mtbf_hours?)"),
 ])
 def test_bad_parameter_stops_the_notebook_with_a_clear_message(name, value, fragment, tmp_path):
-    """Executed as papermill would for a user: the cell after `parameters` raises InputError."""
+    """Executed as papermill would for a user: the cell after `parameters` raises InputError,
+    shown in the notebook as its one line."""
     with pytest.raises(papermill.PapermillExecutionError) as info:
         execute(CHAPTERS[0], tmp_path / "out.ipynb", {name: value}, CHAPTERS[0].parent)
     assert info.value.ename == "InputError"
     assert info.value.evalue.startswith(fragment)
+    assert info.value.traceback == [f"InputError: {info.value.evalue}"]
+
+
+def test_the_papermill_command_line_reads_lists_and_names_a_typo(tmp_path):
+    """`papermill -p` hands a list over as text: it is read as YAML, as `-y` would; a name
+    the chapter does not declare, or a bad value, ends the run with the chapter's one line
+    as the last line papermill prints (above it, papermill's own traceback)."""
+    papermill_command = [sys.executable, "-m", "papermill", "--no-progress-bar",
+                         "--log-level", "ERROR"]
+    chapter = ROOT / "book" / "gangs.ipynb"
+    good = subprocess.run(papermill_command + [str(chapter), str(tmp_path / "a.ipynb"),
+                                               "-p", "gang_sizes", "[1, 8, 32]"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert good.returncode == 0, good.stderr[-2000:]
+    assert glued(tmp_path / "a.ipynb")["max_gang_size"] == expected_values({})["max_gang_size"]
+    for option, message in ((["-p", "mtbf_hour", "1.5"],
+                             "InputError: mtbf_hour: not a parameter of this chapter (did "
+                             "you mean mtbf_hours?); it takes: mtbf_hours, spot_discount"),
+                            (["-p", "mtbf_hours", "-1"],
+                             "InputError: mtbf_hours: must be a duration from 0.1 to")):
+        bad = subprocess.run(papermill_command + [str(chapter), str(tmp_path / "b.ipynb"),
+                                                  *option],
+                             capture_output=True, text=True, cwd=tmp_path, timeout=600)
+        last = [line for line in bad.stderr.splitlines() if line.strip()][-1]
+        assert bad.returncode != 0 and last.startswith(message), bad.stderr[-2000:]
 
 
 def test_run_chapter_refuses_unknown_names_and_bad_values_before_executing(tmp_path):
@@ -479,7 +506,10 @@ def test_chapter_structure(chapter):
     assert code[tagged[0]].source == parameters_cell(*names)
     # papermill must parse every line (an '=' in a help comment, say, makes it skip one)
     assert list(declared_parameters(chapter)) == [line.split(":")[0] for line in parameters]
-    assert "sm.check_book_parameters(" in code[tagged[0] + 1].source
+    # the cell after it reads them, by the chapter's own name, from the table's list
+    assert f'p = sm.chapter_parameters("{chapter.stem}", globals())' in \
+        code[tagged[0] + 1].source
+    assert tuple(names) == CHAPTER_PARAMETERS[chapter.stem]
     for cell in code:  # executed, stored, clean
         assert cell.execution_count is not None
         for output in cell.outputs:
