@@ -1,16 +1,29 @@
-"""`spotmath book`: a reader's own edition of the whole book, with their parameters."""
+"""`spotmath book`: a reader's own edition of the whole book, with their parameters, built
+without harming anything: no folder it did not make is ever deleted, a failed or stopped
+build leaves OUT as it was, and an edition anywhere is left alone by git, ruff and pytest."""
 
 import contextlib
+import functools
 import hashlib
 import io
+import json
+import os
+import shlex
+import shutil
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
+from documented import documented, example_parameters
 
 import spotmath as sm
+from spotmath import edition
 from spotmath.chapters import ROOT, chapter_paths
 from spotmath.cli import main
+from spotmath.edition import MARKER, EditionError, check_out, make_edition
 
 
 def run(*args):
@@ -31,20 +44,47 @@ def book_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file below ``folder`` with its content (to show nothing changed)."""
+    return {str(path.relative_to(folder)): path.read_bytes()
+            for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+@pytest.fixture
+def nothing_is_deleted(monkeypatch):
+    """A refused --out must never reach a deletion or a move: make both fail loudly."""
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"a refused --out reached a deletion or move: {args}")
+
+    for name in ("rmtree", "move"):
+        monkeypatch.setattr(shutil, name, refuse)
+    for name in ("rename", "replace", "remove", "unlink", "rmdir"):
+        monkeypatch.setattr(os, name, refuse)
+
+
+# -- the folder: refused before anything runs -----------------------------------------------
 @pytest.mark.parametrize("args, message", [
     (["-p", "mtbf", "4"], "mtbf: not a parameter of any chapter (known: "),
-    (["-p", "mtbf_hours", "-4"], "mtbf_hours: must be a duration > 0"),
-    (["-p", "spot_discount", "1.5"], "spot_discount: must be a fraction strictly between"),
-    (["-p", "gang_sizes", "8"], "gang_sizes: must be a list"),
+    (["-p", "mtbf_hours", "-4"], "mtbf_hours: must be a duration from 0.1 to 100000 hours"),
+    (["-p", "spot_discount", "1.5"], "spot_discount: must be a fraction from 0.01 to 0.99"),
+    (["-p", "gang_sizes", "8"], "gang_sizes: must be a list like [1, 8, 32], got 8"),
     (["-p", "mtbf_hours", "__import__('os').system('touch HACKED')"],
      "mtbf_hours: not a duration: \"__import__('os').system('touch HACKED')\""),
+    (["-p", "persist_minutes", "240"], "persist_minutes: must be shorter than the MTBF"),
+    (["-p", "trace_files", "[nonexistent.csv]"],
+     "trace_files[0]: no trace file 'nonexistent.csv'"),
+    (["-p", "jobs", "100000000000"], "jobs: must be a whole number from 100 to 20000"),
+    (["-p", "notice_seconds", "0", "-p", "notice_share", "0.5"],
+     "notice_share: must be 0 when notice_seconds is 0"),
 ])
 def test_bad_parameters_are_refused_before_anything_runs(tmp_path, args, message):
     out = tmp_path / "edition"
     code, stdout, stderr = run("book", "--out", str(out), *args)
     assert code == 2 and stdout == ""
-    assert stderr.count("\n") == 1 and stderr.startswith("spotmath book: error: " + message)
+    assert stderr.count("\n") == 1 and stderr.startswith("spotmath book: error: " + message), \
+        stderr
     assert not out.exists() and not (tmp_path / "HACKED").exists()
+    assert list(tmp_path.iterdir()) == []  # no building folder left behind either
 
 
 def test_params_file_errors_are_one_line(tmp_path):
@@ -55,72 +95,155 @@ def test_params_file_errors_are_one_line(tmp_path):
     code, _, stderr = run("book", "--params", str(tmp_path / "missing.yaml"),
                           "--out", str(tmp_path / "e"))
     assert code == 2 and stderr.startswith("spotmath book: error: --params: cannot read")
+    bad.write_bytes("mtbf_hours: 2 # \u00e9".encode("latin-1"))
+    code, _, stderr = run("book", "--params", str(bad), "--out", str(tmp_path / "e"))
+    assert (code, stderr) == (2, f"spotmath book: error: --params: {bad} is not UTF-8 text\n")
 
 
-def test_a_non_empty_out_folder_is_refused_without_force(tmp_path):
-    (tmp_path / "keep.txt").write_text("mine")
-    code, _, stderr = run("book", "--out", str(tmp_path), "-p", "mtbf_hours", "2")
-    assert code == 2 and "is not empty (use --force" in stderr
-    assert (tmp_path / "keep.txt").read_text() == "mine"
+def test_folders_that_are_not_an_editions_own_are_refused(tmp_path, monkeypatch,
+                                                          nothing_is_deleted):
+    """`/`, the home folder, the checkout and everything above it, anything inside book/ or
+    a tracked part of the checkout, the current folder and above, a symbolic link, a file,
+    a folder whose parent is missing, a non-empty folder without an edition's marker: each
+    refused with one line and exit 2, with or without --force, and nothing touched."""
+    home, here = tmp_path / "home", tmp_path / "elsewhere" / "work"
+    home.mkdir()
+    here.mkdir(parents=True)
+    (home / "notes.txt").write_text("mine")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(here)
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("mine")
+    (tmp_path / "link").symlink_to(tmp_path / "full")
+    (tmp_path / "file.txt").write_text("mine")
+    cases = {
+        "/": "is the root folder",
+        str(home): "is the home folder",
+        "~": "not empty",  # a folder named "~" inside the current one: not the home folder
+        str(ROOT): "is the spotmath checkout",
+        str(ROOT.parent): "holds the spotmath checkout",
+        str(ROOT / "book"): "is inside book, a part of the spotmath checkout",
+        str(ROOT / "book" / "ed"): "is inside book, a part of the spotmath checkout",
+        str(ROOT / "spotmath" / "ed"): "is inside spotmath, a part of the spotmath checkout",
+        ".": "is the current folder",
+        "..": "holds the current folder",
+        str(tmp_path / "link"): "is a symbolic link",
+        str(tmp_path / "file.txt"): "exists and is not a folder",
+        str(tmp_path / "missing" / "ed"): "does not exist (create it first)",
+        str(tmp_path / "full"): "holds no edition made by spotmath book",
+    }
+    (here / "~").mkdir()
+    (here / "~" / "x").write_text("mine")
+    before = tree(tmp_path)
+    for out, message in cases.items():
+        for force in ([], ["--force"]):
+            code, stdout, stderr = run("book", "--out", out, *force)
+            assert code == 2 and stdout == "", (out, stderr)
+            assert stderr.count("\n") == 1 and message in stderr, (out, stderr)
+    assert tree(tmp_path) == before
 
 
-def test_your_own_edition_end_to_end(tmp_path):
-    """Every chapter rerun with MTBF 2 h from a YAML file plus -p, built into OUT."""
-    params = tmp_path / "my.yaml"
-    params.write_text("mtbf_hours: 2\ngang_sizes: [1, 4, 16]\njobs: 1000\n"
-                      "notice_share: 0.5\npersist_minutes: 2\nnotice_shares: [0.0, 0.8]\n")
-    out = tmp_path / "edition"
-    before = book_fingerprint()
-    result = subprocess.run(
-        [sys.executable, "-m", "spotmath", "book", "--params", str(params),
-         "-p", "restart_minutes", "5", "--out", str(out)],
-        capture_output=True, text=True, timeout=1800, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr[-3000:]
-    chapters = chapter_paths()
-    for chapter in chapters:
-        assert (out / "_build" / "html" / "book" / f"{chapter.stem}.html").is_file()
-    # quiet: progress lines only (chapters done, elapsed, what remains), no kernel chatter
-    assert f"{len(chapters)}/{len(chapters)} chapters" in result.stdout
-    assert "s left" in result.stdout and "running: " in result.stdout
-    assert "Kernel" not in result.stdout + result.stderr, result.stderr[-2000:]
-    # the prose carries the new numbers: the exact interval for λ = 0.5/h, C = 1 min
-    intro = (out / "_build" / "html" / "book" / "intro.html").read_text()
-    assert f"{sm.exact_interval(0.5, 1 / 60) * 60:.1f}" in intro
-    # the notice parameters reach "your numbers" and the notice chapter
-    mine = " ".join((out / "_build" / "html" / "book" / "your_numbers.html").read_text().split())
-    assert "2 min for 50.0% of preemptions" in mine and "durable 2 min later" in mine
-    notice = (out / "_build" / "html" / "book" / "notice.html").read_text()
-    assert "0.8" in notice
-    # styled like the book: the same stylesheet (code at the column's width)
-    assert (out / "_build" / "html" / "_static" / "spotmath.css").is_file()
-    assert "spotmath.css" in intro
-    assert book_fingerprint() == before  # book/ is never written
-    # values are checked before the folder: a bad one leaves the edition as it was
-    again = run("book", "--out", str(out), "-p", "jobs", "0")
-    assert again[0] == 2 and "jobs: must be a whole number of jobs >= 1" in again[2]
-    assert (out / "_build" / "html" / "index.html").is_file()
+def test_an_earlier_edition_is_replaced_only_with_force_and_only_if_all_its_own(
+        tmp_path, nothing_is_deleted):
+    out = tmp_path / "ed"
+    (out / "_build" / "html").mkdir(parents=True)
+    (out / "_build" / "html" / "index.html").write_text("old")
+    made = ["_build", "_build/html", "_build/html/index.html"]
+    (out / MARKER).write_text(json.dumps({"made_by": "spotmath book", "parameters": {},
+                                          "files": made}))
+    code, _, stderr = run("book", "--out", str(out))
+    assert code == 2 and "holds an earlier edition (use --force to replace it)" in stderr
+    assert check_out(out, force=True) == out  # all its own: --force may replace it
+    (out / "_build" / "html" / "my-notes.txt").write_text("mine")
+    code, _, stderr = run("book", "--out", str(out), "--force")
+    assert code == 2 and "my-notes.txt was not made by spotmath book" in stderr
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / MARKER).write_text("{not json")
+    code, _, stderr = run("book", "--out", str(other), "--force")
+    assert code == 2 and "is not a marker written by spotmath book" in stderr
 
 
-def test_a_failing_chapter_stops_the_edition_with_its_error(tmp_path):
-    """A chapter that raises ends the run with its own message, not a kernel's noise."""
+def test_an_edition_inside_the_checkout_is_left_alone_by_git_ruff_and_pytest(tmp_path):
+    """What every edition holds beside its build: git ignores it, ruff skips it and pytest
+    collects nothing from it, wherever it is; checked with a file each would catch."""
+    folder = ROOT / f".test-edition-{os.getpid()}"
+    try:
+        folder.mkdir()
+        for name, text in edition._QUIET_FILES.items():  # first, as make_edition does
+            (folder / name).write_text(text)
+        (folder / "source").mkdir()
+        (folder / "source" / "bad.py").write_text("import os\nx=1\n")
+        (folder / "source" / "test_broken.py").write_text("def test_fails():\n    assert 0\n")
+        ruff = Path(sys.executable).with_name("ruff")
+        lint = subprocess.run([str(ruff), "check", "."], cwd=ROOT, capture_output=True,
+                              text=True)
+        assert folder.name not in lint.stdout + lint.stderr
+        status = subprocess.run(["git", "status", "--porcelain", "--ignored=no"], cwd=ROOT,
+                                capture_output=True, text=True)
+        assert folder.name not in status.stdout
+        collected = subprocess.run(
+            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+             "-o", "addopts=", str(folder)], cwd=ROOT, capture_output=True, text=True)
+        assert "test_fails" not in collected.stdout, collected.stdout
+        # and outside any checkout too: ruff and pytest still skip it
+        outside = tmp_path / "ed"
+        shutil.copytree(folder, outside)
+        lint = subprocess.run([str(ruff), "check", "."], cwd=outside, capture_output=True,
+                              text=True)
+        assert "bad.py" not in lint.stdout
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- a failed build changes nothing ---------------------------------------------------------
+def small_book(root: Path, raises: bool) -> Path:
+    """A checkout of one chapter (with the book's configuration) that may raise."""
     import nbformat
-    from nbformat.v4 import new_code_cell, new_notebook
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-    from spotmath.chapters import _execute_all
-
-    cells = [new_code_cell("mtbf_hours: float = 4.0  # mean time between preemptions"),
-             new_code_cell("raise ValueError('boom: this chapter is broken')")]
-    cells[0].metadata["tags"] = ["parameters"]
-    chapter = tmp_path / "broken.ipynb"
+    (root / "book").mkdir(parents=True)
+    for name in ("_config.yml", "references.bib"):
+        shutil.copy(ROOT / name, root / name)
+    (root / "_toc.yml").write_text("format: jb-book\nroot: book/only\n")
+    cells = [new_markdown_cell("# Only"),
+             new_code_cell("mtbf_hours: float = 4.0  # mean time between preemptions"),
+             new_code_cell("raise ValueError('boom: this chapter is broken')" if raises
+                           else "print(mtbf_hours)")]
+    cells[1].metadata["tags"] = ["parameters"]
     nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": {
-        "name": "python3", "display_name": "Python 3", "language": "python"}}), chapter)
-    (tmp_path / "out").mkdir()
+        "name": "python3", "display_name": "Python 3", "language": "python"}}),
+        root / "book" / "only.ipynb")
+    return root
+
+
+def test_a_failing_chapter_leaves_the_earlier_edition_and_no_building_folder(tmp_path,
+                                                                            monkeypatch):
+    """A chapter that raises ends the run with one line naming it and its error; OUT keeps
+    the earlier edition, untouched, and the folder the new one was built in is gone."""
+    out = tmp_path / "editions" / "mine"
+    out.parent.mkdir()
+    make_edition(out, {"mtbf_hours": 3}, root=small_book(tmp_path / "good", raises=False),
+                 progress=lambda line, final=True: None)
+    marker = json.loads((out / MARKER).read_text())
+    assert marker["parameters"] == {"mtbf_hours": 3} and "_build/html/index.html" in \
+        marker["files"]
+    assert {".gitignore", "ruff.toml", "conftest.py"} <= set(marker["files"])
+    before = tree(out)
     lines = []
-    with pytest.raises(RuntimeError, match=r"^broken: execution failed") as info:
-        _execute_all({chapter: {}}, tmp_path / "out",
-                     lambda line, final=True: lines.append(line))
-    assert "boom: this chapter is broken" in str(info.value)
-    assert "Kernel is running over TCP" not in str(info.value)
+    with pytest.raises(EditionError) as info:
+        make_edition(out, {}, force=True, root=small_book(tmp_path / "bad", raises=True),
+                     progress=lambda line, final=True: lines.append(line))
+    assert str(info.value) == "chapter only failed: ValueError: boom: this chapter is broken"
+    assert tree(out) == before
+    # on the command line: that one line, exit status 2
+    monkeypatch.setattr(edition, "make_edition", functools.partial(
+        make_edition, root=tmp_path / "bad"))
+    code, _, stderr = run("book", "--out", str(out), "--force")
+    assert (code, stderr) == (2, "spotmath book: error: chapter only failed: ValueError: "
+                                 "boom: this chapter is broken\n")
+    assert tree(out) == before
+    assert sorted(p.name for p in out.parent.iterdir()) == ["mine"]
     assert lines and lines[0].startswith("[.] 0/1 chapters")
 
 
@@ -139,7 +262,6 @@ def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
         calls.append(args)
         if len(calls) < chapters.KERNEL_STARTS:
             raise RuntimeError(chapters.KERNEL_DIED)
-        import shutil
         shutil.copy(source, args[1])
 
     monkeypatch.setattr(papermill, "execute_notebook", flaky)
@@ -165,3 +287,86 @@ def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError, match="something else"):
         chapters.run_chapter(source, tmp_path / "out.ipynb", {})
     assert len(calls) == 1
+
+
+# -- the whole book, as the README shows it -------------------------------------------------
+def processes_inside(folder: Path) -> list[int]:
+    """Processes whose working folder is inside ``folder`` (a chapter's kernel runs in its
+    chapter's folder): what a stopped build must not leave behind."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if Path(os.readlink(entry / "cwd")).is_relative_to(folder):
+                    found.append(int(entry.name))
+    return found
+
+
+def stop_when(process: subprocess.Popen, text: str, sig: int, timeout: float = 600) -> str:
+    """Read the build's progress until ``text`` appears, then send ``sig``; its output."""
+    seen = ""
+    deadline = time.monotonic() + timeout
+    while text not in seen:
+        line = process.stdout.readline()
+        assert line and time.monotonic() < deadline, seen[-2000:]
+        seen += line
+    process.send_signal(sig)
+    return seen
+
+
+def test_your_own_edition_end_to_end(tmp_path):
+    """The README's command and parameters file, as shown (a relative --out, run from
+    another folder): every chapter rerun with MTBF 2 h from the YAML file plus -p, built
+    into OUT; then a rebuild
+    with --force stopped by SIGTERM in the HTML step, and one stopped by Ctrl-C among the
+    chapters: each says so in one line, exits 143 or 130, leaves the edition as it was,
+    no building folder and no kernel."""
+    shown = documented("spotmath book ").line
+    assert shown == "spotmath book --params my.yaml -p restart_minutes 5 --out my-edition"
+    (tmp_path / "my.yaml").write_text(example_parameters())
+    out = tmp_path / "my-edition"
+    before = book_fingerprint()
+    command = [sys.executable, "-m", *shlex.split(shown)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=1800,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    chapters = chapter_paths()
+    for chapter in chapters:
+        assert (out / "_build" / "html" / "book" / f"{chapter.stem}.html").is_file()
+    # quiet: progress lines only (chapters done, elapsed, what remains), no kernel chatter
+    assert f"{len(chapters)}/{len(chapters)} chapters" in result.stdout
+    assert "s left" in result.stdout and "running: " in result.stdout
+    assert "Kernel" not in result.stdout + result.stderr, result.stderr[-2000:]
+    # the prose carries the new numbers: the exact interval for λ = 0.5/h, C = 1 min
+    intro = (out / "_build" / "html" / "book" / "intro.html").read_text()
+    assert f"{sm.exact_interval(0.5, 1 / 60) * 60:.1f}" in intro
+    # the notice parameters reach "your numbers" and the notice chapter
+    mine = " ".join((out / "_build" / "html" / "book" / "your_numbers.html").read_text().split())
+    assert "2 min for 50.0% of preemptions" in mine and "durable 2 min later" in mine
+    notice = (out / "_build" / "html" / "book" / "notice.html").read_text()
+    assert "0.8" in notice
+    # styled like the book: the same stylesheet (code at the column's width)
+    assert (out / "_build" / "html" / "_static" / "spotmath.css").is_file()
+    assert "spotmath.css" in intro
+    assert book_fingerprint() == before  # book/ is never written
+    marker = json.loads((out / MARKER).read_text())
+    assert marker["parameters"]["restart_minutes"] == 5 and marker["parameters"]["jobs"] == 1000
+    # values are checked before the folder: a bad one leaves the edition as it was
+    edition_before = tree(out)
+    again = run("book", "--out", str(out), "--force", "-p", "jobs", "0")
+    assert again[0] == 2 and "jobs: must be a whole number from 100 to 20000" in again[2]
+    # stopped: in the HTML step by SIGTERM, among the chapters by Ctrl-C (SIGINT)
+    for sig, when, code in ((signal.SIGTERM, "building the HTML book", 143),
+                            (signal.SIGINT, "(running: ", 130)):
+        process = subprocess.Popen(command + ["--force"], cwd=tmp_path, text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        stop_when(process, when, sig)
+        _, stderr = process.communicate(timeout=120)
+        assert process.returncode == code, stderr
+        assert stderr == "spotmath book: stopped; the edition's folder is as it was\n", stderr
+        deadline = time.monotonic() + 15  # a kernel without its chapter exits within 1 s
+        while processes_inside(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert processes_inside(tmp_path) == []
+        assert tree(out) == edition_before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["my-edition", "my.yaml"]
