@@ -373,8 +373,10 @@ def build_parser() -> argparse.ArgumentParser:
     book.add_argument("--params", type=Path, help="YAML file of name: value parameters")
     book.add_argument("-p", "--parameter", nargs=2, action="append", metavar=("NAME", "VALUE"),
                       help="one parameter (repeatable); VALUE is read as YAML: 4, 0.6, [1, 8]")
-    book.add_argument("--out", type=Path, required=True, help="folder for your edition")
-    book.add_argument("--force", action="store_true", help="replace a non-empty OUT")
+    book.add_argument("--out", type=Path, required=True,
+                      help="folder for your edition: new, empty, or an earlier edition")
+    book.add_argument("--force", action="store_true",
+                      help="replace an earlier edition in OUT (never anything else)")
     book.set_defaults(run=_book)
     return parser
 
