@@ -121,7 +121,7 @@ def test_folders_that_are_not_an_editions_own_are_refused(tmp_path, monkeypatch,
         str(home): "is the home folder",
         "~": "not empty",  # a folder named "~" inside the current one: not the home folder
         str(ROOT): "is the spotmath checkout",
-        str(ROOT.parent): "holds the spotmath checkout",
+        str(ROOT.parent): "holds the ",  # the checkout (and, in /tmp, this test's home)
         str(ROOT / "book"): "is inside book, a part of the spotmath checkout",
         str(ROOT / "book" / "ed"): "is inside book, a part of the spotmath checkout",
         str(ROOT / "spotmath" / "ed"): "is inside spotmath, a part of the spotmath checkout",
