@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 import spotmath as sm
-from spotmath import derivations as D
+from spotmath.model import derivations as D
 
 CHECKPOINT_COST, RESTART_TIME = 1 / 60, 1 / 6  # hours: 1 min write, 10 min restart
 

@@ -5,7 +5,7 @@ Run:  python benchmarks/bench_plan.py [--rounds 15]
 Alternates, in one run, `spotmath plan --json` and `python -c "import numpy,
 scipy.special, scipy.optimize"` as fresh processes (what a user's shell does), and reports
 both medians and their ratio; the numeric functions are generated ahead of time
-(`spotmath/_generated.py`), so the plan should cost little more than the imports it
+(`spotmath/model/_generated.py`), so the plan should cost little more than the imports it
 needs.  It also checks that neither the plan nor `import spotmath` imports SymPy.  Not a
 test: timings depend on the machine.
 """

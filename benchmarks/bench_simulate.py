@@ -14,7 +14,7 @@ import math
 import time
 
 import spotmath as sm
-from spotmath.simulate import simulate, simulate_reference
+from spotmath.model.simulate import simulate, simulate_reference
 
 RATE, RESTART, COST, WORK = 0.25, 10 / 60, 1 / 60, 100.0
 

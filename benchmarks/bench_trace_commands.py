@@ -62,8 +62,8 @@ def main() -> None:
                         help="hours the pool is observed (4000: about a million rows)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from spotmath.simulate import synthetic_trace
     from spotmath.traces import write_trace
+    from spotmath.traces.synthetic import synthetic_trace
 
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)

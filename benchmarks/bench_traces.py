@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
-from spotmath.fitting import fit_trace, fit_weibull
-from spotmath.replay import best_interval, replay
-from spotmath.simulate import synthetic_trace
 from spotmath.traces import read_trace, write_trace
+from spotmath.traces.fitting import fit_trace, fit_weibull
+from spotmath.traces.replay import best_interval, replay
+from spotmath.traces.synthetic import synthetic_trace
 
 INTERVAL, COST, RESTART = 0.5, 1 / 60, 1 / 6
 

@@ -24,7 +24,7 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from spotmath.chapters import chapter_paths  # noqa: E402
+from spotmath.book.chapters import chapter_paths  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 

@@ -1,11 +1,21 @@
 """spotmath: when spot GPUs pay, and how often to checkpoint on them.
 
-The SymPy derivations (:mod:`spotmath.derivations`) are the single source of truth; the
-numeric functions (:mod:`spotmath.numerics`) are generated from them.  Times are in hours,
-rates per hour; :mod:`spotmath.inputs` checks and converts every input ('10min', '0.25/h').
+The layers, one folder each: :mod:`spotmath.model` (the SymPy derivations, the single
+source of truth, and the numeric functions generated from them, the simulator and the
+plan), :mod:`spotmath.traces` (reading, fitting and replaying real preemptions) and
+:mod:`spotmath.book` (the book's own machinery, which nothing else imports).  Times are in
+hours, rates per hour; :mod:`spotmath.inputs` checks and converts every input ('10min',
+'0.25/h').  This module offers the model's public functions by their names.
 """
 
-from .calibration import (
+from .inputs import (
+    InputError,
+    check_parameters,
+    parse_duration,
+    parse_rate,
+    rate_from_mtbf,
+)
+from .model.calibration import (
     checkpoint_write_time,
     elastic_waste,
     interrupted_fraction,
@@ -13,16 +23,7 @@ from .calibration import (
     rate_from_interrupted_fraction,
     useful_hour_price,
 )
-from .inputs import (
-    InputError,
-    chapter_parameters,
-    check_book_parameters,
-    check_parameters,
-    parse_duration,
-    parse_rate,
-    rate_from_mtbf,
-)
-from .numerics import (
+from .model.numerics import (
     MODELS,
     break_even_discount,
     break_even_interval,
@@ -44,8 +45,7 @@ from .numerics import (
     waste_fraction,
     young_interval,
 )
-from .plan import Plan, duration_text, make_plan
-from .published import Figure, read_figures
+from .model.plan import Plan, duration_text, make_plan
 
 __version__ = "0.1.0"
 
@@ -58,7 +58,7 @@ def derivation(name: str):
     >>> derivation("young").latex()
     'T^{*} = \\frac{\\sqrt{2} \\sqrt{C}}{\\sqrt{\\lambda}}'
     """
-    from .derivations import derivation as named
+    from .model.derivations import derivation as named
 
     return named(name)
 
@@ -66,14 +66,13 @@ def derivation(name: str):
 def __getattr__(name: str):
     """``DERIVATIONS``, the names of the derivations, without importing SymPy up front."""
     if name == "DERIVATIONS":
-        from .derivations import NAMES
+        from .model.derivations import NAMES
 
         return NAMES
     raise AttributeError(f"module 'spotmath' has no attribute {name!r}")
 
 __all__ = [
-    "DERIVATIONS", "derivation", "InputError", "chapter_parameters", "check_book_parameters",
-    "check_parameters",
+    "DERIVATIONS", "derivation", "InputError", "check_parameters",
     "duration_text", "parse_duration", "parse_rate", "rate_from_mtbf", "MODELS",
     "break_even_discount", "break_even_interval", "break_even_intervals",
     "break_even_preemption_rate", "break_even_restart_time", "daly_interval", "effective_discount",
@@ -81,5 +80,5 @@ __all__ = [
     "never_on_spot_gang_size", "optimal_interval", "optimal_waste", "relative_price",
     "segment_time", "waste_fraction", "young_interval", "Plan", "make_plan",
     "checkpoint_write_time", "elastic_waste", "interrupted_fraction", "observed_rate",
-    "rate_from_interrupted_fraction", "useful_hour_price", "Figure", "read_figures",
+    "rate_from_interrupted_fraction", "useful_hour_price"
 ]

@@ -34,15 +34,10 @@ from .inputs import (
     check_rate,
     rate_from_mtbf,
 )
-from .numerics import MODELS
-from .plan import Plan, duration_text, make_plan
+from .model.plan import CHOICES, DEFAULTS, PLAN_KEYS, Plan, duration_text, make_plan
 
 __all__ = ["build_parser", "main"]
 
-DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
-#: The choices of `spotmath plan`'s --model and --restart-variant, the first the default
-#: (also what the book's calculator offers: spotmath/web/inputs.js).
-CHOICES = {"model": list(MODELS), "restart-variant": ["preemptible", "protected"]}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,13 +47,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
-PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
-             "recommended_interval_h", "waste_first_order", "waste_exact",
-             "effective_discount", "break_even_interval_h", "max_gang_size",
-             "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "nodes",
-             "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
-             "spot_discount", "notice_h", "notice_share", "notice_write_h",
-             "notice_effective", "persist_h", "first_order_interval_h"]
 
 #: The command line's name for a parameter that make_plan checks across options.
 _OPTION_NAMES = {"notice_share": "--notice-share", "notice_write": "--notice-write",
@@ -120,9 +108,9 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 
 def _fit(args: argparse.Namespace) -> int:
-    from .fitting import fit_trace, preemptions_needed
-    from .numerics import optimal_interval
-    from .traces import read_trace
+    from .model.numerics import optimal_interval
+    from .traces.fitting import fit_trace, preemptions_needed
+    from .traces.reading import read_trace
 
     trace = read_trace(args.trace, args.format)
     window = check_duration("--window", args.window, scalar=True, bounded=True)
@@ -175,9 +163,9 @@ def _fit(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from . import numerics as n
-    from .replay import best_interval, replay
-    from .traces import read_trace
+    from .model import numerics
+    from .traces.reading import read_trace
+    from .traces.replay import best_interval, replay
 
     trace = read_trace(args.trace, args.format)
     cost = check_duration("--checkpoint", args.checkpoint, scalar=True, bounded=True)
@@ -189,12 +177,12 @@ def _replay(args: argparse.Namespace) -> int:
     elif trace.preemptions == 0:
         raise InputError(f"{trace.name}: no preemptions: nothing to replay")
     else:  # the exact optimum at the trace's rate (the gang's Nλ)
-        interval = float(n.exact_interval(trace.preemption_rate * (nodes or 1), cost))
+        interval = float(numerics.exact_interval(trace.preemption_rate * (nodes or 1), cost))
     result = replay(trace, interval, cost, restart, nodes)
     values = result.as_dict()
     if args.scan:
         best, best_waste = best_interval(trace, cost, restart, nodes)
-        optimum = float(n.exact_interval(result.model_rate, cost))
+        optimum = float(numerics.exact_interval(result.model_rate, cost))
         values.update(best_interval_h=best, best_waste=best_waste, model_interval_h=optimum,
                       model_interval_waste=replay(trace, optimum, cost, restart, nodes).waste)
     if args.json:
@@ -241,7 +229,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from .derivations import NAMES, derivation
+    from .model.derivations import NAMES, derivation
 
     if args.list or args.name is None:
         for name in NAMES:
@@ -253,7 +241,7 @@ def _derive(args: argparse.Namespace) -> int:
 
 
 def _book(args: argparse.Namespace) -> int:
-    from .edition import make_edition, read_parameters
+    from .book.edition import make_edition, read_parameters
 
     parameters = read_parameters(args.params, args.parameter or [])
     tty = sys.stdout.isatty()
@@ -382,7 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .edition import EditionError, Stopped
+    from .book.edition import EditionError, Stopped
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import nbformat
 
-from spotmath.chapters import ROOT, run_chapter
-from spotmath.inputs import BOOK_TABLE, CHAPTER_PARAMETERS, BookParameter
+from spotmath.book.chapters import ROOT, run_chapter
+from spotmath.book.parameters import BOOK_TABLE, CHAPTER_PARAMETERS, BookParameter
 
 
 def end_value(row: BookParameter, end: str):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 
-from spotmath.chapters import ROOT
+from spotmath.book.chapters import ROOT
 
 _BLOCK = re.compile(r"^(`{3,})([\w-]+)[^\n]*\n(.*?)^\1\s*$", re.M | re.S)
 

@@ -9,13 +9,13 @@ import pytest
 
 import spotmath
 
-MODULES = sorted(name for _, name, _ in pkgutil.iter_modules(spotmath.__path__)
-                 if not name.startswith("_"))
+MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(spotmath.__path__, "spotmath.")
+                 if not name.rpartition(".")[2].startswith("_"))
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_all_lists_exactly_the_public_names(name):
-    module = importlib.import_module(f"spotmath.{name}")
+    module = importlib.import_module(name)
     exported = getattr(module, "__all__", None)
     assert exported is not None, f"{name} has no __all__"
     assert len(set(exported)) == len(exported), f"{name}: a name listed twice"

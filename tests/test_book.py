@@ -113,7 +113,7 @@ def test_every_figure_and_table_is_cited_in_the_prose(built_book):
 
 
 def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
-    """With spotmath.parallel_execution, a notebook that raises is not in the cache;
+    """With spotmath.book.parallel_execution, a notebook that raises is not in the cache;
     MyST-NB runs it again and the strict build stops, showing the notebook's error."""
     import shutil
     import subprocess
@@ -132,7 +132,7 @@ def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
                                        "  - file: bad\n")
     (tmp_path / "_config.yml").write_text(
         "title: t\nexecute:\n  execute_notebooks: cache\n  allow_errors: false\n"
-        "sphinx:\n  extra_extensions: [spotmath.parallel_execution]\n"
+        "sphinx:\n  extra_extensions: [spotmath.book.parallel_execution]\n"
         "  config:\n    nb_execution_raise_on_error: true\n")
     command = shutil.which("jupyter-book", path=str(Path(sys.executable).parent))
     result = subprocess.run([command, "build", str(tmp_path), "-W"], capture_output=True,

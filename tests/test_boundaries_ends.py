@@ -4,7 +4,7 @@ tests/boundaries.py): the page is made, and shows no NaN or infinity."""
 import pytest
 from boundaries import run_at
 
-from spotmath.inputs import CHAPTER_PARAMETERS
+from spotmath.book.parameters import CHAPTER_PARAMETERS
 
 
 @pytest.mark.parametrize("end", ["smallest", "largest"])

@@ -4,7 +4,7 @@ reverse (see tests/boundaries.py): the page is made, and shows no NaN or infinit
 import pytest
 from boundaries import run_at
 
-from spotmath.inputs import CHAPTER_PARAMETERS
+from spotmath.book.parameters import CHAPTER_PARAMETERS
 
 
 @pytest.mark.parametrize("mixture", ["fast-and-slow", "slow-and-fast"])

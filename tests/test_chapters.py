@@ -17,9 +17,17 @@ from scipy.optimize import minimize_scalar
 from scipy.stats import norm
 
 import spotmath as sm
-import spotmath.fitting
-from spotmath.chapters import ROOT, chapter_paths, declared_parameters, execute, glued, run_chapter
-from spotmath.inputs import BOOK_PARAMETERS, CHAPTER_PARAMETERS, InputError, parameters_cell
+import spotmath.traces.fitting
+from spotmath.book.chapters import (
+    ROOT,
+    chapter_paths,
+    declared_parameters,
+    execute,
+    glued,
+    run_chapter,
+)
+from spotmath.book.parameters import BOOK_PARAMETERS, CHAPTER_PARAMETERS, parameters_cell
+from spotmath.inputs import InputError
 
 CHAPTERS = chapter_paths()
 NAMES = [path.stem for path in CHAPTERS]
@@ -507,7 +515,7 @@ def test_chapter_structure(chapter):
     # papermill must parse every line (an '=' in a help comment, say, makes it skip one)
     assert list(declared_parameters(chapter)) == [line.split(":")[0] for line in parameters]
     # the cell after it reads them, by the chapter's own name, from the table's list
-    assert f'p = sm.chapter_parameters("{chapter.stem}", globals())' in \
+    assert f'p = chapter_parameters("{chapter.stem}", globals())' in \
         code[tagged[0] + 1].source
     assert tuple(names) == CHAPTER_PARAMETERS[chapter.stem]
     for cell in code:  # executed, stored, clean
@@ -581,8 +589,8 @@ def test_nbval_catches_a_changed_stored_number(tmp_path):
 
 def test_real_preemptions_reads_your_own_trace(tmp_path):
     """A reader's trace in the documented format, by full path: a synthetic Poisson pool."""
-    from spotmath.simulate import synthetic_trace
     from spotmath.traces import write_trace
+    from spotmath.traces.synthetic import synthetic_trace
 
     trace = synthetic_trace(preemption_rate=0.5, pool_size=16, hours=150, seed=17)
     path = write_trace(trace, tmp_path / "mine.csv")
@@ -591,7 +599,7 @@ def test_real_preemptions_reads_your_own_trace(tmp_path):
                          {"trace_files": [str(path)], "pool_gang_sizes": [2, 4]})
     (numbers,) = values["trace_numbers"]
     assert numbers["trace"] == "mine" and numbers["preemptions"] == trace.preemptions
-    low, high = sm.fitting.rate_interval(trace.preemptions, trace.node_hours)
+    low, high = spotmath.traces.fitting.rate_interval(trace.preemptions, trace.node_hours)
     assert low < 0.5 < high and numbers["rate"] == pytest.approx(
         trace.preemptions / trace.node_hours, rel=1e-12)
     assert abs(numbers["waste"] - numbers["poisson_waste"]) < 0.03

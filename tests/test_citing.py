@@ -5,7 +5,7 @@ import re
 import nbformat
 import yaml
 
-from spotmath.chapters import ROOT, chapter_paths
+from spotmath.book.chapters import ROOT, chapter_paths
 
 
 def chapter_text() -> str:

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import spotmath as sm
-import spotmath.chapters
+from spotmath.book import ROOT
 from spotmath.cli import main
 
 KEYS = {"young_interval_h", "daly_interval_h", "exact_interval_h", "waste_first_order",
@@ -117,7 +117,7 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly():
             result = subprocess.run(
                 f"{sys.executable} -m spotmath {command} | {reader}; "
                 'echo "status ${PIPESTATUS[0]}"', shell=True, executable="/bin/bash",
-                capture_output=True, text=True, cwd=sm.chapters.ROOT, timeout=300)
+                capture_output=True, text=True, cwd=ROOT, timeout=300)
             assert result.stderr == "", result.stderr
             lines = result.stdout.splitlines()
             assert lines[-1].split()[1] in statuses, (command, reader, result.stdout)

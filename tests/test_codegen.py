@@ -5,14 +5,14 @@ import sys
 
 import numpy as np
 
-from spotmath import _generated as G
-from spotmath import codegen
-from spotmath import derivations as D
+from spotmath.model import _generated as G
+from spotmath.model import codegen
+from spotmath.model import derivations as D
 
 
 def test_generated_module_is_what_the_derivations_print_now():
     """Regenerating from SymPy gives the committed file, character for character."""
-    assert codegen.check(), "run: python -m spotmath.codegen"
+    assert codegen.check(), "run: python -m spotmath.model.codegen"
 
 
 def test_every_formula_is_generated_and_used_names_exist():
@@ -53,7 +53,7 @@ def test_stored_latex_is_each_derivation_printed_by_sympy():
 
 
 def test_book_equations_come_without_sympy():
-    code = ("import sys; from spotmath.display import equation; "
+    code = ("import sys; from spotmath.book.display import equation; "
             "shown = equation('young'); "
             "sys.exit(('sympy' in sys.modules) or shown.data != "
             f"{G.LATEX['young']!r})")
@@ -64,7 +64,7 @@ def test_book_equations_come_without_sympy():
 def test_unknown_equation_is_one_clear_error():
     import pytest
 
-    from spotmath.display import equation
+    from spotmath.book.display import equation
     from spotmath.inputs import InputError
 
     with pytest.raises(InputError, match="^derivation: must be one of"):

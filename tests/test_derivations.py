@@ -9,8 +9,8 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
-from spotmath import derivations as D
-from spotmath.derivations import C, N, R, T, d, lam
+from spotmath.model import derivations as D
+from spotmath.model.derivations import C, N, R, T, d, lam
 
 
 def same(a, b):

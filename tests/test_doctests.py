@@ -8,20 +8,20 @@ import pytest
 
 import spotmath
 
-MODULES = sorted(name for _, name, _ in pkgutil.iter_modules(spotmath.__path__)
-                 if name not in {"__main__"})
+MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(spotmath.__path__, "spotmath.")
+                 if not name.endswith("__main__"))
 
 
-@pytest.mark.parametrize("name", ["__init__", *MODULES])
+@pytest.mark.parametrize("name", ["spotmath", *MODULES])
 def test_docstring_examples_run(name):
-    module = spotmath if name == "__init__" else importlib.import_module(f"spotmath.{name}")
+    module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} failed"
 
 
-NUMPYDOC = ["numerics", "calibration", "plan", "simulate", "inputs"]
+NUMPYDOC = ["model.numerics", "model.calibration", "model.plan", "model.simulate", "inputs"]
 #: Functions that take any value and cannot fail, so have no Raises section.
-NEVER_RAISE = {"duration_text", "closest_name"}
+NEVER_RAISE = {"duration_text", "closest_name", "show"}
 
 
 def _section(doc: str, title: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from documented import checkout_folder, commands, example_parameters
 
-from spotmath.chapters import ROOT
+from spotmath.book.chapters import ROOT
 
 #: Commands not run here, each with the reason and what covers it.
 NOT_RUN_HERE = {
@@ -102,8 +102,8 @@ def test_the_readmes_library_example_runs_and_prints_what_its_comments_say(tmp_p
 def test_the_readmes_parameters_file_is_valid():
     import yaml
 
-    from spotmath.chapters import chapter_paths, declared_parameters
-    from spotmath.edition import check_edition_parameters
+    from spotmath.book.chapters import chapter_paths, declared_parameters
+    from spotmath.book.edition import check_edition_parameters
 
     parameters = yaml.safe_load(example_parameters())
     assert isinstance(parameters, dict) and parameters

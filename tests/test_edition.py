@@ -20,10 +20,10 @@ import pytest
 from documented import documented, example_parameters
 
 import spotmath as sm
-from spotmath import edition
-from spotmath.chapters import ROOT, chapter_paths
+from spotmath.book import edition
+from spotmath.book.chapters import ROOT, chapter_paths
+from spotmath.book.edition import MARKER, EditionError, check_out, make_edition
 from spotmath.cli import main
-from spotmath.edition import MARKER, EditionError, check_out, make_edition
 
 
 def run(*args):
@@ -253,7 +253,7 @@ def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
     any other error is the chapter's own and stops at once."""
     import papermill
 
-    from spotmath import chapters
+    from spotmath.book import chapters
 
     source = chapters.chapter_paths()[0]
     calls = []

@@ -145,7 +145,7 @@ def test_rates_from_an_mtbf():
 
 
 def test_book_table_describes_each_parameter_once_and_its_defaults_pass():
-    from spotmath.inputs import BOOK_TABLE, check_book_parameters, parameters_cell
+    from spotmath.book.parameters import BOOK_TABLE, check_book_parameters, parameters_cell
 
     names = [row.name for row in BOOK_TABLE]
     libraries = [row.library for row in BOOK_TABLE]

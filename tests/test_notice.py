@@ -17,11 +17,11 @@ from test_cli import plan_json, run
 from test_simulate import z_limit
 
 import spotmath as sm
-from spotmath import derivations as D
-from spotmath import notice as nm
-from spotmath import numerics as n
 from spotmath.inputs import InputError
-from spotmath.simulate import simulate, simulate_reference
+from spotmath.model import derivations as D
+from spotmath.model import notice as nm
+from spotmath.model import numerics as n
+from spotmath.model.simulate import simulate, simulate_reference
 
 RATE, COST, RESTART = 0.25, 1 / 60, 1 / 6
 

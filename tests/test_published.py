@@ -4,9 +4,9 @@ import csv
 
 import pytest
 
-from spotmath.chapters import ROOT
+from spotmath.book.chapters import ROOT
+from spotmath.book.published import FIELDS, bibliography_keys, read_figures
 from spotmath.inputs import InputError
-from spotmath.published import FIELDS, bibliography_keys, read_figures
 
 DATA = ROOT / "book" / "data" / "published_figures.csv"
 
@@ -32,12 +32,12 @@ def test_the_chapters_read_the_file_not_typed_numbers():
     """Each figure is used through the file: its name appears in a chapter (code or glue)."""
     import nbformat
 
-    from spotmath.chapters import chapter_paths
+    from spotmath.book.chapters import chapter_paths
 
     code = "\n".join(cell.source for path in chapter_paths()
                      for cell in nbformat.read(path, as_version=4).cells
                      )
-    assert "sm.read_figures()" in code  # the book's file, wherever the chapter runs
+    assert "read_figures()" in code  # the book's file, wherever the chapter runs
     unused = [name for name in read_figures(DATA) if name not in code
               and not name.startswith("aws_bucket_edge_")]  # read in a loop by number
     assert not unused, unused

@@ -16,7 +16,7 @@ from scipy.stats import norm
 
 import spotmath as sm
 from spotmath.inputs import InputError
-from spotmath.simulate import simulate, simulate_reference
+from spotmath.model.simulate import simulate, simulate_reference
 
 SEGMENTS = 10  # jobs of ten whole segments: E[wall] = 10 E exactly for Poisson preemptions
 

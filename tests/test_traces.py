@@ -27,11 +27,13 @@ from scipy.optimize import brentq, minimize, minimize_scalar
 from test_cli import run
 
 import spotmath as sm
-import spotmath.fitting
-import spotmath.replay
 import spotmath.traces
-from spotmath.chapters import ROOT
-from spotmath.fitting import (
+import spotmath.traces.fitting
+import spotmath.traces.replay
+from spotmath.book.chapters import ROOT
+from spotmath.inputs import InputError
+from spotmath.traces import Trace, read_group_sizes, read_trace, write_trace
+from spotmath.traces.fitting import (
     co_preemption,
     fit_trace,
     fit_weibull,
@@ -39,8 +41,7 @@ from spotmath.fitting import (
     rate_interval,
     survival_curve,
 )
-from spotmath.inputs import InputError
-from spotmath.replay import (
+from spotmath.traces.replay import (
     GRID_STEP,
     best_interval,
     bulk_fraction,
@@ -50,15 +51,14 @@ from spotmath.replay import (
     replay_local_rate,
     useful_compute,
 )
-from spotmath.simulate import synthetic_trace
-from spotmath.traces import Trace, read_group_sizes, read_trace, write_trace
+from spotmath.traces.synthetic import synthetic_trace
 
 DATA = ROOT / "book" / "data" / "traces"
 EC2 = ["p3-trace.csv", "g4dn-trace.csv"]
 
 
 def test_doctests_of_the_trace_modules_run():
-    for module in (spotmath.traces, spotmath.fitting, spotmath.replay):
+    for module in (spotmath.traces.reading, spotmath.traces.fitting, spotmath.traces.replay):
         result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
         assert result.attempted > 0 and result.failed == 0, module.__name__
 
@@ -217,7 +217,7 @@ def _outcome(read, path, raw):
 def test_the_numpy_reader_gives_what_the_row_by_row_reader_gives(rows, bamboo):
     """On any small trace, valid or not: the same trace, or (on a problem) no answer, so
     that the row-by-row reader names the line."""
-    from spotmath.traces import _read_quickly, _read_slowly
+    from spotmath.traces.reading import _read_quickly, _read_slowly
 
     words = {"up": "add", "preempted": "remove", "end": "end", "gone": "gone"}
     if bamboo:
@@ -239,7 +239,7 @@ def test_the_numpy_reader_gives_what_the_row_by_row_reader_gives(rows, bamboo):
 
 
 def test_the_numpy_reader_reads_a_large_trace_as_the_row_by_row_reader(tmp_path):
-    from spotmath.traces import _read_quickly, _read_slowly
+    from spotmath.traces.reading import _read_quickly, _read_slowly
 
     trace = synthetic_trace(preemption_rate=0.5, pool_size=30, hours=400, seed=8)
     path = write_trace(trace, tmp_path / "big.csv")
@@ -572,7 +572,7 @@ def test_best_interval_against_every_candidate():
 def test_useful_work_by_counting_equals_the_direct_sum():
     """Σ T·⌊u/(T + C) + ε⌋ found by binary searches over the sorted running times is the
     direct sum over every u, count for count, on clock-tick times and exact divisors."""
-    from spotmath.replay import _EDGE, _useful_at
+    from spotmath.traces.replay import _EDGE, _useful_at
 
     rng = np.random.default_rng(5)
     for seed in range(25):

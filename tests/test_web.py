@@ -13,9 +13,9 @@ import pytest
 from scipy.optimize import brentq
 from scipy.special import lambertw
 
-from spotmath import _generated as G
-from spotmath import codegen
-from spotmath import numerics as n
+from spotmath.model import _generated as G
+from spotmath.model import codegen
+from spotmath.model import numerics as n
 
 NODE = shutil.which("node") or shutil.which("nodejs")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -71,7 +71,8 @@ SAMPLE = {"lam": 0.3, "T": 0.7, "C": 0.02, "R": 0.15, "d": 0.6, "N": 8.0, "x": 0
 
 
 def test_generated_javascript_is_what_python_prints_now():
-    assert codegen.JS_PATH.read_text() == codegen.generate_js(), "run: python -m spotmath.codegen"
+    assert codegen.JS_PATH.read_text() == codegen.generate_js(), \
+        "run: python -m spotmath.model.codegen"
     assert codegen.INPUTS_JS_PATH.read_text() == codegen.generate_inputs_js()
 
 

@@ -2,7 +2,7 @@
 //
 // Hand-written, dependency-free, and kept small: the principal branch of Lambert W,
 // SciPy's brentq (the same algorithm and tolerances as the Python side, so both find the
-// same roots), and the bracket searches of spotmath.numerics (_root, _root_down).  Every
+// same roots), and the bracket searches of spotmath.model.numerics (_root, _root_down).  Every
 // formula comes from formulas.js, printed from the SymPy derivations.
 // Tested against SciPy and mpmath by tests/test_web.py (through Node).
 "use strict";
@@ -99,10 +99,10 @@
     throw new Error("brentq: no convergence");
   }
 
-  // The tolerances of spotmath.numerics: xtol 1e-300, rtol 4 machine epsilons.
+  // The tolerances of spotmath.model.numerics: xtol 1e-300, rtol 4 machine epsilons.
   const XTOL = 1e-300, RTOL = 4 * EPS;
 
-  // spotmath.numerics._root: the root of an increasing f with f(low) < 0, doubling high.
+  // spotmath.model.numerics._root: the root of an increasing f with f(low) < 0, doubling high.
   function rootUp(f, low, high) {
     for (let i = 0; i < 2000; i++) {
       if (!Number.isFinite(high)) break;
@@ -113,7 +113,7 @@
     throw new Error("no sign change found while bracketing a root");
   }
 
-  // spotmath.numerics._root_down: the root of a decreasing f with f(high) < 0, halving low
+  // spotmath.model.numerics._root_down: the root of a decreasing f with f(high) < 0, halving low
   // (never below floor, where the caller knows f >= 0).
   function rootDown(f, low, high, floor) {
     floor = floor === undefined ? 0 : floor;

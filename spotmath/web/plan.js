@@ -1,7 +1,7 @@
 // `spotmath plan` in the page: the same checks, numbers, JSON and table as the command.
 //
-// A port of spotmath.inputs (the checks and their wording), spotmath.numerics and
-// spotmath.notice (the solvers) and spotmath.plan (the plan and its table).  Every
+// A port of spotmath.inputs (the checks and their wording), spotmath.model.numerics and
+// spotmath.model.notice (the solvers) and spotmath.model.plan (the plan and its table).  Every
 // formula comes from formulas.js (printed from the SymPy derivations); the root finders
 // and Lambert W0 from numerics.js.  tests/test_web.py compares it with the Python for
 // hundreds of parameter sets, good and bad.
@@ -248,7 +248,7 @@
     return value;
   }
 
-  // -- spotmath.plan.duration_text ------------------------------------------------------------
+  // -- spotmath.model.plan.duration_text ------------------------------------------------------------
   function durationText(hours) {
     if (hours === null || hours === undefined) return "none";
     if (hours < 1 / 60) return `${general(hours * 3600, 3)} s`;
@@ -257,7 +257,7 @@
     return `${general(hours / 24, 3)} d`;
   }
 
-  // -- spotmath.numerics ----------------------------------------------------------------------
+  // -- spotmath.model.numerics ----------------------------------------------------------------------
   const variantName = (preemptible) => (preemptible ? "preemptible" : "protected");
 
   function wasteFraction(rate, interval, cost, restart, model, preemptible) {
@@ -342,7 +342,7 @@
     return Math.max(0, Math.ceil(snap(size)) - 1);
   }
 
-  // -- spotmath.notice ------------------------------------------------------------------------
+  // -- spotmath.model.notice ------------------------------------------------------------------------
   const LONGEST = 300, NEGLIGIBLE = 1e-12;
 
   function noticeFloor(rate, restart, share, write, preemptible) {
@@ -450,12 +450,12 @@
     return Math.max(0, Math.ceil(snap(size)) - 1);
   }
 
-  // -- spotmath.plan --------------------------------------------------------------------------
+  // -- spotmath.model.plan --------------------------------------------------------------------------
   const percent = (share) => (share === null ? "n/a" : `${fixed(100 * share, 1)}%`);
   const finite = (hours) => (Number.isFinite(hours) ? hours : null);
   const verdictOf = (effective) => (effective !== null && effective > 0 ? "spot pays" : "use on-demand");
 
-  // spotmath.plan.make_plan, from checked numbers (hours, per hour, fractions).
+  // spotmath.model.plan.make_plan, from checked numbers (hours, per hour, fractions).
   function makePlan(o) {
     const rate = o.rate, restart = o.restart, cost = o.cost, discount = o.discount;
     const nodes = o.nodes, model = o.model, preemptible = o.preemptible;

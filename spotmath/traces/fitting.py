@@ -30,10 +30,10 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import chdtrc, gammaincinv
 
-from . import _generated as G
-from .calibration import interrupted_fraction
-from .inputs import InputError, check_duration, check_parameters
-from .traces import Trace
+from ..inputs import InputError, check_duration, check_parameters
+from ..model import _generated as G
+from ..model.calibration import interrupted_fraction
+from .reading import Trace
 
 __all__ = ["Fit", "WeibullFit", "fit_trace", "fit_weibull", "rate_interval",
            "co_preemption", "survival_curve", "preemptions_needed", "LEVEL"]
@@ -314,7 +314,7 @@ def fit_trace(trace: Trace, window: float | str = "60s") -> Fit:
 
     Examples
     --------
-    >>> from spotmath.simulate import synthetic_trace
+    >>> from spotmath.traces.synthetic import synthetic_trace
     >>> trace = synthetic_trace(preemption_rate=0.5, pool_size=20, hours=400, seed=3)
     >>> fit = fit_trace(trace)
     >>> low, high = fit.preemption_rate_ci95
@@ -362,8 +362,8 @@ def preemptions_needed(preemption_rate: float, checkpoint_cost: float,
     >>> preemptions_needed(0.25, 1 / 60)
     123
     """
-    from .inputs import check_number
-    from .numerics import optimal_interval
+    from ..inputs import check_number
+    from ..model.numerics import optimal_interval
 
     rate, cost = check_parameters(scalar=True, preemption_rate=preemption_rate,
                                   checkpoint_cost=checkpoint_cost)

@@ -84,12 +84,12 @@ def keep(**values: object) -> None:
 def equation(name: str):
     """A named derivation as displayable LaTeX (glue it, then ``{glue:math}`` with a label).
 
-    The LaTeX is the one :mod:`spotmath.codegen` printed from the derivation ahead of time
-    (``spotmath._generated.LATEX``), so a chapter never runs SymPy.
+    The LaTeX is the one :mod:`spotmath.model.codegen` printed from the derivation ahead of time
+    (``spotmath.model._generated.LATEX``), so a chapter never runs SymPy.
     """
     from IPython.display import Math
 
-    from ._generated import LATEX
-    from .inputs import check_choice
+    from ..inputs import check_choice
+    from ..model._generated import LATEX
 
     return Math(LATEX[check_choice("derivation", name, tuple(LATEX))])

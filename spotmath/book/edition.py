@@ -41,9 +41,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .chapters import ROOT, chapter_paths, declared_parameters
-from .inputs import BOOK_PARAMETERS, InputError, check_book_parameters
+from .. import __version__
+from ..inputs import InputError
+from . import ROOT
+from .chapters import chapter_paths, declared_parameters
+from .parameters import BOOK_PARAMETERS, check_book_parameters
 
 __all__ = ["MARKER", "EditionError", "Stopped", "check_edition_parameters", "check_out",
            "make_edition", "read_marker", "read_parameters"]
@@ -355,7 +357,7 @@ def _execute_all(jobs: dict[Path, dict[str, Any]], folder: Path, progress: Progr
                  processes: _Processes) -> None:
     """Execute the chapters into ``folder``, one per core at a time, each in its own process.
 
-    Each runs ``python -m spotmath.chapters`` with its output captured, so the kernels'
+    Each runs ``python -m spotmath.book.chapters`` with its output captured, so the kernels'
     start-up chatter stays out of the reader's terminal; a chapter that fails stops the
     edition with one line (:class:`EditionError`).  ``progress`` gets one line per change:
     chapters done, elapsed time, an estimate of what remains, and the chapters running.
@@ -379,7 +381,7 @@ def _execute_all(jobs: dict[Path, dict[str, Any]], folder: Path, progress: Progr
     while pending or running:
         while pending and len(running) < workers:
             path = pending.pop(0)
-            command = [sys.executable, "-m", "spotmath.chapters", str(path),
+            command = [sys.executable, "-m", "spotmath.book.chapters", str(path),
                        str(folder / path.name), json.dumps(jobs[path])]
             process, errors = processes.start(command, folder)
             running[process] = (path, errors)

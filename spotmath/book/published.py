@@ -16,12 +16,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .inputs import InputError
+from ..inputs import InputError
+from . import DATA
 
 __all__ = ["FIELDS", "FIGURES", "Figure", "read_figures", "bibliography_keys"]
 
 #: The book's figures file (chapters read it wherever they run).
-FIGURES = Path(__file__).resolve().parent.parent / "book" / "data" / "published_figures.csv"
+FIGURES = DATA / "published_figures.csv"
 
 FIELDS = ("name", "value", "unit", "quantity", "source", "locator", "date", "date_meaning")
 DATE_MEANINGS = ("published", "checked")

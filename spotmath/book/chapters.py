@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .inputs import InputError, check_book_parameters, closest_name
+from ..inputs import InputError, closest_name
+from . import BOOK, ROOT
+from .parameters import check_book_parameters
 
 __all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_DIED", "chapter_paths",
            "declared_parameters", "execute", "glued", "run_chapter"]
@@ -22,8 +24,6 @@ __all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_DIED", "chapter_paths",
 if TYPE_CHECKING:
     import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
-BOOK = ROOT / "book"
 
 
 def chapter_paths(root: Path = ROOT) -> list[Path]:
@@ -117,7 +117,7 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path) -
 
 
 def _main(argv: list[str]) -> int:
-    """``python -m spotmath.chapters SOURCE OUTPUT PARAMETERS_JSON``: one chapter."""
+    """``python -m spotmath.book.chapters SOURCE OUTPUT PARAMETERS_JSON``: one chapter."""
     import json
 
     from papermill.exceptions import PapermillExecutionError

@@ -1,9 +1,9 @@
 """Fast numbers from the derivations: generated, vectorised, and root finding on top.
 
-Every formula here is generated ahead of time from :mod:`spotmath.derivations` with
+Every formula here is generated ahead of time from :mod:`spotmath.model.derivations` with
 ``sympy.lambdify`` (after SymPy's C99 rewrites, so ``exp(x) − 1`` becomes ``expm1`` and
-``log(1 + x)`` becomes ``log1p``) into :mod:`spotmath._generated` (see
-:mod:`spotmath.codegen`); nothing is retyped, and nothing here runs SymPy.  All inputs pass
+``log(1 + x)`` becomes ``log1p``) into :mod:`spotmath.model._generated` (see
+:mod:`spotmath.model.codegen`); nothing is retyped, and nothing here runs SymPy.  All inputs pass
 through :func:`spotmath.inputs.check_parameters`.
 
 Units: times in hours, rates per hour.  Vectorised functions accept NumPy arrays (they
@@ -26,8 +26,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 
+from ..inputs import InputError, check_choice, check_number, check_parameters
 from . import _generated as G
-from .inputs import InputError, check_choice, check_number, check_parameters
 
 __all__ = [
     "MODELS",

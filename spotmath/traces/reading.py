@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .inputs import MAX_HOURS, InputError, check_choice
+from ..inputs import MAX_HOURS, InputError, check_choice
 
 __all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
            "write_trace", "read_group_sizes"]
@@ -109,7 +109,7 @@ class Trace:
         Raises :class:`InputError` when the lifetimes add up to no time at all (every
         instance preempted on the clock tick it came up): there is no rate then.
         """
-        from .calibration import observed_rate
+        from ..model.calibration import observed_rate
 
         if self.node_hours == 0:
             raise InputError(f"{self.name}: its {len(self.up)} lifetimes add up to 0 hours "

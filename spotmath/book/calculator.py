@@ -2,7 +2,7 @@
 
 The "Your numbers" page loads them from ``_static/spotmath/``: the hand-written numerics
 and interface (``spotmath/web/numerics.js``, ``plan.js``, ``calculator.js``) and the
-files :mod:`spotmath.codegen` prints from the derivations (``formulas.js``, ``inputs.js``).
+files :mod:`spotmath.model.codegen` prints from the derivations (``formulas.js``, ``inputs.js``).
 Nothing is fetched from anywhere else, so the page works from ``file://`` and offline.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 __all__ = ["SCRIPTS", "WEB", "setup"]
 
-WEB = Path(__file__).with_name("web")
+WEB = Path(__file__).resolve().parent.parent / "web"
 #: In the order the page loads them.
 SCRIPTS = ("numerics.js", "formulas.js", "inputs.js", "plan.js", "calculator.js")
 

@@ -45,11 +45,11 @@ from functools import cache
 
 import numpy as np
 
-from . import _generated as G
-from . import numerics as n
+from ..inputs import InputError, check_gang_size, check_parameters
+from ..model import _generated as G
+from ..model import numerics as n
 from .fitting import rate_interval
-from .inputs import InputError, check_gang_size, check_parameters
-from .traces import Trace
+from .reading import Trace
 
 __all__ = ["Replay", "GangPeriods", "gang_periods", "replay", "replay_local_rate",
            "best_interval", "useful_compute", "bulk_gang_rate", "bulk_fraction",
@@ -281,7 +281,7 @@ def replay(trace: Trace, interval: float | str, checkpoint_cost: float | str,
 
     Examples
     --------
-    >>> from spotmath.simulate import synthetic_trace
+    >>> from spotmath.traces.synthetic import synthetic_trace
     >>> trace = synthetic_trace(preemption_rate=0.25, pool_size=50, hours=2000, seed=5)
     >>> result = replay(trace, "30min", "1min", "10min")
     >>> abs(result.waste - result.poisson_waste) < 3 * result.waste_standard_error
@@ -334,7 +334,7 @@ def replay_local_rate(trace: Trace, shape: float, scale: float, checkpoint_cost:
 
     Examples
     --------
-    >>> from spotmath.simulate import synthetic_trace
+    >>> from spotmath.traces.synthetic import synthetic_trace
     >>> trace = synthetic_trace(preemption_rate=0.5, pool_size=20, hours=500,
     ...                         weibull_shape=0.5, seed=2)
     >>> early = replay_local_rate(trace, 0.5, 1.0, "1min", "10min")
@@ -403,7 +403,7 @@ def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: floa
 
     Examples
     --------
-    >>> from spotmath.simulate import synthetic_trace
+    >>> from spotmath.traces.synthetic import synthetic_trace
     >>> trace = synthetic_trace(preemption_rate=0.25, pool_size=50, hours=2000, seed=5)
     >>> interval, waste = best_interval(trace, "1min", "10min")
     >>> bool(0.2 < interval < 0.6)

@@ -2,7 +2,7 @@
 
 Each result is *derived* here (integrated, solved, differentiated, expanded) from the
 model's assumptions, never typed in as an answer.  The numeric functions in
-:mod:`spotmath.numerics` are generated from these expressions with ``lambdify``.
+:mod:`spotmath.model.numerics` are generated from these expressions with ``lambdify``.
 
 Symbols (all times in hours):
 
@@ -901,6 +901,6 @@ NAMES: tuple[str, ...] = tuple(_DERIVATIONS)
 
 def derivation(name: str) -> Derivation:
     """The derivation called ``name`` (one of :data:`NAMES`)."""
-    from .inputs import check_choice
+    from ..inputs import check_choice
 
     return _DERIVATIONS[check_choice("derivation", name, NAMES)]()

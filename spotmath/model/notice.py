@@ -1,13 +1,13 @@
 """Numbers of the full model: a preemption notice and asynchronous checkpoints.
 
-The rules are those of :mod:`spotmath.derivations` (section 9), in short: preemptions are
+The rules are those of :mod:`spotmath.model.derivations` (section 9), in short: preemptions are
 Poisson at λ; a share q of them (``notice_share``) comes with a notice that the job acts
 on, writing an on-notice checkpoint of C_n (``notice_write``) that ends at the reclaim, so
 such a preemption costs C_n and the restart; the others, and any preemption during a
 snapshot or a restart, roll back to the last durable checkpoint.  A periodic checkpoint
 blocks for C and becomes durable P (``persist``) later, while the next interval computes
 (so T ≥ P); an unannounced preemption within P of a snapshot loses the interval before it
-too.  q = 0 and P = 0 is the model of :mod:`spotmath.numerics`, exactly.
+too.  q = 0 and P = 0 is the model of :mod:`spotmath.model.numerics`, exactly.
 
 Every formula is generated from the derivations; the optimum is found on the derived
 condition g(T) = 0, whose slope factor ℓ(T) is linear in T, so the roots of g are
@@ -22,9 +22,9 @@ from collections.abc import Callable
 import numpy as np
 from scipy.optimize import brentq
 
+from ..inputs import InputError, check_choice, check_parameters
 from . import _generated as G
 from . import numerics as n
-from .inputs import InputError, check_choice, check_parameters
 
 __all__ = ["waste_fraction", "waste_floor", "optimal_interval", "optimal_waste",
            "break_even_intervals", "max_gang_size", "no_periodic_share", "LONGEST"]

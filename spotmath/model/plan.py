@@ -6,10 +6,25 @@ import math
 import textwrap
 from dataclasses import asdict, dataclass, field
 
+from ..inputs import InputError, check_choice, check_gang_size, check_parameters
 from . import numerics as n
-from .inputs import InputError, check_choice, check_gang_size, check_parameters
 
-__all__ = ["Plan", "make_plan", "duration_text"]
+__all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS"]
+
+# -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
+#: The defaults of `spotmath plan`'s options: the book's numbers.
+DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
+#: The choices of `spotmath plan`'s --model and --restart-variant, the first the default
+#: (also what the book's calculator offers: spotmath/web/inputs.js).
+CHOICES = {"model": list(n.MODELS), "restart-variant": ["preemptible", "protected"]}
+#: The keys of `spotmath plan --json`, in order: :meth:`Plan.as_dict` has them all.
+PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
+             "recommended_interval_h", "waste_first_order", "waste_exact",
+             "effective_discount", "break_even_interval_h", "max_gang_size",
+             "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "nodes",
+             "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
+             "spot_discount", "notice_h", "notice_share", "notice_write_h",
+             "notice_effective", "persist_h", "first_order_interval_h"]
 
 
 def duration_text(hours: float | None) -> str:
@@ -102,7 +117,7 @@ class Plan:
         return values
 
     def full_model(self) -> dict:
-        """The notice and persist arguments of :mod:`spotmath.notice` this plan stands for.
+        """The notice and persist arguments of :mod:`spotmath.model.notice` this plan stands for.
 
         The share is 0 when the notice is not effective (the write does not fit in it).
         """
@@ -216,7 +231,7 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 def _full_model(cost: float, share: float, write: float | None, effective: bool,
                 persist: float) -> dict:
-    """The arguments of :mod:`spotmath.notice`: no notice share unless the write fits."""
+    """The arguments of :mod:`spotmath.model.notice`: no notice share unless the write fits."""
     return {"notice_share": share if effective else 0.0,
             "notice_write": write if effective else cost + persist, "persist": persist}
 

@@ -1,8 +1,8 @@
 """Calibration and fleet helpers: rates from published figures, checkpoint costs from state
 size, and prices per useful hour.
 
-Like :mod:`spotmath.numerics`, every formula is generated from
-:mod:`spotmath.derivations` (names in brackets; see :mod:`spotmath.codegen`) and every
+Like :mod:`spotmath.model.numerics`, every formula is generated from
+:mod:`spotmath.model.derivations` (names in brackets; see :mod:`spotmath.model.codegen`) and every
 input passes through
 :func:`spotmath.inputs.check_parameters`.  Times in hours, rates per hour.
 """
@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from numpy.typing import ArrayLike
 
+from ..inputs import check_parameters
 from . import _generated as G
-from .inputs import check_parameters
 from .numerics import Number, _out
 
 __all__ = [
