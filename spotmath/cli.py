@@ -241,7 +241,8 @@ def _derive(args: argparse.Namespace) -> int:
 
 
 def _book(args: argparse.Namespace) -> int:
-    from .book.edition import make_edition, read_parameters
+    """`spotmath book`: the only command that loads the book's machinery."""
+    from .book.edition import EditionError, Stopped, make_edition, read_parameters
 
     parameters = read_parameters(args.params, args.parameter or [])
     tty = sys.stdout.isatty()
@@ -253,7 +254,16 @@ def _book(args: argparse.Namespace) -> int:
         else:
             print(line, flush=True)
 
-    make_edition(args.out, parameters, force=args.force, progress=progress)
+    try:
+        make_edition(args.out, parameters, force=args.force, progress=progress)
+    except EditionError as error:  # a chapter or the HTML build failed: one line
+        print(f"spotmath book: error: {error}", file=sys.stderr)
+        return 2
+    except Stopped as stop:  # Ctrl-C or SIGTERM while it built
+        if tty:
+            print(flush=True)  # end the progress line
+        print("spotmath book: stopped; the edition's folder is as it was", file=sys.stderr)
+        return stop.code
     return 0
 
 
@@ -370,8 +380,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .book.edition import EditionError, Stopped
-
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -383,17 +391,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the status of a process ended by SIGPIPE, as Unix tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
-    except (InputError, EditionError) as error:
+    except InputError as error:
         print(f"spotmath {args.command}: error: {error}", file=sys.stderr)
         return 2
-    except (KeyboardInterrupt, Stopped) as stop:
-        code = stop.code if isinstance(stop, Stopped) else 130
-        if args.command == "book" and sys.stdout.isatty():
-            print(flush=True)  # end the progress line
-        print(f"spotmath {args.command}: stopped"
-              + ("; the edition's folder is as it was" if args.command == "book" else ""),
-              file=sys.stderr)
-        return code
+    except KeyboardInterrupt:
+        print(f"spotmath {args.command}: stopped", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -1,68 +1,173 @@
-"""Shared test settings and the built book (one build per test session)."""
+"""Shared by the library's tests (tests/lib) and the book's (tests/book): settings, and the
+helpers more than one test module uses, as fixtures (no test module imports another).
 
-import fcntl
-import functools
-import http.server
-import os
-import shutil
+Nothing here imports Jupyter: `pytest tests/lib` runs with the library and its test extra.
+"""
+
+import collections
+import contextlib
+import csv
+import io
+import json
+import math
 import subprocess
-import threading
 from pathlib import Path
-from urllib.parse import unquote, urlparse
 
+import numpy as np
 import pytest
 from hypothesis import settings
+from scipy import stats
+from scipy.stats import norm
 
+#: The checkout these tests belong to (its data, README and references), wherever spotmath
+#: itself is installed from.
 ROOT = Path(__file__).resolve().parent.parent
+TRACES = ROOT / "book" / "data" / "traces"
 
 # The first call of a formula builds it with SymPy (about a second); no per-example deadline.
 settings.register_profile("spotmath", deadline=None, max_examples=100)
 settings.load_profile("spotmath")
 
 
+def _run(*args):
+    """Run the command in this process (fast); the same parser and handlers as the script."""
+    from spotmath.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as stop:  # argparse's --help, --version and usage errors
+            code = stop.code
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def _plan_json(*args) -> dict:
+    result = _run("plan", "--json", *args)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
 @pytest.fixture(scope="session")
-def built_book(tmp_path_factory) -> Path:
-    """The HTML book, built from a clean output folder with warnings as errors.
-
-    Built once per test run: under pytest-xdist the workers share the run's temporary
-    folder, and the first to take the lock builds while the others wait for it.
-    """
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # the folder all workers of this run have in common
-    out, done = shared / "built-book", shared / "built-book.ok"
-    with open(shared / "built-book.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(out, ignore_errors=True)
-            result = subprocess.run(
-                [shutil.which("jupyter-book") or "jupyter-book", "build", str(ROOT),
-                 "--path-output", str(out), "-W", "-n", "--keep-going"],
-                capture_output=True, text=True, timeout=1800)
-            assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-            done.write_text("built\n")
-    return out / "_build" / "html"
+def checkout() -> Path:
+    """The checkout these tests belong to."""
+    return ROOT
 
 
-class _Handler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built book quietly, recording every request (path, status)."""
-
-    requests: list = []
-
-    def log_message(self, *args):  # quiet; record instead
-        pass
-
-    def send_response(self, code, message=None):
-        type(self).requests.append((unquote(urlparse(self.path).path), code))
-        super().send_response(code, message)
+@pytest.fixture(scope="session")
+def traces_folder() -> Path:
+    """The book's published traces, ``book/data/traces/`` in this checkout."""
+    return TRACES
 
 
-@pytest.fixture(scope="module")
-def server(built_book):
-    """The built book on http://127.0.0.1 (a free port), for the browser tests."""
-    handler = functools.partial(_Handler, directory=str(built_book))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
+@pytest.fixture
+def cli():
+    """``cli("plan", "--json")``: the command run in this process, as a CompletedProcess."""
+    return _run
+
+
+@pytest.fixture
+def plan_json():
+    """``plan_json("--nodes", "8")``: what ``spotmath plan --json`` prints, parsed."""
+    return _plan_json
+
+
+@pytest.fixture
+def z_limit():
+    """``z_limit(comparisons)``: standard errors allowed when that many comparisons are
+    checked at once at a 0.1% chance of a false alarm in all (Bonferroni)."""
+    def limit(comparisons: int = 1, false_alarm: float = 0.001) -> float:
+        return float(norm.isf(false_alarm / (2 * comparisons)))
+
+    return limit
+
+
+class PlanOracle:
+    """What `spotmath plan` answers, for checking the page's calculator against it."""
+
+    @staticmethod
+    def python_plan(options: dict) -> tuple[dict, str | None]:
+        """What `spotmath plan --json` prints for these options (or its one-line error), and
+        the table it prints without --json."""
+        argv = ["plan"] + [f"--{name}={value}" for name, value in options.items()]
+        result = _run(*argv, "--json")
+        if result.returncode != 0:
+            message = result.stderr.strip().split(": error: ", 1)[1]
+            return {"error": message.removesuffix(" (see --help)")}, None
+        return json.loads(result.stdout), _run(*argv).stdout.removesuffix("\n")
+
+    @staticmethod
+    def random_options(rng: np.random.Generator) -> dict:
+        """One parameter set from the whole valid range (and sometimes beyond it)."""
+        def log_uniform(low, high):
+            return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+        options = {}
+        if rng.random() < 0.2:
+            options["rate"] = f"{1 / log_uniform(5 / 60, 24 * 21):.6g}/h"
+        else:
+            options["mtbf"] = f"{log_uniform(5, 60 * 24 * 21):.6g}min"
+        options["restart"] = "0" if rng.random() < 0.15 else f"{log_uniform(5, 7200):.6g}s"
+        options["checkpoint"] = f"{log_uniform(1, 3600):.6g}s"
+        discount = rng.choice([rng.uniform(0.01, 0.99), 0.001, 0.999, 0.5])
+        options["discount"] = (f"{discount:.6g}" if rng.random() < 0.7
+                               else f"{100 * discount:.4g}%")
+        options["nodes"] = (str(int(round(log_uniform(1, 10000)))) if rng.random() < 0.7
+                            else "1")
+        options["model"] = str(rng.choice(["exact", "first-order"]))
+        options["restart-variant"] = str(rng.choice(["preemptible", "protected"]))
+        if rng.random() < 0.4:
+            options["notice"] = f"{log_uniform(10, 900):.6g}s"
+            options["notice-share"] = str(rng.choice(["0", "1", f"{rng.uniform(0, 1):.4g}",
+                                                      "90%"]))
+            if rng.random() < 0.4:
+                options["notice-write"] = f"{log_uniform(5, 600):.6g}s"
+        if rng.random() < 0.3:
+            options["persist"] = f"{log_uniform(1, 3600):.6g}s"
+        return options
+
+    @staticmethod
+    def assert_same_plan(options: dict, got: dict, expected: dict) -> None:
+        assert got.keys() == expected.keys(), (options, got, expected)
+        for key, want in expected.items():
+            have = got[key]
+            if isinstance(want, float) and isinstance(have, (int, float)):
+                assert abs(have - want) <= 1e-9 * abs(want), (options, key, have, want)
+            else:
+                assert have == want and type(have) is type(want), (options, key, have, want)
+
+
+@pytest.fixture
+def plan_oracle():
+    """``plan_oracle.python_plan(options)``, ``.random_options(rng)``,
+    ``.assert_same_plan(options, got, expected)``."""
+    return PlanOracle
+
+
+class Bamboo:
+    """The published EC2 traces, parsed here independently of spotmath's reader."""
+
+    @staticmethod
+    def raw_bamboo(name):
+        """The EC2 trace parsed here, independently: lifetimes in hours and preempted flags."""
+        events = collections.defaultdict(dict)
+        last = 0
+        with open(TRACES / name, newline="") as handle:
+            for milliseconds, event, node in csv.reader(handle):
+                events[node][event] = int(milliseconds)
+                last = max(last, int(milliseconds))
+        lifetimes = [(e.get("remove", last) - e["add"]) / 3.6e6 for e in events.values()]
+        preempted = ["remove" in e for e in events.values()]
+        return np.array(lifetimes), np.array(preempted)
+
+    @staticmethod
+    def scipy_weibull(lifetimes, preempted):
+        data = stats.CensoredData(uncensored=lifetimes[preempted], right=lifetimes[~preempted])
+        shape, _, scale = stats.weibull_min.fit(data, floc=0)
+        return shape, scale
+
+
+@pytest.fixture
+def bamboo():
+    """``bamboo.raw_bamboo(name)`` (lifetimes, preempted) and ``bamboo.scipy_weibull``."""
+    return Bamboo

@@ -130,7 +130,7 @@ def typed_optimal_waste(rate: float, cost: float, restart: float, preemptible: b
     return 1 - 1 / best.fun
 
 
-def check_calibration(values: dict, parameters: dict) -> int:
+def check_calibration(values: dict, parameters: dict, bamboo) -> int:
     """The calibration chapter against typed formulas and the raw CSV."""
     p, f = book_defaults(parameters), FIGURES
     rate = 1 / p["mtbf_hours"]
@@ -172,7 +172,7 @@ def check_calibration(values: dict, parameters: dict) -> int:
     return 12
 
 
-def check_fleet(values: dict, parameters: dict) -> int:
+def check_fleet(values: dict, parameters: dict, bamboo) -> int:
     """The fleet chapter: prices from a numeric optimum of typed segment times."""
     p, f = book_defaults(parameters), FIGURES
     hardware = f["llama3_unexpected"] * f["llama3_gpus_per_server"] / (
@@ -222,9 +222,8 @@ def check_fleet(values: dict, parameters: dict) -> int:
     return 8
 
 
-def check_real_preemptions(values: dict, parameters: dict) -> int:
+def check_real_preemptions(values: dict, parameters: dict, bamboo) -> int:
     """The real preemptions chapter against the raw files, SciPy and typed formulas."""
-    from test_traces import raw_bamboo, scipy_weibull
 
     p = book_defaults(parameters)
     cost, restart = p["checkpoint_minutes"] / 60, p["restart_minutes"] / 60
@@ -232,11 +231,11 @@ def check_real_preemptions(values: dict, parameters: dict) -> int:
     numbers = values["trace_numbers"]
     assert len(numbers) == len(p["trace_files"])
     for name, got in zip(p["trace_files"], numbers):
-        lifetimes, preempted = raw_bamboo(name)
+        lifetimes, preempted = bamboo.raw_bamboo(name)
         rate = preempted.sum() / lifetimes.sum()
         assert got["preemptions"] == preempted.sum()
         assert got["rate"] == pytest.approx(rate, rel=1e-12)
-        shape, scale = scipy_weibull(lifetimes, preempted)
+        shape, scale = bamboo.scipy_weibull(lifetimes, preempted)
         assert got["shape"] == pytest.approx(shape, rel=1e-4)
         assert got["scale_h"] == pytest.approx(scale, rel=1e-4)
         complete = lifetimes[preempted]
@@ -310,7 +309,7 @@ def typed_full_optimum(rate, cost, share, write, persist):
     return math.exp(found.x), found.fun
 
 
-def check_notice(values: dict, parameters: dict) -> int:
+def check_notice(values: dict, parameters: dict, bamboo) -> int:
     """The notice chapter against the rules typed here and a numeric minimiser."""
     p = book_defaults(parameters)
     rate, restart = 1 / p["mtbf_hours"], p["restart_minutes"] / 60
@@ -382,7 +381,7 @@ CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet,
                   "real_preemptions": check_real_preemptions, "notice": check_notice}
 
 
-def check_simulation(values: dict, parameters: dict) -> int:
+def check_simulation(values: dict, parameters: dict, bamboo) -> int:
     """The simulation chapter's findings, against the exact model computed here."""
     p = book_defaults(parameters)
     points = values["poisson_points"]
@@ -419,28 +418,28 @@ def assert_matches(values: dict, expected: dict, chapter: str) -> int:
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
-def test_stored_outputs_match_the_defaults(chapter):
+def test_stored_outputs_match_the_defaults(chapter, bamboo):
     """The committed notebook's glued numbers are the defaults' (and nbval reruns them)."""
     values = glued(chapter)
     compared = assert_matches(values, expected_values({}), chapter.stem)
     if chapter.stem == "simulation":
-        compared += check_simulation(values, {})
+        compared += check_simulation(values, {}, bamboo)
     if chapter.stem in CHAPTER_CHECKS:
-        compared += CHAPTER_CHECKS[chapter.stem](values, {})
+        compared += CHAPTER_CHECKS[chapter.stem](values, {}, bamboo)
     assert compared >= 1
 
 
 @pytest.mark.parametrize("label", sorted(PARAMETER_SETS))
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
-def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path):
+def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo):
     declared = declared_parameters(chapter)
     parameters = {k: v for k, v in PARAMETER_SETS[label].items() if k in declared}
     values = run_chapter(chapter, tmp_path / chapter.name, parameters)
     compared = assert_matches(values, expected_values(parameters), chapter.stem)
     if chapter.stem == "simulation":
-        compared += check_simulation(values, parameters)
+        compared += check_simulation(values, parameters, bamboo)
     if chapter.stem in CHAPTER_CHECKS:
-        compared += CHAPTER_CHECKS[chapter.stem](values, parameters)
+        compared += CHAPTER_CHECKS[chapter.stem](values, parameters, bamboo)
     assert compared >= 1
     output = nbformat.read(tmp_path / chapter.name, as_version=4)
     errors = [o for c in output.cells for o in c.get("outputs", []) if o.output_type == "error"]

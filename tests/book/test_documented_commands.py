@@ -1,6 +1,7 @@
 """Every command the README and the book's pages show runs as shown.
 
-Each is read from the documentation (tests/documented.py) and run in a folder of its own;
+Each is read from the documentation (the `documentation` fixture in tests/book/conftest.py)
+and run in a folder of its own;
 where the page shows its output, the output must be that.  A command that cannot run here
 is listed below with the reason, and the test that covers it instead; a new command that
 is neither run nor listed fails the first test."""
@@ -11,47 +12,46 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from documented import checkout_folder, commands, example_parameters
-
-from spotmath.book.chapters import ROOT
+from spotmath.book import ROOT
 
 #: Commands not run here, each with the reason and what covers it.
 NOT_RUN_HERE = {
     "python3 -m venv .venv && . .venv/bin/activate && pip install -r requirements.txt "
     "&& jupyter-book build . -W -n --keep-going":
-        "installs into .venv; the build itself is tests/conftest.py's built_book",
+        "installs into .venv; the build itself is tests/book/conftest.py's built_book",
     "python3 -m venv .venv && . .venv/bin/activate && pip install -r requirements.txt "
-    "&& python -m pytest":
+    "&& python -m pytest -n auto tests/lib && python -m pytest -n auto --dist loadfile "
+    "--nbval --nbval-current-env --nbval-sanitize-with tests/book/nbval_sanitize.cfg "
+    "tests/book book":
         "this suite; .ci/run runs it verbatim (test_ci_runs_the_readmes_test_command)",
+    "python -m pytest tests/lib":
+        "the library's tests, which this suite runs first (the same files)",
     "spotmath book --params my.yaml -p restart_minutes 5 --out my-edition":
-        "built as shown, with the README's my.yaml, by tests/test_edition.py",
+        "built as shown, with the README's my.yaml, by tests/book/test_edition.py",
     "python scripts/execute_notebooks.py":
-        "rewrites book/ in place; nbval checks what it stored (tests/test_chapters.py)",
+        "rewrites book/ in place; nbval checks what it stored (tests/book/test_chapters.py)",
     "ruff format book && ruff check .":
-        "formats in place; tests/test_lint.py runs both (format with --check)",
+        "formats in place; tests/lib/test_lint.py runs both (format with --check)",
 }
 
-COMMANDS = [command for command in commands() if command.line not in NOT_RUN_HERE]
 
-
-def test_every_command_shown_is_run_or_listed_with_its_reason():
-    shown = {command.line for command in commands()}
+def test_every_command_shown_is_run_or_listed_with_its_reason(documentation):
+    shown = {command.line for command in documentation.commands()}
     assert set(NOT_RUN_HERE) <= shown, set(NOT_RUN_HERE) - shown  # no stale entries
-    assert len(COMMANDS) >= 8, [command.line for command in COMMANDS]
-    for command in COMMANDS:
-        assert command.line.split()[0] in {"spotmath", "papermill", "python"}, command
+    run_here = [line for line in shown if line not in NOT_RUN_HERE]
+    assert len(run_here) >= 8, run_here
+    for line in run_here:
+        assert line.split()[0] in {"spotmath", "papermill", "python"}, line
 
 
 def test_ci_runs_the_readmes_test_command():
-    readme_command = next(line for line in NOT_RUN_HERE if line.endswith("python -m pytest"))
+    readme_command = next(line for line in NOT_RUN_HERE if line.endswith("tests/book book"))
     assert readme_command in (ROOT / ".ci" / "run").read_text()
 
 
-@pytest.mark.parametrize("command", COMMANDS, ids=[
-    f"{command.source}:{command.line[:60]}" for command in COMMANDS])
-def test_the_command_runs_as_shown(command, tmp_path):
-    folder = checkout_folder(tmp_path)
+def test_the_command_runs_as_shown(documented_command, tmp_path, documentation):
+    command = documented_command
+    folder = documentation.checkout_folder(tmp_path)
     environment = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}"
                                         f"{os.environ.get('PATH', '')}", COLUMNS="80")
     result = subprocess.run(shlex.split(command.line), cwd=folder, capture_output=True,
@@ -65,12 +65,12 @@ def test_the_command_runs_as_shown(command, tmp_path):
         assert got == shown, (command.line, "\n".join(got))
 
 
-def test_the_readmes_library_example_runs_and_prints_what_its_comments_say(tmp_path):
+def test_the_readmes_library_example_runs_and_prints_what_its_comments_say(tmp_path,
+                                                                          documentation):
     """The README's Python block runs; a comment that starts with a number states the
     value of its line, to the digits it shows."""
-    from documented import blocks
-
-    ((_, body),) = [(name, text) for name, text in blocks("python") if name == "README.md"]
+    ((_, body),) = [(name, text) for name, text in documentation.blocks("python")
+                    if name == "README.md"]
     claims = []
     lines = []
     for line in body.splitlines():
@@ -99,13 +99,13 @@ def test_the_readmes_library_example_runs_and_prints_what_its_comments_say(tmp_p
     assert checked >= 2
 
 
-def test_the_readmes_parameters_file_is_valid():
+def test_the_readmes_parameters_file_is_valid(documentation):
     import yaml
 
     from spotmath.book.chapters import chapter_paths, declared_parameters
     from spotmath.book.edition import check_edition_parameters
 
-    parameters = yaml.safe_load(example_parameters())
+    parameters = yaml.safe_load(documentation.example_parameters())
     assert isinstance(parameters, dict) and parameters
     check_edition_parameters(parameters, {path: declared_parameters(path)
                                           for path in chapter_paths()})

@@ -1,31 +1,15 @@
 """`spotmath plan` and `spotmath derive` as a user runs them (a real subprocess)."""
 
-import contextlib
-import io
-import json
 import subprocess
 import sys
 
 import pytest
 
 import spotmath as sm
-from spotmath.book import ROOT
-from spotmath.cli import main
 
 KEYS = {"young_interval_h", "daly_interval_h", "exact_interval_h", "waste_first_order",
         "waste_exact", "effective_discount", "break_even_interval_h", "max_gang_size",
         "never_on_spot_gang_size", "verdict"}
-
-
-def run(*args):
-    """Run the command in this process (fast); the same parser and handlers as the script."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main(list(args))
-        except SystemExit as stop:  # argparse's --help, --version and usage errors
-            code = stop.code
-    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
 
 
 def run_process(*args):
@@ -34,13 +18,7 @@ def run_process(*args):
                           capture_output=True, text=True, timeout=120)
 
 
-def plan_json(*args):
-    result = run("plan", "--json", *args)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def test_plan_json_at_the_defaults():
+def test_plan_json_at_the_defaults(plan_json):
     out = plan_json("--mtbf", "4h", "--restart", "10min", "--checkpoint", "1min",
                     "--discount", "0.6")
     assert KEYS <= set(out)
@@ -59,16 +37,16 @@ def test_plan_json_at_the_defaults():
     assert out["verdict"] == "spot pays"
 
 
-def test_plan_defaults_are_the_books():
+def test_plan_defaults_are_the_books(plan_json):
     assert plan_json() == plan_json("--mtbf", "4h", "--restart", "10min", "--checkpoint",
                                     "1min", "--discount", "60%")
 
 
-def test_plan_with_rate_equals_plan_with_mtbf():
+def test_plan_with_rate_equals_plan_with_mtbf(plan_json):
     assert plan_json("--rate", "6/d") == plan_json("--mtbf", "4h")
 
 
-def test_plan_for_a_gang_uses_n_lambda():
+def test_plan_for_a_gang_uses_n_lambda(plan_json):
     gang = plan_json("--nodes", "8")
     single = plan_json("--mtbf", "30min")  # 8 × 0.25/h = 2/h
     for key in ("young_interval_h", "exact_interval_h", "waste_exact", "break_even_interval_h"):
@@ -78,38 +56,38 @@ def test_plan_for_a_gang_uses_n_lambda():
     assert gang["max_gang_size"] == plan_json()["max_gang_size"]
 
 
-def test_plan_first_order_model():
+def test_plan_first_order_model(plan_json):
     out = plan_json("--model", "first-order")
     assert out["recommended_interval_h"] == out["young_interval_h"]
     assert out["max_gang_size"] == 8 and out["never_on_spot_gang_size"] == 15
 
 
-def test_plan_says_use_on_demand_when_spot_cannot_pay():
+def test_plan_says_use_on_demand_when_spot_cannot_pay(plan_json):
     out = plan_json("--nodes", "30")
     assert out["verdict"] == "use on-demand"
     assert out["break_even_interval_h"] is None
     assert out["effective_discount"] < 0
 
 
-def test_plan_first_order_breakdown_is_reported_not_hidden():
+def test_plan_first_order_breakdown_is_reported_not_hidden(plan_json):
     out = plan_json("--model", "first-order", "--mtbf", "10min", "--restart", "30min")
     assert out["waste_first_order"] >= 1
     assert out["effective_discount"] is None and out["verdict"] == "use on-demand"
 
 
-def test_plan_at_a_waste_of_100_percent_says_why_there_is_no_price():
+def test_plan_at_a_waste_of_100_percent_says_why_there_is_no_price(cli, plan_json):
     """Exact model, preemptions every 6 min, a day-long restart: no hour is useful (the
     exact waste rounds to 1), so spot has no effective discount, and the plan says that
     rather than blaming the first-order formula."""
     out = plan_json("--mtbf", "6min", "--restart", "1d")
     assert out["waste_exact"] == 1.0 and out["effective_discount"] is None
     assert out["verdict"] == "use on-demand"
-    text = run("plan", "--mtbf", "6min", "--restart", "1d").stdout
+    text = cli("plan", "--mtbf", "6min", "--restart", "1d").stdout
     assert "n/a: the waste reaches 100% here, so no hour is" in text
     assert "first-order" not in text.split("effective spot discount")[1].split("\n")[0]
 
 
-def test_a_reader_that_stops_reading_ends_the_command_quietly():
+def test_a_reader_that_stops_reading_ends_the_command_quietly(checkout):
     """`spotmath derive --list | head -1`: the first line, no BrokenPipeError; a reader
     that reads nothing at all (`| true`) gets the status of SIGPIPE, 141, and silence."""
     for command in ("derive --list", "fit book/data/traces/p3-trace.csv"):
@@ -117,15 +95,15 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly():
             result = subprocess.run(
                 f"{sys.executable} -m spotmath {command} | {reader}; "
                 'echo "status ${PIPESTATUS[0]}"', shell=True, executable="/bin/bash",
-                capture_output=True, text=True, cwd=ROOT, timeout=300)
+                capture_output=True, text=True, cwd=checkout, timeout=300)
             assert result.stderr == "", result.stderr
             lines = result.stdout.splitlines()
             assert lines[-1].split()[1] in statuses, (command, reader, result.stdout)
             assert len(lines) == (2 if reader == "head -1" else 1)
 
 
-def test_plan_table_is_readable():
-    result = run("plan")
+def test_plan_table_is_readable(cli):
+    result = cli("plan")
     assert result.returncode == 0
     text = result.stdout
     for fragment in ("Young 21.9 min", "exact 21.2 min", "break-even interval", "verdict",
@@ -156,8 +134,8 @@ def test_plan_table_is_readable():
     (["--rate", "1e-9/h"], "--rate: must be from 1e-06 to 1e+06 per hour"),
     (["--persist", "1e7d"], "--persist: must be at most 1e+06 hours"),
 ])
-def test_bad_input_is_one_line_exit_2(args, names):
-    result = run("plan", *args)
+def test_bad_input_is_one_line_exit_2(args, names, cli):
+    result = cli("plan", *args)
     assert result.returncode == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
@@ -165,17 +143,17 @@ def test_bad_input_is_one_line_exit_2(args, names):
     assert names in lines[0] and "Traceback" not in result.stderr
 
 
-def test_derive_lists_and_prints_latex():
-    listing = run("derive", "--list")
+def test_derive_lists_and_prints_latex(cli):
+    listing = cli("derive", "--list")
     assert listing.returncode == 0
     names = [line.split()[0] for line in listing.stdout.splitlines()]
     for name in ("waste", "young", "daly", "exact-optimum", "exact-waste", "break-even",
                  "gang-rate", "never-on-spot"):
         assert name in names
-    young = run("derive", "young")
+    young = cli("derive", "young")
     assert young.stdout.strip() == r"T^{*} = \frac{\sqrt{2} \sqrt{C}}{\sqrt{\lambda}}"
-    assert "LambertW" in run("derive", "exact-optimum", "--sympy").stdout
-    bad = run("derive", "yung")
+    assert "LambertW" in cli("derive", "exact-optimum", "--sympy").stdout
+    bad = cli("derive", "yung")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "derivation" in bad.stderr
 
 

@@ -7,13 +7,8 @@ import shlex
 import subprocess
 from urllib.parse import urljoin
 
-import pytest
-from conftest import _Handler
-from test_book import ROOT
-from test_browser import CHROMIUM, chromium, run_harness
+from spotmath.book import ROOT
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
-                                "(apt-get install chromium; .ci/run does)")
 _CALCULATOR = """<!DOCTYPE html><html><head><meta charset="utf-8"></head>
 <body><iframe id="page" style="width:1280px;height:900px;border:0"></iframe>
 <pre id="result">pending</pre><script>
@@ -61,10 +56,10 @@ _MENDED = [("mtbf", "", "4h"), ("mtbf", "-4h", "4h"), ("mtbf", "nan", "4h"),
            ("notice-share", "2", "0.9")]
 
 
-def _run_calculator(server, built_book, tmp_path, cases):
+def _run_calculator(run_harness, tmp_path, cases):
     import json
 
-    return run_harness(server, built_book, tmp_path, "calculator",
+    return run_harness(tmp_path, "calculator",
                        _CALCULATOR.replace("CASES", json.dumps(cases)),
                        f"--virtual-time-budget={3000 * len(cases)}")
 
@@ -74,7 +69,8 @@ def _query(options: dict) -> str:
     return "?" + urlencode(options)
 
 
-def test_calculator_matches_spotmath_plan_on_200_parameter_sets(server, built_book, tmp_path):
+def test_calculator_matches_spotmath_plan_on_200_parameter_sets(tmp_path, run_harness,
+                                                                plan_oracle, requests_seen):
     """200 seeded random parameter sets over the whole valid range, given as shared links:
     the page's JSON equals `spotmath plan --json` (1e-9 relative; root finders: SciPy's
     brentq to 4 eps in both), the table equals the command's, the link is kept as given,
@@ -83,21 +79,20 @@ def test_calculator_matches_spotmath_plan_on_200_parameter_sets(server, built_bo
     from urllib.parse import parse_qsl
 
     import numpy as np
-    from test_web import assert_same_plan, python_plan, random_options
 
     rng = np.random.default_rng(2026)
     sets = []
     while len(sets) < 200:  # valid sets only here; refusals are the next test's
-        options = random_options(rng)
-        if "error" not in python_plan(options)[0]:
+        options = plan_oracle.random_options(rng)
+        if "error" not in plan_oracle.python_plan(options)[0]:
             sets.append(options)
-    _Handler.requests.clear()
-    seen = _run_calculator(server, built_book, tmp_path, [{"query": _query(o)} for o in sets])
+    requests_seen.clear()
+    seen = _run_calculator(run_harness, tmp_path, [{"query": _query(o)} for o in sets])
     assert len(seen) == len(sets)
     for options, result in zip(sets, seen):
         loaded = result["loaded"]
-        expected, table = python_plan(options)
-        assert_same_plan(options, json.loads(loaded["json"]), expected)
+        expected, table = plan_oracle.python_plan(options)
+        plan_oracle.assert_same_plan(options, json.loads(loaded["json"]), expected)
         assert loaded["report"] == table, options
         assert dict(parse_qsl(loaded["search"][1:], keep_blank_values=True)) == options
         assert not loaded["errors"], options
@@ -107,24 +102,23 @@ def test_calculator_matches_spotmath_plan_on_200_parameter_sets(server, built_bo
         words = shlex.split(loaded["command"])
         assert words[:2] == ["spotmath", "plan"]
         shown = {words[i][2:]: words[i + 1] for i in range(2, len(words), 2)}
-        assert python_plan(shown) == (expected, table), loaded["command"]
+        assert plan_oracle.python_plan(shown) == (expected, table), loaded["command"]
         for text in (loaded["json"], loaded["report"]):  # never a NaN or an Infinity
             assert not re.search(r"\b(nan|NaN|inf|Infinity)\b", text), (options, text)
     # the book's own files only, each found (304: the browser's cached copy is current)
     # (Chromium asks for /favicon.ico by itself, for the harness page)
-    requests = [r for r in _Handler.requests if r[0] != "/favicon.ico"]
+    requests = [r for r in requests_seen if r[0] != "/favicon.ico"]
     assert all(code in (200, 304) for _, code in requests), [
         r for r in requests if r[1] not in (200, 304)]
 
 
-def test_calculator_bad_values_show_the_commands_message_and_recover(server, built_book,
-                                                                    tmp_path):
+def test_calculator_bad_values_show_the_commands_message_and_recover(tmp_path, run_harness,
+                                                                     plan_oracle):
     """Each bad value: one message, next to its field, in the command's words, an error
     JSON, no numbers left on screen; typing a good value brings the plan back."""
     import json
     from urllib.parse import parse_qsl
 
-    from test_web import python_plan
 
     base = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6",
             "nodes": "1", "model": "exact", "restart-variant": "preemptible"}
@@ -134,43 +128,43 @@ def test_calculator_bad_values_show_the_commands_message_and_recover(server, bui
         if option == "notice-share":
             options["notice"] = "2min"
         cases.append({"query": _query(options), "type": [option, good]})
-    seen = _run_calculator(server, built_book, tmp_path, cases)
+    seen = _run_calculator(run_harness, tmp_path, cases)
     for (option, bad, good), case, result in zip(_MENDED, cases, seen):
         options = dict(parse_qsl(case["query"][1:], keep_blank_values=True))
-        expected, _ = python_plan(options)
+        expected, _ = plan_oracle.python_plan(options)
         loaded = result["loaded"]
         assert json.loads(loaded["json"]) == expected, (option, bad)
         assert loaded["errors"] == [[f"spotmath-{option}-error", expected["error"]]]
         assert loaded["report"] == "" and loaded["plotted"] == 0 and loaded["command"] == ""
-        mended, table = python_plan(dict(options, **{option: good}))
+        mended, table = plan_oracle.python_plan(dict(options, **{option: good}))
         typed = result["typed"]
         assert "error" not in json.loads(typed["json"]) and typed["errors"] == []
         assert typed["report"] == table and typed["plotted"] >= 2, (option, good)
 
 
-def test_calculator_reads_links_as_the_command_reads_options(server, built_book, tmp_path):
+def test_calculator_reads_links_as_the_command_reads_options(tmp_path, run_harness,
+                                                             plan_oracle):
     """A name given twice: the last value counts (argparse's rule); a choice the list does
     not offer is named in the message, as argparse names it."""
     import json
 
-    from test_web import assert_same_plan, python_plan
 
     cases = [{"query": "?mtbf=2h&mtbf=8h&restart=5min"}, {"query": "?model=bogus"},
              {"query": "?restart-variant=maybe&checkpoint=30s"}]
     wanted = [{"mtbf": "8h", "restart": "5min"}, {"model": "bogus"},
               {"restart-variant": "maybe", "checkpoint": "30s"}]
-    seen = _run_calculator(server, built_book, tmp_path, cases)
+    seen = _run_calculator(run_harness, tmp_path, cases)
     for options, result in zip(wanted, seen):
-        expected, _ = python_plan(options)
+        expected, _ = plan_oracle.python_plan(options)
         got = json.loads(result["loaded"]["json"])
         if "error" in expected:
             assert got == expected, options
         else:  # root finders agree to 1e-9 (see the 200-set test)
-            assert_same_plan(options, got, expected)
+            plan_oracle.assert_same_plan(options, got, expected)
     assert "invalid choice: 'bogus'" in json.loads(seen[1]["loaded"]["json"])["error"]
 
 
-def test_calculator_recomputes_within_ten_milliseconds(server, tmp_path):
+def test_calculator_recomputes_within_ten_milliseconds(server, tmp_path, chromium_binary):
     """Measured in the page, in real time: the update after each of 40 keystrokes."""
     import json
 
@@ -195,7 +189,7 @@ def test_calculator_recomputes_within_ten_milliseconds(server, tmp_path):
     file = tmp_path / "timing.html"
     file.write_text(harness, encoding="utf-8")
     result = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        [chromium_binary, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", file.as_uri()],
         capture_output=True, text=True, timeout=120)
     times = json.loads(re.search(r'<pre id="times">(.*?)</pre>', result.stdout).group(1))
@@ -208,7 +202,7 @@ def test_calculator_recomputes_within_ten_milliseconds(server, tmp_path):
     assert median < 10 and max(times) < 50, times
 
 
-def test_calculator_works_from_a_file_url(built_book, tmp_path):
+def test_calculator_works_from_a_file_url(built_book, tmp_path, chromium):
     """Opened straight from disk (file://), with a shared query: it computes."""
     import html
     import json

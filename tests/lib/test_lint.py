@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 RUFF = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
 
 
 @pytest.mark.parametrize("command", [["check", "."], ["format", "--check", "book"]],
                          ids=["check", "format-chapters"])
-def test_ruff(command):
+def test_ruff(command, checkout):
     assert RUFF, "ruff is not installed: pip install -r requirements.txt"
-    result = subprocess.run([RUFF, *command], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run([RUFF, *command], cwd=checkout, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]

@@ -142,25 +142,3 @@ def test_rates_from_an_mtbf():
         sm.waste_fraction("16/d", 1, 0, 0)
     with pytest.raises(InputError, match=r"^mtbf: must be a duration > 0"):
         sm.rate_from_mtbf("-4h")
-
-
-def test_book_table_describes_each_parameter_once_and_its_defaults_pass():
-    from spotmath.book.parameters import BOOK_TABLE, check_book_parameters, parameters_cell
-
-    names = [row.name for row in BOOK_TABLE]
-    libraries = [row.library for row in BOOK_TABLE]
-    assert len(set(names)) == len(names) and len(set(libraries)) == len(libraries)
-    checked = check_book_parameters(**{row.name: row.default for row in BOOK_TABLE})
-    assert set(checked) == set(libraries) | {"preemption_rate"}
-    assert checked.restart_time == checked["restart_time"] == 10 / 60  # attribute access
-    assert checked.parameter_counts == (7e9, 13e9, 70e9)
-    assert checked.preemption_rate == 0.25
-    with pytest.raises(AttributeError, match="^mtbf: not among these parameters"):
-        _ = checked.mtbf
-    for row in BOOK_TABLE:  # a parameters-cell line fits the book's width
-        assert len(row.line()) <= 80, row.line()
-    assert parameters_cell("seed", "trace_files") == (
-        'seed: int = 2026  # random seed, for reproducible simulations\n'
-        'trace_files: list = ["p3-trace.csv", "g4dn-trace.csv"]  # in book/data/traces/')
-    with pytest.raises(InputError, match="^mtbf: unknown parameter"):
-        parameters_cell("mtbf")

@@ -50,22 +50,3 @@ def test_stored_latex_is_each_derivation_printed_by_sympy():
     assert tuple(G.LATEX) == D.NAMES
     for name in D.NAMES:
         assert G.LATEX[name] == D.derivation(name).latex(), name
-
-
-def test_book_equations_come_without_sympy():
-    code = ("import sys; from spotmath.book.display import equation; "
-            "shown = equation('young'); "
-            "sys.exit(('sympy' in sys.modules) or shown.data != "
-            f"{G.LATEX['young']!r})")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-
-
-def test_unknown_equation_is_one_clear_error():
-    import pytest
-
-    from spotmath.book.display import equation
-    from spotmath.inputs import InputError
-
-    with pytest.raises(InputError, match="^derivation: must be one of"):
-        equation("yung")

@@ -3,29 +3,11 @@ every chapter in the toc has its page."""
 
 from pathlib import Path
 
-import yaml
-
-ROOT = Path(__file__).resolve().parent.parent
+from spotmath.book import ROOT
 
 
-def toc_files() -> list[str]:
-    """Every file named in _toc.yml, in reading order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries:
-            if "file" in entry:
-                files.append(entry["file"])
-            for key in ("sections", "chapters", "parts"):
-                walk(entry.get(key, []))
-
-    walk(toc.get("chapters", []) + toc.get("parts", []))
-    return files
-
-
-def test_every_chapter_has_a_page(built_book):
-    for name in toc_files():
+def test_every_chapter_has_a_page(built_book, toc_files):
+    for name in toc_files:
         assert (built_book / f"{name}.html").is_file(), name
     assert (built_book / "index.html").is_file()
 
@@ -75,12 +57,12 @@ def test_setup_cells_are_not_shown(built_book):
 _NOT_CHAPTERS = {"book/intro", "book/glossary", "book/cite", "book/references"}
 
 
-def test_each_chapter_opens_with_an_overview_and_its_prerequisites(built_book):
+def test_each_chapter_opens_with_an_overview_and_its_prerequisites(built_book, toc_files):
     """Title, a paragraph saying what the chapter answers, then a Prerequisites table of
     earlier chapters, before the first code."""
     import re
 
-    order = toc_files()
+    order = toc_files
     for name in order:
         if name in _NOT_CHAPTERS:
             continue

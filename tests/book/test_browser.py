@@ -8,31 +8,10 @@ installs Debian's `chromium`).
 """
 
 import re
-import shutil
-import subprocess
 from html.parser import HTMLParser
-from pathlib import Path
 from urllib.parse import unquote, urldefrag, urljoin, urlparse
 
-import pytest
-from conftest import _Handler
-from test_book import ROOT, toc_files
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed "
-                                "(apt-get install chromium; .ci/run does)")
-
-
-def chromium(url: str, tmp: Path, *extra: str) -> str:
-    result = subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={tmp}",
-         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-         "--virtual-time-budget=20000", *extra, url],
-        capture_output=True, text=True, timeout=180)
-    assert result.returncode == 0, result.stderr[-2000:]
-    return result.stdout
+from spotmath.book import ROOT
 
 
 class _Page(HTMLParser):
@@ -69,11 +48,12 @@ def parse(html: str) -> _Page:
     return page
 
 
-def test_pages_typeset_images_load_links_resolve(server, built_book, tmp_path):
-    pages = ["index.html"] + [f"{name}.html" for name in toc_files()]
+def test_pages_typeset_images_load_links_resolve(server, built_book, tmp_path, chromium,
+                                                toc_files, requests_seen):
+    pages = ["index.html"] + [f"{name}.html" for name in toc_files]
     with_maths = 0
     for name in pages:
-        _Handler.requests.clear()
+        requests_seen.clear()
         url = urljoin(server, name)
         dom = chromium(url, tmp_path / "profile", "--dump-dom")
         page = parse(dom)
@@ -88,7 +68,7 @@ def test_pages_typeset_images_load_links_resolve(server, built_book, tmp_path):
         if 'class="math' in source:
             assert "<mjx-container" in dom, f"{name}: equations were not typeset"
             with_maths += 1
-        fetched = dict(_Handler.requests)
+        fetched = dict(requests_seen)
         for src in page.images:
             path = unquote(urlparse(urljoin(url, src)).path)
             assert fetched.get(path) == 200, f"{name}: image {src} not loaded"
@@ -104,28 +84,12 @@ def test_pages_typeset_images_load_links_resolve(server, built_book, tmp_path):
     assert with_maths >= 5
 
 
-def test_screenshot_of_a_chapter(server, tmp_path):
+def test_screenshot_of_a_chapter(server, tmp_path, chromium):
     target = ROOT / "_build" / "browser" / "checkpoint_cost.png"
     target.parent.mkdir(parents=True, exist_ok=True)
     chromium(urljoin(server, "book/checkpoint_cost.html"), tmp_path / "profile",
              f"--screenshot={target}", "--window-size=1280,2400", "--hide-scrollbars")
     assert target.is_file() and target.stat().st_size > 20_000
-
-
-def run_harness(server, built_book, tmp_path, name: str, page: str, *extra: str):
-    """Serve ``page`` beside the built book (``_browser/NAME.html``), open it in Chromium
-    with the flags ``extra``, and return the JSON it writes into ``<pre id="result">``."""
-    import html
-    import json
-
-    harness = built_book / "_browser" / f"{name}.html"
-    harness.parent.mkdir(exist_ok=True)
-    harness.write_text(page, encoding="utf-8")
-    dom = chromium(urljoin(server, f"_browser/{name}.html"), tmp_path / "profile",
-                   "--dump-dom", *extra)
-    found = re.search(r'<pre id="result">(.*?)</pre>', dom, re.S)
-    assert found and found.group(1) != "pending", dom[-2000:]
-    return json.loads(html.unescape(found.group(1)))
 
 
 _HARNESS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head>
@@ -164,13 +128,13 @@ load();
 """
 
 
-def test_reading_at_1280_by_900(server, built_book, tmp_path):
+def test_reading_at_1280_by_900(server, built_book, tmp_path, toc_files, run_harness):
     """What a reader sees in a 1280 x 900 window: the introduction's answer without
     scrolling, and no page, code block or output that scrolls sideways."""
     import json
 
-    pages = [f"{name}.html" for name in toc_files()]
-    results = run_harness(server, built_book, tmp_path, "reading",
+    pages = [f"{name}.html" for name in toc_files]
+    results = run_harness(tmp_path, "reading",
                           _HARNESS.replace("PAGES", json.dumps(pages)),
                           "--window-size=1400,1000", f"--virtual-time-budget={8000 * len(pages)}")
     assert sorted(results) == sorted(pages)

@@ -7,7 +7,6 @@ interval, and synthetic traces drawn from the simulator's processes with known p
 """
 
 import collections
-import csv
 import doctest
 import hashlib
 import json
@@ -24,13 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 from scipy.optimize import brentq, minimize, minimize_scalar
-from test_cli import run
 
 import spotmath as sm
 import spotmath.traces
 import spotmath.traces.fitting
 import spotmath.traces.replay
-from spotmath.book.chapters import ROOT
 from spotmath.inputs import InputError
 from spotmath.traces import Trace, read_group_sizes, read_trace, write_trace
 from spotmath.traces.fitting import (
@@ -53,7 +50,6 @@ from spotmath.traces.replay import (
 )
 from spotmath.traces.synthetic import synthetic_trace
 
-DATA = ROOT / "book" / "data" / "traces"
 EC2 = ["p3-trace.csv", "g4dn-trace.csv"]
 
 
@@ -64,39 +60,27 @@ def test_doctests_of_the_trace_modules_run():
 
 
 # -- the data: copied unchanged, with its licence --------------------------------------------
-def test_copied_traces_match_the_recorded_checksums_and_keep_the_licence():
-    readme = (DATA / "README.md").read_text()
+def test_copied_traces_match_the_recorded_checksums_and_keep_the_licence(traces_folder):
+    readme = (traces_folder / "README.md").read_text()
     recorded = dict((name, digest) for digest, name in
                     re.findall(r"^([0-9a-f]{64})  (\S+)$", readme, flags=re.M))
-    assert set(recorded) == {p.name for p in DATA.iterdir()} - {"README.md"}
+    assert set(recorded) == {p.name for p in traces_folder.iterdir()} - {"README.md"}
     for name, digest in recorded.items():
-        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == digest, name
-    assert "MIT License" in (DATA / "LICENSE").read_text()
-    assert b"\r\n" in (DATA / "p3-trace.csv").read_bytes()  # line endings kept as published
-
-
-def raw_bamboo(name):
-    """The EC2 trace parsed here, independently: lifetimes in hours and preempted flags."""
-    events = collections.defaultdict(dict)
-    last = 0
-    with open(DATA / name, newline="") as handle:
-        for milliseconds, event, node in csv.reader(handle):
-            events[node][event] = int(milliseconds)
-            last = max(last, int(milliseconds))
-    lifetimes = [(e.get("remove", last) - e["add"]) / 3.6e6 for e in events.values()]
-    preempted = ["remove" in e for e in events.values()]
-    return np.array(lifetimes), np.array(preempted)
+        assert hashlib.sha256((traces_folder / name).read_bytes()).hexdigest() == digest, name
+    assert "MIT License" in (traces_folder / "LICENSE").read_text()
+    # line endings kept as published
+    assert b"\r\n" in (traces_folder / "p3-trace.csv").read_bytes()
 
 
 @pytest.mark.parametrize("name", EC2)
-def test_bamboo_traces_read_as_published(name):
-    trace = read_trace(DATA / name)  # the format is detected
-    lifetimes, preempted = raw_bamboo(name)
+def test_bamboo_traces_read_as_published(name, bamboo, traces_folder):
+    trace = read_trace(traces_folder / name)  # the format is detected
+    lifetimes, preempted = bamboo.raw_bamboo(name)
     assert len(trace.up) == lifetimes.size and trace.preemptions == preempted.sum()
     assert sorted(trace.lifetimes) == pytest.approx(sorted(lifetimes), abs=1e-12)
     assert trace.node_hours == pytest.approx(lifetimes.sum(), rel=1e-12)
     assert trace.resolution == pytest.approx(1 / 60)
-    assert read_trace(DATA / name, "bamboo").node_hours == trace.node_hours
+    assert read_trace(traces_folder / name, "bamboo").node_hours == trace.node_hours
 
 
 def test_documented_format_round_trip_and_row_order(tmp_path):
@@ -249,7 +233,7 @@ def test_the_numpy_reader_reads_a_large_trace_as_the_row_by_row_reader(tmp_path)
                              path.read_bytes())
 
 
-def test_a_bad_trace_on_the_command_line_is_one_line_and_exit_2(tmp_path):
+def test_a_bad_trace_on_the_command_line_is_one_line_and_exit_2(tmp_path, cli):
     path = tmp_path / "t.csv"
     path.write_text("time_s,node,event\n0,a,up\n60,a,gone\n")
     for command in ("fit", "replay"):
@@ -258,15 +242,16 @@ def test_a_bad_trace_on_the_command_line_is_one_line_and_exit_2(tmp_path):
         assert result.returncode == 2 and result.stdout == ""
         assert result.stderr.splitlines() == [
             f"spotmath {command}: error: t.csv:3: unknown event 'gone' (use up, preempted, end)"]
-    result = run("fit", str(tmp_path / "missing.csv"))
+    result = cli("fit", str(tmp_path / "missing.csv"))
     assert result.returncode == 2 and "missing.csv: cannot read the trace" in result.stderr
 
 
 # -- the GCP group-size logs -----------------------------------------------------------------
-def test_group_size_logs_against_a_parse_here():
+def test_group_size_logs_against_a_parse_here(traces_folder):
     for name in ("v100x1-east1c.txt", "a100x1-east1b.txt"):
-        sizes = read_group_sizes(DATA / name)
-        values = [int(line.rsplit(",", 1)[1]) for line in (DATA / name).read_text().splitlines()]
+        sizes = read_group_sizes(traces_folder / name)
+        values = [int(line.rsplit(",", 1)[1])
+                  for line in (traces_folder / name).read_text().splitlines()]
         runs = [v for i, v in enumerate(values) if i == 0 or v != values[i - 1]]
         assert list(sizes.sizes) == runs
         assert sizes.losses == sum(max(a - b, 0) for a, b in zip(runs, runs[1:]))
@@ -306,12 +291,6 @@ def test_rate_interval_equals_poisson_tail_sums(count, exposure):
     assert rate_interval(0, 5.0) == (0.0, pytest.approx(-math.log(0.025) / 5.0, rel=1e-12))
 
 
-def scipy_weibull(lifetimes, preempted):
-    data = stats.CensoredData(uncensored=lifetimes[preempted], right=lifetimes[~preempted])
-    shape, _, scale = stats.weibull_min.fit(data, floc=0)
-    return shape, scale
-
-
 def typed_loglik(shape, scale, lifetimes, preempted):
     """Censored Weibull log-likelihood, typed here: log f for complete, log S for censored."""
     z = (lifetimes / scale) ** shape
@@ -320,10 +299,10 @@ def typed_loglik(shape, scale, lifetimes, preempted):
 
 
 @pytest.mark.parametrize("name", EC2)
-def test_weibull_fit_of_the_published_traces_against_scipy(name):
-    lifetimes, preempted = raw_bamboo(name)
+def test_weibull_fit_of_the_published_traces_against_scipy(name, bamboo):
+    lifetimes, preempted = bamboo.raw_bamboo(name)
     fit = fit_weibull(lifetimes, preempted)
-    shape, scale = scipy_weibull(lifetimes, preempted)
+    shape, scale = bamboo.scipy_weibull(lifetimes, preempted)
     assert fit.shape == pytest.approx(shape, rel=1e-4)
     assert fit.scale_h == pytest.approx(scale, rel=1e-4)
     # the profile interval: at each end the best log-likelihood over the scale (maximised
@@ -429,13 +408,13 @@ def test_co_preemption_poisson_matches_independence_and_bulk_exceeds_it():
     assert bulk.co_preemption_share > 0.5 > 0.1 > bulk.co_preemption_share_independent
 
 
-def test_fit_refuses_a_trace_without_preemptions(tmp_path):
+def test_fit_refuses_a_trace_without_preemptions(tmp_path, traces_folder):
     path = tmp_path / "quiet.csv"
     path.write_text("time_s,node,event\n0,a,up\n3600,a,end\n")
     with pytest.raises(InputError, match=r"^quiet.csv: no preemptions in 1 node-hours"):
         fit_trace(read_trace(path))
     with pytest.raises(InputError, match=r"^window: must be a duration > 0"):
-        fit_trace(read_trace(DATA / "p3-trace.csv"), "-1min")
+        fit_trace(read_trace(traces_folder / "p3-trace.csv"), "-1min")
 
 
 def test_preemptions_needed_against_gamma_quantiles():
@@ -457,7 +436,7 @@ def test_preemptions_needed_against_gamma_quantiles():
 
 
 # -- replay -----------------------------------------------------------------------------------
-def test_replay_of_a_hand_worked_trace(tmp_path):
+def test_replay_of_a_hand_worked_trace(tmp_path, cli):
     # Lifetimes of 6, 60, 150 and 42 minutes (all preempted) and one censored; T = 30 min,
     # C = 6 min, R = 12 min.  Useful: 0 (shorter than R), 30 (48 min → one segment of 36),
     # 90 (138 → three), 0 (30 < 36).  Paid: 258 minutes.
@@ -471,7 +450,7 @@ def test_replay_of_a_hand_worked_trace(tmp_path):
     assert result.waste == pytest.approx(1 - 120 / 258)
     assert result.poisson_waste == pytest.approx(sm.waste_fraction(
         4 / ((6 + 60 + 150 + 42 + 150) / 60), 0.5, 0.1, 0.2))
-    cli = json.loads(run("replay", str(path), "--interval", "30min", "--checkpoint", "6min",
+    cli = json.loads(cli("replay", str(path), "--interval", "30min", "--checkpoint", "6min",
                          "--restart", "12min", "--json").stdout)
     assert cli["waste"] == result.waste and cli["lifetimes_used"] == 4
     assert {"waste", "lifetimes_used", "censored", "paid_hours", "useful_hours",
@@ -589,19 +568,19 @@ def test_useful_work_by_counting_equals_the_direct_sum():
         assert np.array_equal(_useful_at(grid, running, cost), direct), seed
 
 
-def test_when_no_lifetime_outlasts_a_restart_no_interval_is_best(tmp_path):
+def test_when_no_lifetime_outlasts_a_restart_no_interval_is_best(tmp_path, cli):
     path = tmp_path / "short.csv"
     path.write_text("time_s,node,event\n0,a,up\n300,a,preempted\n0,b,up\n420,b,preempted\n")
     trace = read_trace(path)
     assert best_interval(trace, 1 / 60, 1 / 6) == (None, 1.0)  # 5 and 7 min < R + C
-    result = run("replay", str(path), "--scan")
+    result = cli("replay", str(path), "--scan")
     assert result.returncode == 0
     assert "none: no lifetime outlasts the restart and one write" in result.stdout
-    values = json.loads(run("replay", str(path), "--scan", "--json").stdout)
+    values = json.loads(cli("replay", str(path), "--scan", "--json").stdout)
     assert values["best_interval_h"] is None and values["best_waste"] == 1.0
 
 
-def test_a_trace_too_small_for_a_shape_still_gives_its_rate(tmp_path):
+def test_a_trace_too_small_for_a_shape_still_gives_its_rate(tmp_path, cli):
     """One preemption: the rate and its exact interval exist, the shape does not; two at
     the same age: the message says so; lifetimes of no length: no rate at all."""
     one = tmp_path / "one.csv"
@@ -611,10 +590,10 @@ def test_a_trace_too_small_for_a_shape_still_gives_its_rate(tmp_path):
     assert fit.preemption_rate_ci95 == pytest.approx(rate_interval(1, 3.0))
     assert fit.weibull_shape is None and fit.weibull_shape_ci95 is None
     assert fit.weibull_note.startswith("1 preemption (a Weibull shape needs at least 2")
-    text = run("fit", str(one))
+    text = cli("fit", str(one))
     assert text.returncode == 0 and "Weibull shape k       not fitted: 1 preemption" \
         in text.stdout and "the plan at the fitted rate" in text.stdout
-    values = json.loads(run("fit", str(one), "--json").stdout)
+    values = json.loads(cli("fit", str(one), "--json").stdout)
     assert values["weibull_shape"] is None and values["plan"]["exact_interval_h"] > 0
     same = tmp_path / "same.csv"
     same.write_text("time_s,node,event\n0,a,up\n3600,a,preempted\n0,b,up\n"
@@ -624,7 +603,7 @@ def test_a_trace_too_small_for_a_shape_still_gives_its_rate(tmp_path):
     empty = tmp_path / "zero.csv"
     empty.write_text("time_s,node,event\n0,a,up\n0,a,preempted\n60,b,up\n60,b,preempted\n")
     for command in ("fit", "replay"):
-        result = run(command, str(empty))
+        result = cli(command, str(empty))
         assert result.returncode == 2 and result.stderr.splitlines() == [
             f"spotmath {command}: error: zero.csv: its 2 lifetimes add up to 0 hours (every "
             "instance ended on the clock tick it came up): there is no rate to fit"]
@@ -667,35 +646,35 @@ def test_gangs_on_synthetic_pools_are_hit_at_the_bulk_gang_rate(rho):
     assert bulk_fraction(rate, 8, (8 * (1 - rho) + rho) * rate) == pytest.approx(rho, abs=1e-12)
 
 
-def test_gang_replay_of_the_published_pools_is_slower_than_n_lambda():
+def test_gang_replay_of_the_published_pools_is_slower_than_n_lambda(traces_folder):
     """What the chapter states: the largest gangs are hit less often than Nλ."""
     for name in EC2:
-        trace = read_trace(DATA / name)
+        trace = read_trace(traces_folder / name)
         result = replay(trace, 0.1, 1 / 60, 1 / 6, nodes=8)
         assert result.gang_rate_ci95[1] < result.model_rate
         assert result.instances_per_interruption > 1
 
 
-def test_cli_fit_and_replay_json(tmp_path):
-    path = str(DATA / "p3-trace.csv")
-    fit = json.loads(run("fit", path, "--json").stdout)
+def test_cli_fit_and_replay_json(tmp_path, cli, traces_folder):
+    path = str(traces_folder / "p3-trace.csv")
+    fit = json.loads(cli("fit", path, "--json").stdout)
     for key in ("nodes", "preemptions", "censored", "node_hours", "preemption_rate",
                 "preemption_rate_ci95", "mtbf_h", "weibull_shape", "weibull_shape_ci95",
                 "weibull_scale_h", "co_preemption_share", "co_preemption_share_independent",
                 "window_s"):
         assert key in fit, key
     assert fit["preemptions"] == 167 and fit["window_s"] == 60
-    plan = json.loads(run("plan", "--rate", repr(fit["preemption_rate"]), "--json").stdout)
+    plan = json.loads(cli("plan", "--rate", repr(fit["preemption_rate"]), "--json").stdout)
     assert fit["plan"] == plan
     low, high = fit["interval_at_rate_ci95_h"]
     assert low < plan["recommended_interval_h"] < high
-    text = run("fit", path, "--window", "2min")
+    text = cli("fit", path, "--window", "2min")
     assert text.returncode == 0 and "co-preemption (120 s)" in text.stdout
-    scan = json.loads(run("replay", path, "--scan", "--json").stdout)
+    scan = json.loads(cli("replay", path, "--scan", "--json").stdout)
     assert scan["interval_h"] == pytest.approx(plan["exact_interval_h"], rel=1e-12)
     assert {"best_interval_h", "best_waste", "model_interval_h"} <= set(scan)
     assert scan["best_waste"] <= scan["model_interval_waste"]
-    gang = json.loads(run("replay", path, "--nodes", "4", "--json").stdout)
+    gang = json.loads(cli("replay", path, "--nodes", "4", "--json").stdout)
     assert gang["nodes"] == 4 and gang["model_rate"] == pytest.approx(4 * fit["preemption_rate"])
-    bad = run("replay", path, "--nodes", "0")
+    bad = cli("replay", path, "--nodes", "0")
     assert bad.returncode == 2 and bad.stderr.startswith("spotmath replay: error: --nodes:")

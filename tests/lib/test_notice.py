@@ -13,8 +13,6 @@ import numpy as np
 import pytest
 import sympy as sp
 from scipy.optimize import minimize_scalar
-from test_cli import plan_json, run
-from test_simulate import z_limit
 
 import spotmath as sm
 from spotmath.inputs import InputError
@@ -204,7 +202,7 @@ GRID = [(q, p) for q in (0.0, 0.5, 0.9, 1.0) for p in (0.0, 0.4, 0.8)]
 
 @pytest.mark.parametrize("preemptible", [True, False])
 @pytest.mark.parametrize("share, persist", GRID)
-def test_simulation_agrees_with_the_exact_full_model(share, persist, preemptible):
+def test_simulation_agrees_with_the_exact_full_model(share, persist, preemptible, z_limit):
     rate, interval, cost, restart, write = 0.5, 0.8, 0.05, 0.25, 0.1
     sim = simulate(preemption_rate=rate, interval=interval, checkpoint_cost=cost,
                    restart_time=restart, work=LONG * interval, jobs=600, notice=0.2,
@@ -217,7 +215,7 @@ def test_simulation_agrees_with_the_exact_full_model(share, persist, preemptible
     assert abs(waste - exact) < z_limit(2 * len(GRID)) * error, (waste, exact, error)
 
 
-def test_finite_job_with_asynchronous_writes_matches_its_exact_expectation():
+def test_finite_job_with_asynchronous_writes_matches_its_exact_expectation(z_limit):
     """A job of k intervals, from a restart to its last write: E + (k − 1)e^{λP}E."""
     rate, interval, cost, restart, persist, k = 0.5, 1.0, 0.05, 0.2, 0.6, 10
     sim = simulate(preemption_rate=rate, interval=interval, checkpoint_cost=cost,
@@ -229,7 +227,7 @@ def test_finite_job_with_asynchronous_writes_matches_its_exact_expectation():
     assert abs(mean - expected) < z_limit() * error
 
 
-def test_vectorised_and_reference_simulators_agree_on_the_new_rules():
+def test_vectorised_and_reference_simulators_agree_on_the_new_rules(z_limit):
     kwargs = dict(preemption_rate=0.6, interval=0.8, checkpoint_cost=0.05, restart_time=0.25,
                   work=8.0, jobs=4000, notice=0.1, notice_share=0.6, notice_write=0.05,
                   persist=0.3)
@@ -265,7 +263,7 @@ def test_plan_without_the_new_options_is_unchanged():
     assert today.first_order_interval_h == today.young_interval_h
 
 
-def test_plan_json_has_the_new_keys_and_the_full_models_numbers():
+def test_plan_json_has_the_new_keys_and_the_full_models_numbers(plan_json):
     values = plan_json("--notice", "2min", "--notice-share", "0.9", "--notice-write", "30s",
                        "--persist", "5min", "--nodes", "4")
     gang = 4 * RATE
@@ -282,29 +280,29 @@ def test_plan_json_has_the_new_keys_and_the_full_models_numbers():
     assert values["max_gang_size"] == nm.max_gang_size(RATE, COST, RESTART, 0.6, **full)
 
 
-def test_plan_with_every_notice_arriving_needs_no_periodic_checkpoint():
+def test_plan_with_every_notice_arriving_needs_no_periodic_checkpoint(cli, plan_json):
     values = plan_json("--notice", "2min", "--notice-share", "1")
     assert values["exact_interval_h"] is None and values["recommended_interval_h"] is None
     assert values["waste_exact"] == pytest.approx(
         1 - math.exp(-RATE * (COST + RESTART)), rel=1e-14)
     assert values["break_even_interval_h"] is None and values["verdict"] == "spot pays"
-    table = run("plan", "--notice", "2min", "--notice-share", "1").stdout
+    table = cli("plan", "--notice", "2min", "--notice-share", "1").stdout
     assert "only on notice" in table
     assert max(len(line) for line in table.splitlines()) <= 80
 
 
-def test_plan_recommends_at_least_the_persist_time():
+def test_plan_recommends_at_least_the_persist_time(plan_json):
     values = plan_json("--persist", "40min")
     assert values["exact_interval_h"] == pytest.approx(float(n.exact_interval(RATE, COST)))
     assert values["recommended_interval_h"] == pytest.approx(40 / 60)
 
 
-def test_plan_table_says_what_the_notice_and_the_write_did():
-    table = " ".join(run("plan", "--notice", "2min", "--notice-share", "0.5", "--persist",
+def test_plan_table_says_what_the_notice_and_the_write_did(cli):
+    table = " ".join(cli("plan", "--notice", "2min", "--notice-share", "0.5", "--persist",
                          "5min", "--notice-write", "1min").stdout.split())
     assert "on-notice write (1 min) fits" in table
     assert "without the notice" in table and "with blocking writes" in table
-    useless = " ".join(run("plan", "--notice", "30s", "--notice-share", "0.5").stdout.split())
+    useless = " ".join(cli("plan", "--notice", "30s", "--notice-share", "0.5").stdout.split())
     assert "does not fit in it: the notice saves nothing" in useless
 
 
@@ -319,15 +317,15 @@ def test_plan_table_says_what_the_notice_and_the_write_did():
     (["--persist", "1min", "--nodes", "300"], "--persist: 1 min is not shorter"),
     (["--persist", "5x"], "--persist: unknown time unit"),
 ])
-def test_bad_combinations_are_one_line_exit_2(args, message):
-    result = run("plan", *args)
+def test_bad_combinations_are_one_line_exit_2(args, message, cli):
+    result = cli("plan", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(f"spotmath plan: error: {message}"), result.stderr
     assert result.stderr.count("\n") == 1
 
 
-def test_json_is_strict():
-    out = run("plan", "--json", "--notice", "1min", "--notice-share", "1").stdout
+def test_json_is_strict(cli):
+    out = cli("plan", "--json", "--notice", "1min", "--notice-share", "1").stdout
     json.loads(out)  # no NaN or Infinity: allow_nan=False would have failed
     assert "Infinity" not in out and "NaN" not in out
 

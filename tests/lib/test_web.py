@@ -160,89 +160,24 @@ def test_bracket_searches_match_the_python_ones():
 # -- the plan: the page's engine against `spotmath plan --json` ---------------------------
 
 
-def python_plan(options: dict) -> tuple[dict, str | None]:
-    """What `spotmath plan --json` prints for these options (or its one-line error), and
-    the table it prints without --json."""
-    import contextlib
-    import io
-
-    from spotmath import cli
-    from spotmath.inputs import InputError, check_rate, rate_from_mtbf
-
-    argv = ["plan"] + [f"--{name}={value}" for name, value in options.items()]
-    errors = io.StringIO()
-    try:
-        with contextlib.redirect_stderr(errors):
-            args = cli.build_parser().parse_args(argv)
-    except SystemExit:
-        message = errors.getvalue().strip().split(": error: ", 1)[1]
-        return {"error": message.removesuffix(" (see --help)")}, None
-    try:
-        rate = (check_rate("--rate", args.rate, scalar=True, bounded=True)
-                if args.rate is not None
-                else rate_from_mtbf(args.mtbf, "--mtbf"))
-        plan = cli._make_plan(args, rate)
-    except InputError as error:
-        return {"error": str(error)}, None
-    return json.loads(cli._dump(cli._plan_values(plan))), plan.report()
-
-
-def random_options(rng: np.random.Generator) -> dict:
-    """One parameter set from the whole valid range (and sometimes beyond it)."""
-    def log_uniform(low, high):
-        return math.exp(rng.uniform(math.log(low), math.log(high)))
-
-    options = {}
-    if rng.random() < 0.2:
-        options["rate"] = f"{1 / log_uniform(5 / 60, 24 * 21):.6g}/h"
-    else:
-        options["mtbf"] = f"{log_uniform(5, 60 * 24 * 21):.6g}min"
-    options["restart"] = "0" if rng.random() < 0.15 else f"{log_uniform(5, 7200):.6g}s"
-    options["checkpoint"] = f"{log_uniform(1, 3600):.6g}s"
-    discount = rng.choice([rng.uniform(0.01, 0.99), 0.001, 0.999, 0.5])
-    options["discount"] = f"{discount:.6g}" if rng.random() < 0.7 else f"{100 * discount:.4g}%"
-    options["nodes"] = str(int(round(log_uniform(1, 10000)))) if rng.random() < 0.7 else "1"
-    options["model"] = str(rng.choice(["exact", "first-order"]))
-    options["restart-variant"] = str(rng.choice(["preemptible", "protected"]))
-    if rng.random() < 0.4:
-        options["notice"] = f"{log_uniform(10, 900):.6g}s"
-        options["notice-share"] = str(rng.choice(["0", "1", f"{rng.uniform(0, 1):.4g}",
-                                                  "90%"]))
-        if rng.random() < 0.4:
-            options["notice-write"] = f"{log_uniform(5, 600):.6g}s"
-    if rng.random() < 0.3:
-        options["persist"] = f"{log_uniform(1, 3600):.6g}s"
-    return options
-
-
-def assert_same_plan(options: dict, got: dict, expected: dict) -> None:
-    assert got.keys() == expected.keys(), (options, got, expected)
-    for key, want in expected.items():
-        have = got[key]
-        if isinstance(want, float) and isinstance(have, (int, float)):
-            assert abs(have - want) <= 1e-9 * abs(want), (options, key, have, want)
-        else:
-            assert have == want and type(have) is type(want), (options, key, have, want)
-
-
-def test_the_page_plans_exactly_as_spotmath_plan():
+def test_the_page_plans_exactly_as_spotmath_plan(plan_oracle):
     """400 seeded random parameter sets over the whole range (MTBF of minutes to weeks,
     free restarts, discounts near 0 and 1, gangs of 1 to 10,000, notices and asynchronous
     writes): every number within 1e-9 relative (root finders: SciPy's brentq to 4 eps, in
     both), integers, nulls, flags and the verdict equal, errors word for word; and the
     same table, character for character."""
     rng = np.random.default_rng(12)
-    sets = [random_options(rng) for _ in range(400)]
+    sets = [plan_oracle.random_options(rng) for _ in range(400)]
     got = node(f"const sets = {json.dumps(sets)};\n"
                "console.log(JSON.stringify(sets.map(o => P.planFromOptions(o))));")
     errors = 0
     for options, result in zip(sets, got):
-        expected, table = python_plan(options)
+        expected, table = plan_oracle.python_plan(options)
         if "error" in expected:
             errors += 1
             assert result["json"] == expected, options
             continue
-        assert_same_plan(options, result["json"], expected)
+        plan_oracle.assert_same_plan(options, result["json"], expected)
         assert result["report"] == table, (options, result["report"], table)
     assert 0 < errors < len(sets) / 2
 
@@ -264,35 +199,35 @@ BAD = [  # (option, value): empty, negative, nan, 1e400, a discount of 1, typos,
 
 
 @pytest.mark.parametrize("option, value", BAD, ids=[f"{o}={v}" for o, v in BAD])
-def test_bad_values_get_the_commands_message(option, value):
+def test_bad_values_get_the_commands_message(option, value, plan_oracle):
     options = {option: value}
     if option == "rate":
         options["mtbf"] = None  # not given: --rate replaces it
     options = {k: v for k, v in options.items() if v is not None}
-    expected, _ = python_plan(options)
+    expected, _ = plan_oracle.python_plan(options)
     assert "error" in expected, options
     got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
     assert got["json"] == expected and got["report"] is None
 
 
-def test_a_notice_without_share_and_rate_with_mtbf_are_refused_the_same_way():
+def test_a_notice_without_share_and_rate_with_mtbf_are_refused_the_same_way(plan_oracle):
     for options in ({"notice": "2min"}, {"rate": "0.25/h", "mtbf": "4h"},
                     {"notice": "2min", "notice-share": "1.5"}):
-        expected, _ = python_plan(options)
+        expected, _ = plan_oracle.python_plan(options)
         got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
         assert got["json"] == expected, options
 
 
-def test_free_on_notice_writes_and_restarts_leave_no_gang_limit():
+def test_free_on_notice_writes_and_restarts_leave_no_gang_limit(plan_oracle):
     """Restart 0 and an on-notice write of 0 with q = 0.5: the waste of ever larger gangs
     tends to 1 − q = 0.5 < d, so every gang pays; with q = 0.3 (0.7 > d) a limit exists."""
     for share, limit in (("0.5", None), ("0.3", 114)):
         options = {"restart": "0", "notice": "1min", "notice-share": share,
                    "notice-write": "0"}
-        expected, table = python_plan(options)
+        expected, table = plan_oracle.python_plan(options)
         assert expected["max_gang_size"] == limit
         got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
-        assert_same_plan(options, got["json"], expected)
+        plan_oracle.assert_same_plan(options, got["json"], expected)
         assert got["report"] == table
 
 

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-from documented import documented, example_parameters
 
 import spotmath as sm
 from spotmath.book import edition
@@ -314,16 +313,16 @@ def stop_when(process: subprocess.Popen, text: str, sig: int, timeout: float = 6
     return seen
 
 
-def test_your_own_edition_end_to_end(tmp_path):
+def test_your_own_edition_end_to_end(tmp_path, documentation):
     """The README's command and parameters file, as shown (a relative --out, run from
     another folder): every chapter rerun with MTBF 2 h from the YAML file plus -p, built
     into OUT; then a rebuild
     with --force stopped by SIGTERM in the HTML step, and one stopped by Ctrl-C among the
     chapters: each says so in one line, exits 143 or 130, leaves the edition as it was,
     no building folder and no kernel."""
-    shown = documented("spotmath book ").line
+    shown = documentation.documented("spotmath book ").line
     assert shown == "spotmath book --params my.yaml -p restart_minutes 5 --out my-edition"
-    (tmp_path / "my.yaml").write_text(example_parameters())
+    (tmp_path / "my.yaml").write_text(documentation.example_parameters())
     out = tmp_path / "my-edition"
     before = book_fingerprint()
     command = [sys.executable, "-m", *shlex.split(shown)]

@@ -1,0 +1,65 @@
+"""The chapter parameters: each described once, with a range, and the setup cell's check;
+the book's modules document what they export and their examples run."""
+
+import doctest
+import importlib
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+import spotmath.book
+from spotmath.inputs import InputError
+from spotmath.model._generated import LATEX
+
+BOOK_MODULES = sorted(name for _, name, _ in
+                      pkgutil.walk_packages(spotmath.book.__path__, "spotmath.book."))
+
+
+@pytest.mark.parametrize("name", ["spotmath.book", *BOOK_MODULES])
+def test_docstring_examples_run(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} failed"
+
+
+def test_book_table_describes_each_parameter_once_and_its_defaults_pass():
+    from spotmath.book.parameters import BOOK_TABLE, check_book_parameters, parameters_cell
+
+    names = [row.name for row in BOOK_TABLE]
+    libraries = [row.library for row in BOOK_TABLE]
+    assert len(set(names)) == len(names) and len(set(libraries)) == len(libraries)
+    checked = check_book_parameters(**{row.name: row.default for row in BOOK_TABLE})
+    assert set(checked) == set(libraries) | {"preemption_rate"}
+    assert checked.restart_time == checked["restart_time"] == 10 / 60  # attribute access
+    assert checked.parameter_counts == (7e9, 13e9, 70e9)
+    assert checked.preemption_rate == 0.25
+    with pytest.raises(AttributeError, match="^mtbf: not among these parameters"):
+        _ = checked.mtbf
+    for row in BOOK_TABLE:  # a parameters-cell line fits the book's width
+        assert len(row.line()) <= 80, row.line()
+    assert parameters_cell("seed", "trace_files") == (
+        'seed: int = 2026  # random seed, for reproducible simulations\n'
+        'trace_files: list = ["p3-trace.csv", "g4dn-trace.csv"]  # in book/data/traces/')
+    with pytest.raises(InputError, match="^mtbf: unknown parameter"):
+        parameters_cell("mtbf")
+
+
+def test_book_equations_come_without_sympy():
+    code = ("import sys; from spotmath.book.display import equation; "
+            "shown = equation('young'); "
+            "sys.exit(('sympy' in sys.modules) or shown.data != "
+            f"{LATEX['young']!r})")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_unknown_equation_is_one_clear_error():
+    import pytest
+
+    from spotmath.book.display import equation
+    from spotmath.inputs import InputError
+
+    with pytest.raises(InputError, match="^derivation: must be one of"):
+        equation("yung")

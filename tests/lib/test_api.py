@@ -1,0 +1,65 @@
+"""Every module says what it exports: `__all__` lists exactly its public functions and
+classes (plus named constants), never a one-letter SymPy symbol."""
+
+import importlib
+import inspect
+import pkgutil
+
+import pytest
+
+import spotmath
+
+#: Every module: the library's here, the book's too (their names only: nothing is run).
+MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(spotmath.__path__, "spotmath.")
+                 if not name.rpartition(".")[2].startswith("_"))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_all_lists_exactly_the_public_names(name):
+    module = importlib.import_module(name)
+    exported = getattr(module, "__all__", None)
+    assert exported is not None, f"{name} has no __all__"
+    assert len(set(exported)) == len(exported), f"{name}: a name listed twice"
+    for public in exported:
+        assert hasattr(module, public), (name, public)
+        assert len(public) > 2 and public not in {"lam", "tau", "sigma", "rho"}, (name, public)
+    defined = {n for n, o in vars(module).items()
+               if not n.startswith("_") and (inspect.isfunction(o) or inspect.isclass(o))
+               and o.__module__ == module.__name__}
+    assert defined <= set(exported), (name, sorted(defined - set(exported)))
+
+
+def test_package_exports_resolve():
+    for public in spotmath.__all__:
+        assert getattr(spotmath, public) is not None, public
+
+
+def test_the_library_stands_without_the_book():
+    """Every module outside spotmath.book imports, and the commands plan, derive, fit and
+    replay run, with none of the book's tools loaded (Jupyter, papermill, Sphinx,
+    matplotlib, YAML): `pip install .` needs only NumPy, SciPy and SymPy."""
+    import subprocess
+    import sys
+
+    library = [name for name in MODULES if not name.startswith("spotmath.book")]
+    code = "\n".join([
+        "import importlib, sys",
+        f"for name in {library!r}: importlib.import_module(name)",
+        "from spotmath.cli import main",
+        "from spotmath.traces.synthetic import synthetic_trace",
+        "from spotmath.traces import write_trace",
+        "import tempfile, pathlib",
+        "path = pathlib.Path(tempfile.mkdtemp()) / 't.csv'",
+        "write_trace(synthetic_trace(preemption_rate=0.5, pool_size=5, hours=50, seed=1), path)",
+        "for argv in (['plan'], ['derive', 'young'], ['fit', str(path)],",
+        "             ['replay', str(path), '--scan']):",
+        "    assert main(argv) == 0, argv",
+        "book = ('nbformat', 'papermill', 'IPython', 'sphinx', 'matplotlib', 'yaml',",
+        "        'myst_nb', 'jupyter_client', 'spotmath.book')",
+        "loaded = sorted(m for m in sys.modules",
+        "                if m.split('.')[0] in book or m.startswith('spotmath.book'))",
+        "assert not loaded, loaded",
+    ])
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
