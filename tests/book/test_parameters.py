@@ -18,6 +18,20 @@ BOOK_MODULES = sorted(name for _, name, _ in
 
 
 @pytest.mark.parametrize("name", ["spotmath.book", *BOOK_MODULES])
+def test_all_lists_exactly_the_public_names(name):
+    import inspect
+
+    module = importlib.import_module(name)
+    exported = getattr(module, "__all__", None)
+    assert exported is not None, f"{name} has no __all__"
+    assert len(set(exported)) == len(exported) and all(hasattr(module, n) for n in exported)
+    defined = {n for n, o in vars(module).items()
+               if not n.startswith("_") and (inspect.isfunction(o) or inspect.isclass(o))
+               and o.__module__ == module.__name__}
+    assert defined <= set(exported), (name, sorted(defined - set(exported)))
+
+
+@pytest.mark.parametrize("name", ["spotmath.book", *BOOK_MODULES])
 def test_docstring_examples_run(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
