@@ -87,9 +87,8 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
     )
     try:
         return make_plan(**options)
-    except InputError as error:
-        name, _, rest = str(error).partition(":")
-        raise InputError(f"{_OPTION_NAMES.get(name, name)}:{rest}") from None
+    except InputError as error:  # name the option the reader typed
+        raise error.renamed(_OPTION_NAMES.get(error.name, error.name)) from None
 
 
 def _plan(args: argparse.Namespace) -> int:

@@ -47,7 +47,32 @@ __all__ = [
 
 
 class InputError(ValueError):
-    """A user-supplied value is unusable; the message names the parameter and the value."""
+    """A user-supplied value is unusable: one line, ``NAME: what is wrong``.
+
+    ``name`` is what the message names (a parameter, an option such as ``--checkpoint``,
+    or a file and line such as ``t.csv:3``) and ``detail`` the rest; given a single
+    message, the name is what comes before its first ``": "``.  :meth:`renamed` is the same
+    error under another name (the command line shows its options' names).
+
+    Examples
+    --------
+    >>> error = InputError("checkpoint_cost: must be a duration > 0, got 0")
+    >>> error.name, str(error.renamed("--checkpoint"))
+    ('checkpoint_cost', '--checkpoint: must be a duration > 0, got 0')
+    """
+
+    def __init__(self, message: str, *, name: str | None = None) -> None:
+        if name is None:
+            name, _, detail = message.partition(": ")
+        else:
+            detail = message
+        super().__init__(f"{name}: {detail}" if detail else name)
+        self.name = name
+        self.detail = detail
+
+    def renamed(self, name: str) -> InputError:
+        """The same error, naming ``name`` instead."""
+        return InputError(self.detail, name=name)
 
 
 #: The longest duration the command line and trace files accept, hours (about 114 years):

@@ -330,7 +330,7 @@ def fit_trace(trace: Trace, window: float | str = "60s") -> Fit:
         weibull = fit_weibull(trace.lifetimes, trace.preempted, trace.resolution)
         note = ""
     except InputError as error:  # the rate stands; only the shape is out of reach
-        weibull, note = None, str(error).partition(": ")[2]
+        weibull, note = None, error.detail
     low, high = rate_interval(trace.preemptions, trace.node_hours)
     share, independent = co_preemption(trace, window)
     return Fit(
