@@ -14,7 +14,7 @@ from collections.abc import Callable
 from numpy.typing import ArrayLike
 
 from ..inputs import check_parameters
-from . import _generated as G
+from . import _generated
 from .numerics import Number, _out
 
 __all__ = [
@@ -32,12 +32,12 @@ SECONDS_PER_HOUR = 3600.0
 
 def _f() -> dict[str, Callable]:
     return {
-        "fraction": G.interrupted_fraction,
-        "bucket": G.bucket_rate,
-        "observed": G.observed_rate,
-        "write": G.checkpoint_write_time,
-        "elastic": G.elastic_waste,
-        "price": G.useful_hour_price,
+        "fraction": _generated.interrupted_fraction,
+        "bucket": _generated.bucket_rate,
+        "observed": _generated.observed_rate,
+        "write": _generated.checkpoint_write_time,
+        "elastic": _generated.elastic_waste,
+        "price": _generated.useful_hour_price,
     }
 
 

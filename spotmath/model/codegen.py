@@ -28,7 +28,7 @@ from sympy.codegen.cfunctions import expm1
 from sympy.codegen.rewriting import optimize, optims_c99
 from sympy.printing.jscode import JavascriptCodePrinter
 
-from . import derivations as D
+from . import derivations
 
 __all__ = ["FORMULAS", "PATH", "JS_PATH", "INPUTS_JS_PATH", "generate", "generate_js",
            "generate_inputs_js", "check", "main"]
@@ -42,15 +42,16 @@ INPUTS_JS_PATH = JS_PATH.with_name("inputs.js")
 
 def _notice_condition(part: int) -> sp.Expr:
     """g(T)e^{−λ(T+C)} (part 0), and the coefficients α (1) and β (2) of ℓ(T) = αT + β."""
-    g, slope = D.notice_optimality_condition()
+    g, slope = derivations.notice_optimality_condition()
     if part == 0:
-        return sp.expand(sp.powsimp(sp.expand(g * sp.exp(-D.lam * (D.T + D.C)))))
-    return sp.Poly(slope, D.T).all_coeffs()[part - 1]
+        lam, T, C = derivations.lam, derivations.T, derivations.C
+        return sp.expand(sp.powsimp(sp.expand(g * sp.exp(-lam * (T + C)))))
+    return sp.Poly(slope, derivations.T).all_coeffs()[part - 1]
 
 
 def _optimality(derivative: bool) -> sp.Expr:
-    g = D.exact_optimality_condition()
-    return sp.diff(g, D.x) if derivative else g
+    g = derivations.exact_optimality_condition()
+    return sp.diff(g, derivations.x) if derivative else g
 
 
 _FULL = ("lam", "T", "C", "R", "q_n", "C_n", "P")
@@ -59,71 +60,73 @@ _FULL = ("lam", "T", "C", "R", "q_n", "C_n", "P")
 #: of the symbols in :mod:`spotmath.model.derivations`).
 FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     # numerics: the waste, the optimum, break-even and gangs
-    "lost_work_exact": (lambda: _as_terms(D.lost_work_exact(), D.lam * D.T),
+    "lost_work_exact": (lambda: _as_terms(derivations.lost_work_exact(),
+                                          derivations.lam * derivations.T),
                         ("lam", "T")),
-    "lost_work_first_order": (D.lost_work_first_order, ("lam", "T")),
-    "segment_time_preemptible": (lambda: D.segment_time(True), ("lam", "T", "C", "R")),
-    "segment_time_protected": (lambda: D.segment_time(False), ("lam", "T", "C", "R")),
-    "waste_exact_preemptible": (lambda: D.waste_exact(True), ("lam", "T", "C", "R")),
-    "waste_exact_protected": (lambda: D.waste_exact(False), ("lam", "T", "C", "R")),
-    "waste_first_order": (D.waste_first_order_with_checkpoint, ("lam", "T", "C", "R")),
-    "free_limit_exact_preemptible": (lambda: D.free_checkpoint_limit("exact", True),
+    "lost_work_first_order": (derivations.lost_work_first_order, ("lam", "T")),
+    "segment_time_preemptible": (lambda: derivations.segment_time(True), ("lam", "T", "C", "R")),
+    "segment_time_protected": (lambda: derivations.segment_time(False), ("lam", "T", "C", "R")),
+    "waste_exact_preemptible": (lambda: derivations.waste_exact(True), ("lam", "T", "C", "R")),
+    "waste_exact_protected": (lambda: derivations.waste_exact(False), ("lam", "T", "C", "R")),
+    "waste_first_order": (derivations.waste_first_order_with_checkpoint, ("lam", "T", "C", "R")),
+    "free_limit_exact_preemptible": (lambda: derivations.free_checkpoint_limit("exact", True),
                                      ("lam", "R")),
-    "free_limit_exact_protected": (lambda: D.free_checkpoint_limit("exact", False),
+    "free_limit_exact_protected": (lambda: derivations.free_checkpoint_limit("exact", False),
                                    ("lam", "R")),
-    "free_limit_first_order": (lambda: D.free_checkpoint_limit("first-order"), ("lam", "R")),
-    "young_interval": (D.young_interval, ("lam", "C")),
-    "daly_interval": (D.daly_interval, ("lam", "C")),
-    "exact_interval_lambert": (D.exact_interval, ("lam", "C")),
+    "free_limit_first_order": (lambda: derivations.free_checkpoint_limit("first-order"),
+                               ("lam", "R")),
+    "young_interval": (derivations.young_interval, ("lam", "C")),
+    "daly_interval": (derivations.daly_interval, ("lam", "C")),
+    "exact_interval_lambert": (derivations.exact_interval, ("lam", "C")),
     "optimality_condition": (lambda: _optimality(False), ("x", "c")),
     "optimality_condition_slope": (lambda: _optimality(True), ("x", "c")),
-    "break_even_shortest_first_order": (lambda: D.break_even_intervals_first_order()[0],
+    "break_even_shortest_first_order": (lambda: derivations.break_even_intervals_first_order()[0],
                                         ("lam", "C", "R", "d")),
-    "break_even_longest_first_order": (lambda: D.break_even_intervals_first_order()[1],
+    "break_even_longest_first_order": (lambda: derivations.break_even_intervals_first_order()[1],
                                        ("lam", "C", "R", "d")),
-    "break_even_rate_first_order": (D.break_even_rate_first_order, ("T", "C", "R", "d")),
-    "break_even_restart_first_order": (D.break_even_restart_first_order,
+    "break_even_rate_first_order": (derivations.break_even_rate_first_order, ("T", "C", "R", "d")),
+    "break_even_restart_first_order": (derivations.break_even_restart_first_order,
                                        ("lam", "T", "C", "d")),
-    "break_even_restart_exact_preemptible": (lambda: D.break_even_restart_exact(True),
+    "break_even_restart_exact_preemptible": (lambda: derivations.break_even_restart_exact(True),
                                              ("lam", "T", "C", "d")),
-    "break_even_restart_exact_protected": (lambda: D.break_even_restart_exact(False),
+    "break_even_restart_exact_protected": (lambda: derivations.break_even_restart_exact(False),
                                            ("lam", "T", "C", "d")),
-    "gang_rate": (D.gang_rate, ("lam", "N")),
-    "gang_survival": (D.gang_survival, ("lam", "N", "T")),
-    "max_gang_first_order": (D.max_gang_first_order, ("lam", "C", "R", "d")),
-    "never_on_spot_exact_preemptible": (lambda: D.never_on_spot_gang("exact", True),
+    "gang_rate": (derivations.gang_rate, ("lam", "N")),
+    "gang_survival": (derivations.gang_survival, ("lam", "N", "T")),
+    "max_gang_first_order": (derivations.max_gang_first_order, ("lam", "C", "R", "d")),
+    "never_on_spot_exact_preemptible": (lambda: derivations.never_on_spot_gang("exact", True),
                                         ("lam", "R", "d")),
-    "never_on_spot_exact_protected": (lambda: D.never_on_spot_gang("exact", False),
+    "never_on_spot_exact_protected": (lambda: derivations.never_on_spot_gang("exact", False),
                                       ("lam", "R", "d")),
-    "never_on_spot_first_order": (lambda: D.never_on_spot_gang("first-order"),
+    "never_on_spot_first_order": (lambda: derivations.never_on_spot_gang("first-order"),
                                   ("lam", "R", "d")),
     # calibration and fleet
-    "interrupted_fraction": (D.interrupted_fraction, ("lam", "H")),
-    "bucket_rate": (D.bucket_rate, ("F", "H")),
-    "observed_rate": (D.observed_rate, ("m", "n", "tau")),
-    "checkpoint_write_time": (D.checkpoint_write_time, ("p", "q", "B")),
-    "elastic_waste": (D.elastic_waste, ("lam", "N", "P", "R")),
-    "useful_hour_price": (D.useful_hour_price, ("w", "g", "a")),
+    "interrupted_fraction": (derivations.interrupted_fraction, ("lam", "H")),
+    "bucket_rate": (derivations.bucket_rate, ("F", "H")),
+    "observed_rate": (derivations.observed_rate, ("m", "n", "tau")),
+    "checkpoint_write_time": (derivations.checkpoint_write_time, ("p", "q", "B")),
+    "elastic_waste": (derivations.elastic_waste, ("lam", "N", "P", "R")),
+    "useful_hour_price": (derivations.useful_hour_price, ("w", "g", "a")),
     # real preemptions
-    "weibull_profile_log_likelihood": (D.weibull_profile_log_likelihood,
+    "weibull_profile_log_likelihood": (derivations.weibull_profile_log_likelihood,
                                        ("k", "m", "G", "Lsum")),
-    "weibull_scale_mle": (D.weibull_scale_mle, ("k", "m", "G")),
-    "local_rate_interval": (D.local_rate_interval, ("C", "sigma", "k", "t")),
-    "local_rate_first_interval": (D.local_rate_first_interval, ("C", "sigma", "k")),
-    "bulk_fraction": (D.bulk_fraction, ("lam", "N", "r")),
-    "bulk_gang_rate": (D.bulk_gang_rate, ("lam", "N", "rho")),
+    "weibull_scale_mle": (derivations.weibull_scale_mle, ("k", "m", "G")),
+    "local_rate_interval": (derivations.local_rate_interval, ("C", "sigma", "k", "t")),
+    "local_rate_first_interval": (derivations.local_rate_first_interval, ("C", "sigma", "k")),
+    "bulk_fraction": (derivations.bulk_fraction, ("lam", "N", "r")),
+    "bulk_gang_rate": (derivations.bulk_gang_rate, ("lam", "N", "rho")),
     # a preemption notice and asynchronous checkpoints
-    "waste_notice_preemptible": (lambda: D.waste_notice(True), _FULL),
-    "waste_notice_protected": (lambda: D.waste_notice(False), _FULL),
-    "waste_first_order_notice": (D.waste_first_order_notice, _FULL),
-    "notice_waste_floor_preemptible": (lambda: D.notice_waste_floor(True),
+    "waste_notice_preemptible": (lambda: derivations.waste_notice(True), _FULL),
+    "waste_notice_protected": (lambda: derivations.waste_notice(False), _FULL),
+    "waste_first_order_notice": (derivations.waste_first_order_notice, _FULL),
+    "notice_waste_floor_preemptible": (lambda: derivations.notice_waste_floor(True),
                                        ("lam", "R", "q_n", "C_n")),
-    "notice_waste_floor_protected": (lambda: D.notice_waste_floor(False),
+    "notice_waste_floor_protected": (lambda: derivations.notice_waste_floor(False),
                                      ("lam", "R", "q_n", "C_n")),
     "notice_condition": (lambda: _notice_condition(0), ("lam", "T", "C", "q_n", "C_n", "P")),
     "notice_slope_alpha": (lambda: _notice_condition(1), ("lam", "C", "q_n", "C_n", "P")),
     "notice_slope_beta": (lambda: _notice_condition(2), ("lam", "C", "q_n", "C_n", "P")),
-    "first_order_notice_interval": (D.first_order_notice_interval, ("lam", "C", "q_n")),
+    "first_order_notice_interval": (derivations.first_order_notice_interval, ("lam", "C", "q_n")),
 }
 
 
@@ -145,7 +148,7 @@ _AS_GIVEN = {"lost_work_exact"}
 def _rewritten(name: str) -> tuple[sp.Expr, list[sp.Symbol]]:
     """The expression for ``name`` in plain symbols named as its arguments, rewritten."""
     thunk, arguments = FORMULAS[name]
-    symbols = [getattr(D, argument) for argument in arguments]
+    symbols = [getattr(derivations, argument) for argument in arguments]
     # Argument names are the attribute names (λ is `lam`), so the text is the same every
     # time: no Dummy symbols with a counter in their names.
     plain = [sp.Symbol(argument, **symbol.assumptions0)
@@ -206,8 +209,8 @@ def generate() -> str:
     ]
     if scipy_names:
         header.append(f"from scipy.special import {', '.join(sorted(scipy_names))}")
-    latex = "\n".join(f"    {name!r}: {D.derivation(name).latex()!r},"
-                      for name in D.NAMES)
+    latex = "\n".join(f"    {name!r}: {derivations.derivation(name).latex()!r},"
+                      for name in derivations.NAMES)
     table = ("#: Every named derivation as LaTeX (``Derivation.latex()``), by name.\n"
              f"LATEX = {{\n{latex}\n}}\n")
     return ("\n".join(header) + "\n\n\n" + "\n\n".join(functions) + "\n\n"

@@ -23,8 +23,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ..inputs import InputError, check_choice, check_parameters
-from . import _generated as G
-from . import numerics as n
+from . import _generated, numerics
 
 __all__ = ["waste_fraction", "waste_floor", "optimal_interval", "optimal_waste",
            "break_even_intervals", "max_gang_size", "no_periodic_share", "LONGEST"]
@@ -40,17 +39,19 @@ NEGLIGIBLE = 1e-12
 
 def _f_waste(model: str, preemptible: bool) -> Callable:
     if model == "exact":
-        return getattr(G, f"waste_notice_{n._variant(preemptible)}")
-    return G.waste_first_order_notice
+        return (_generated.waste_notice_preemptible if preemptible
+                else _generated.waste_notice_protected)
+    return _generated.waste_first_order_notice
 
 
 def _f_floor(preemptible: bool) -> Callable:
-    return getattr(G, f"notice_waste_floor_{n._variant(preemptible)}")
+    return (_generated.notice_waste_floor_preemptible if preemptible
+            else _generated.notice_waste_floor_protected)
 
 
 def _f_condition() -> tuple[Callable, Callable, Callable]:
     """g(T)e^{−λ(T+C)} (same sign as g, no overflow) and the coefficients of ℓ = αT + β."""
-    return G.notice_condition, G.notice_slope_alpha, G.notice_slope_beta
+    return _generated.notice_condition, _generated.notice_slope_alpha, _generated.notice_slope_beta
 
 
 def _checked(preemption_rate, checkpoint_cost, notice_share, notice_write, persist):
@@ -64,11 +65,11 @@ def _checked(preemption_rate, checkpoint_cost, notice_share, notice_write, persi
 
 
 def waste_fraction(
-    preemption_rate: float, interval: n.Number, checkpoint_cost: float,
-    restart_time: n.Number, *, notice_share: float = 0.0,
+    preemption_rate: float, interval: numerics.Number, checkpoint_cost: float,
+    restart_time: numerics.Number, *, notice_share: float = 0.0,
     notice_write: float | None = None, persist: float = 0.0, model: str = "exact",
     restart_preemptible: bool = True,
-) -> n.Number:
+) -> numerics.Number:
     """Share of wall time not spent on useful compute, with a notice and asynchronous writes.
 
     ``interval`` must be at least ``persist`` (one save in flight).  Exact: 1 minus the
@@ -83,14 +84,14 @@ def waste_fraction(
         shown = float(np.min(interval))
         raise InputError(f"interval: {shown:g} h is shorter than the persist time "
                          f"{persist:g} h (only one checkpoint may be in flight)")
-    model = check_choice("model", model, n.MODELS)
+    model = check_choice("model", model, numerics.MODELS)
     function = _f_waste(model, bool(restart_preemptible))
     with np.errstate(invalid="ignore"):  # e^{λT}/(e^{λT} − 1) is ∞/∞ beyond λT ≈ 709
         waste = function(rate, interval, cost, restart, share, write, persist)
     if model == "exact":  # there the waste equals its limit to double precision
         floor = _f_floor(bool(restart_preemptible))(rate, restart, share, write)
         waste = np.where(rate * (np.asarray(interval) + cost) > LONGEST, floor, waste)
-    return n._out(waste)
+    return numerics._out(waste)
 
 
 def waste_floor(
@@ -105,7 +106,7 @@ def waste_floor(
     rate, restart, share, write = check_parameters(
         scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,
         notice_share=notice_share, notice_write=notice_write)
-    if check_choice("model", model, n.MODELS) == "first-order":
+    if check_choice("model", model, numerics.MODELS) == "first-order":
         return rate * (write + restart) if share == 1 else math.inf
     return float(_f_floor(bool(restart_preemptible))(rate, restart, share, write))
 
@@ -167,11 +168,11 @@ def optimal_interval(
     rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
                                                  notice_share, notice_write, persist)
     (shortest,) = check_parameters(scalar=True, persist=shortest)
-    if check_choice("model", model, n.MODELS) == "first-order":
+    if check_choice("model", model, numerics.MODELS) == "first-order":
         if share == 1:
             return math.inf
-        return max(float(G.first_order_notice_interval(rate, cost, share)), shortest)
-    plain = float(n.exact_interval(rate, cost))
+        return max(float(_generated.first_order_notice_interval(rate, cost, share)), shortest)
+    plain = float(numerics.exact_interval(rate, cost))
     if share == 0:
         return max(plain, shortest)
     if rate * cost > LONGEST:  # a periodic write would almost never complete (waste 1)
@@ -240,11 +241,11 @@ def break_even_intervals(
             if excess(best) < 0:
                 break
             best *= 2
-    high = math.inf if floor < discount else n._root(excess, best, 2 * best)
+    high = math.inf if floor < discount else numerics._root(excess, best, 2 * best)
     if excess(max(persist, 1e-12 / rate)) < 0:
         return max(persist, 0.0), high
     # waste(P) >= d here, so the shortest paying interval lies in [P, best]
-    return n._root_down(excess, max(best / 2, persist), best, floor=persist), high
+    return numerics._root_down(excess, max(best / 2, persist), best, floor=persist), high
 
 
 def max_gang_size(
@@ -276,12 +277,12 @@ def max_gang_size(
         if limit <= discount:
             return None  # every gang pays, however large
     try:
-        size = n._root(excess, rate, 2 * rate) / rate
+        size = numerics._root(excess, rate, 2 * rate) / rate
     except ArithmeticError:  # no gang rate is too high (free writes and restarts)
         return None
     if not math.isfinite(size):
         return None
-    return max(0, math.ceil(n._snap(size)) - 1)
+    return max(0, math.ceil(numerics._snap(size)) - 1)
 
 
 def no_periodic_share(
@@ -298,7 +299,7 @@ def no_periodic_share(
     """
     rate, cost, _, write, persist = _checked(preemption_rate, checkpoint_cost, 0.0,
                                              notice_write, persist)
-    if check_choice("model", model, n.MODELS) == "first-order":
+    if check_choice("model", model, numerics.MODELS) == "first-order":
         return 1.0
 
     def periodic(share: float) -> bool:

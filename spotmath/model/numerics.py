@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 
 from ..inputs import InputError, check_choice, check_number, check_parameters
-from . import _generated as G
+from . import _generated
 
 __all__ = [
     "MODELS",
@@ -69,62 +69,62 @@ def _model(model: str) -> str:
 
 
 # -- the generated functions, by model and restart variant ------------------------------------
-def _variant(preemptible: bool) -> str:
-    return "preemptible" if preemptible else "protected"
-
-
 def _f_lost_work(model: str) -> Callable:
-    return G.lost_work_exact if model == "exact" else G.lost_work_first_order
+    return _generated.lost_work_exact if model == "exact" else _generated.lost_work_first_order
 
 
 def _f_segment_time(preemptible: bool) -> Callable:
-    return getattr(G, f"segment_time_{_variant(preemptible)}")
+    return _generated.segment_time_preemptible if preemptible else _generated.segment_time_protected
 
 
 def _f_waste(model: str, preemptible: bool) -> Callable:
     if model == "exact":
-        return getattr(G, f"waste_exact_{_variant(preemptible)}")
-    return G.waste_first_order
+        return (_generated.waste_exact_preemptible if preemptible
+                else _generated.waste_exact_protected)
+    return _generated.waste_first_order
 
 
 def _f_free_checkpoint_limit(model: str, preemptible: bool) -> Callable:
     if model == "exact":
-        return getattr(G, f"free_limit_exact_{_variant(preemptible)}")
-    return G.free_limit_first_order
+        return (_generated.free_limit_exact_preemptible if preemptible
+                else _generated.free_limit_exact_protected)
+    return _generated.free_limit_first_order
 
 
 def _f_interval(kind: str) -> Callable:
-    return {"young": G.young_interval, "daly": G.daly_interval,
-            "exact": G.exact_interval_lambert}[kind]
+    return {"young": _generated.young_interval, "daly": _generated.daly_interval,
+            "exact": _generated.exact_interval_lambert}[kind]
 
 
 def _f_optimality() -> tuple[Callable, Callable]:
     """The exact optimality condition g(x, c) and its derivative in x."""
-    return G.optimality_condition, G.optimality_condition_slope
+    return _generated.optimality_condition, _generated.optimality_condition_slope
 
 
 def _f_break_even_first_order() -> dict[str, Callable]:
     return {
-        "shortest": G.break_even_shortest_first_order,
-        "longest": G.break_even_longest_first_order,
-        "rate": G.break_even_rate_first_order,
-        "restart": G.break_even_restart_first_order,
+        "shortest": _generated.break_even_shortest_first_order,
+        "longest": _generated.break_even_longest_first_order,
+        "rate": _generated.break_even_rate_first_order,
+        "restart": _generated.break_even_restart_first_order,
     }
 
 
 def _f_break_even_restart_exact(preemptible: bool) -> Callable:
-    return getattr(G, f"break_even_restart_exact_{_variant(preemptible)}")
+    return (_generated.break_even_restart_exact_preemptible if preemptible
+            else _generated.break_even_restart_exact_protected)
 
 
 def _f_gang() -> dict[str, Callable]:
-    return {"rate": G.gang_rate, "survival": G.gang_survival,
-            "max_first_order": G.max_gang_first_order}
+    return {"rate": _generated.gang_rate, "survival": _generated.gang_survival,
+            "max_first_order": _generated.max_gang_first_order}
 
 
 def _f_never_on_spot(model: str, preemptible: bool) -> Callable:
     if model == "exact":
-        return getattr(G, f"never_on_spot_exact_{_variant(preemptible)}")
-    return G.never_on_spot_first_order
+        return (_generated.never_on_spot_exact_preemptible if preemptible
+                else _generated.never_on_spot_exact_protected)
+    return _generated.never_on_spot_first_order
 
 
 # -- vectorised formulas ----------------------------------------------------------------------

@@ -7,7 +7,7 @@ import textwrap
 from dataclasses import asdict, dataclass, field
 
 from ..inputs import InputError, check_choice, check_gang_size, check_parameters
-from . import numerics as n
+from . import numerics
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS"]
 
@@ -16,7 +16,7 @@ __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KE
 DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
 #: The choices of `spotmath plan`'s --model and --restart-variant, the first the default
 #: (also what the book's calculator offers: spotmath/web/inputs.js).
-CHOICES = {"model": list(n.MODELS), "restart-variant": ["preemptible", "protected"]}
+CHOICES = {"model": list(numerics.MODELS), "restart-variant": ["preemptible", "protected"]}
 #: The keys of `spotmath plan --json`, in order: :meth:`Plan.as_dict` has them all.
 PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
              "recommended_interval_h", "waste_first_order", "waste_exact",
@@ -307,7 +307,7 @@ def make_plan(
         raise InputError("checkpoint_cost: must be > 0 to plan an interval, got 0 (with free "
                          "checkpoints the optimum is to checkpoint continuously)")
     nodes = check_gang_size("nodes", nodes)
-    model = check_choice("model", model, n.MODELS)
+    model = check_choice("model", model, numerics.MODELS)
     if notice == 0 and notice_share is not None:
         raise InputError("notice_share: given without a notice; give the notice period too")
     if notice == 0 and notice_write is not None:
@@ -322,14 +322,14 @@ def make_plan(
                                                        notice_write=notice_write)[0])
     effective = notice > 0 and write <= notice
     variant = {"restart_preemptible": bool(restart_preemptible)}
-    gang = float(n.gang_rate(rate, nodes))
+    gang = float(numerics.gang_rate(rate, nodes))
     if persist >= 1 / gang:
         raise InputError(f"persist: {duration_text(persist)} is not shorter than the mean "
                          f"time between preemptions ({duration_text(1 / gang)}); no "
                          "checkpoint interval that long is sensible")
     full = _full_model(cost, share, write, effective, persist)
-    classic = {"young_interval_h": float(n.young_interval(gang, cost)),
-               "daly_interval_h": float(n.daly_interval(gang, cost))}
+    classic = {"young_interval_h": float(numerics.young_interval(gang, cost)),
+               "daly_interval_h": float(numerics.daly_interval(gang, cost))}
     notice_values = {"notice_h": notice, "notice_share": share, "notice_write_h": write,
                      "notice_effective": effective, "persist_h": persist}
     if full["notice_share"] == 0 and persist == 0:
@@ -346,57 +346,57 @@ def _verdict(effective: float | None) -> str:
 def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, classic,
                   notice_values) -> Plan:
     """Today's model: no effective notice, blocking writes."""
-    recommended = float(n.optimal_interval(gang, cost, model))
-    waste = {m: float(n.waste_fraction(gang, recommended, cost, restart, model=m, **variant))
-             for m in n.MODELS}
-    effective = n.effective_discount(waste[model], discount)
-    exact = float(n.exact_interval(gang, cost))
+    recommended = float(numerics.optimal_interval(gang, cost, model))
+    waste = {m: float(numerics.waste_fraction(gang, recommended, cost, restart, model=m, **variant))
+             for m in numerics.MODELS}
+    effective = numerics.effective_discount(waste[model], discount)
+    exact = float(numerics.exact_interval(gang, cost))
     return Plan(
         preemption_rate=rate, restart_time_h=restart, checkpoint_cost_h=cost,
         spot_discount=discount, nodes=nodes, model=model, gang_rate=gang, **variant,
         **classic, exact_interval_h=exact, recommended_interval_h=recommended,
         waste_first_order=waste["first-order"], waste_exact=waste["exact"],
         effective_discount=effective,
-        break_even_interval_h=n.break_even_interval(gang, cost, restart, discount,
+        break_even_interval_h=numerics.break_even_interval(gang, cost, restart, discount,
                                                     model=model, **variant),
-        max_gang_size=n.max_gang_size(rate, cost, restart, discount, model=model, **variant),
-        never_on_spot_gang_size=n.never_on_spot_gang_size(rate, restart, discount,
+        max_gang_size=numerics.max_gang_size(rate, cost, restart, discount, model=model, **variant),
+        never_on_spot_gang_size=numerics.never_on_spot_gang_size(rate, restart, discount,
                                                           model=model, **variant),
         verdict=_verdict(effective), **notice_values,
-        first_order_interval_h=float(n.young_interval(gang, cost)),
+        first_order_interval_h=float(numerics.young_interval(gang, cost)),
     )
 
 
 def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, classic,
                notice_values, full) -> Plan:
     """The full model: an effective notice, asynchronous writes, or both."""
-    from . import notice as nm
+    from . import notice
 
     persist = full["persist"]
-    optimum = {m: nm.optimal_interval(gang, cost, model=m, **full) for m in n.MODELS}
+    optimum = {m: notice.optimal_interval(gang, cost, model=m, **full) for m in numerics.MODELS}
     # the best interval of at least P: the same one optimal_waste and the limits use
-    recommended = nm.optimal_interval(gang, cost, model=model, shortest=persist, **full)
+    recommended = notice.optimal_interval(gang, cost, model=model, shortest=persist, **full)
     waste = {}
-    for m in n.MODELS:
+    for m in numerics.MODELS:
         if math.isinf(recommended):
-            waste[m] = nm.waste_floor(gang, restart, notice_share=full["notice_share"],
+            waste[m] = notice.waste_floor(gang, restart, notice_share=full["notice_share"],
                                       notice_write=full["notice_write"], model=m, **variant)
         else:
-            waste[m] = nm.waste_fraction(gang, recommended, cost, restart, model=m, **full,
+            waste[m] = notice.waste_fraction(gang, recommended, cost, restart, model=m, **full,
                                          **variant)
-    effective = n.effective_discount(waste[model], discount)
-    paying = nm.break_even_intervals(gang, cost, restart, discount, model=model, **full,
+    effective = numerics.effective_discount(waste[model], discount)
+    paying = notice.break_even_intervals(gang, cost, restart, discount, model=model, **full,
                                      **variant)
     baseline = {}
     if full["notice_share"] > 0:
-        interval = float(n.optimal_interval(gang, cost, model))
+        interval = float(numerics.optimal_interval(gang, cost, model))
         no_notice = dict(full, notice_share=0.0)
-        baseline["no_notice"] = (max(interval, persist), nm.optimal_waste(
+        baseline["no_notice"] = (max(interval, persist), notice.optimal_waste(
             gang, cost, restart, model=model, **no_notice, **variant))
     if persist > 0:
         blocking = cost + persist
-        best = nm.optimal_interval(gang, blocking, model=model, **dict(full, persist=0.0))
-        baseline["blocking"] = (best, nm.optimal_waste(
+        best = notice.optimal_interval(gang, blocking, model=model, **dict(full, persist=0.0))
+        baseline["blocking"] = (best, notice.optimal_waste(
             gang, blocking, restart, model=model, **dict(full, persist=0.0), **variant))
         if math.isinf(best):
             del baseline["blocking"]
@@ -408,9 +408,9 @@ def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, class
         waste_first_order=_finite(waste["first-order"]), waste_exact=waste["exact"],
         effective_discount=effective,
         break_even_interval_h=None if paying is None else _finite(paying[1]),
-        max_gang_size=nm.max_gang_size(rate, cost, restart, discount, model=model, **full,
+        max_gang_size=notice.max_gang_size(rate, cost, restart, discount, model=model, **full,
                                        **variant),
-        never_on_spot_gang_size=n.never_on_spot_gang_size(rate, restart, discount,
+        never_on_spot_gang_size=numerics.never_on_spot_gang_size(rate, restart, discount,
                                                           model=model, **variant),
         verdict=_verdict(effective), **notice_values,
         first_order_interval_h=_finite(optimum["first-order"]), baseline=baseline,

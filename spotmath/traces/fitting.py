@@ -31,7 +31,7 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.special import chdtrc, gammaincinv
 
 from ..inputs import InputError, check_duration, check_parameters
-from ..model import _generated as G
+from ..model import _generated
 from ..model.calibration import interrupted_fraction
 from .reading import Trace
 
@@ -53,8 +53,8 @@ def _chi2_quantile(probability: float, dof: float) -> float:
 
 def _f() -> dict[str, Callable]:
     return {
-        "profile": G.weibull_profile_log_likelihood,
-        "scale": G.weibull_scale_mle,
+        "profile": _generated.weibull_profile_log_likelihood,
+        "scale": _generated.weibull_scale_mle,
     }
 
 

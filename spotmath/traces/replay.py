@@ -46,8 +46,7 @@ from functools import cache
 import numpy as np
 
 from ..inputs import InputError, check_gang_size, check_parameters
-from ..model import _generated as G
-from ..model import numerics as n
+from ..model import _generated, numerics
 from .fitting import rate_interval
 from .reading import Trace
 
@@ -65,10 +64,10 @@ _EDGE = 1e-9
 @cache
 def _f() -> dict[str, Callable]:
     return {
-        "local": G.local_rate_interval,
-        "first": G.local_rate_first_interval,
-        "rho": G.bulk_fraction,
-        "bulk_rate": G.bulk_gang_rate,
+        "local": _generated.local_rate_interval,
+        "first": _generated.local_rate_first_interval,
+        "rho": _generated.bulk_fraction,
+        "bulk_rate": _generated.bulk_gang_rate,
     }
 
 
@@ -234,10 +233,10 @@ def _result(trace: Trace, schedule: str, interval: float | None, cost: float, re
     rate = trace.preemption_rate
     model_rate = rate * (size or 1)
     poisson = (None if interval is None else
-               float(n.waste_fraction(model_rate, interval, cost, restart)))
+               float(numerics.waste_fraction(model_rate, interval, cost, restart)))
     if interval is not None and extra.get("interruptions"):
         extra = dict(extra, poisson_waste_gang_rate=float(
-            n.waste_fraction(extra["gang_rate"], interval, cost, restart)))
+            numerics.waste_fraction(extra["gang_rate"], interval, cost, restart)))
     scale = size or 1
     return Replay(trace=trace.name, schedule=schedule, interval_h=interval,
                   checkpoint_cost_h=cost, restart_time_h=restart, nodes=size, waste=waste,
@@ -420,7 +419,7 @@ def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: floa
     if high <= 0:  # no lifetime outlasts its restart and one write: nothing is ever saved
         return None, 1.0
     rate = trace.preemption_rate * (size or 1)
-    low = min(0.01 * float(n.exact_interval(rate, C)), high / 100)
+    low = min(0.01 * float(numerics.exact_interval(rate, C)), high / 100)
     coarse_step = 10 * GRID_STEP
     coarse = np.geomspace(low, high, int(math.ceil(math.log(high / low) / coarse_step)) + 1)
     useful = _useful_at(coarse, running, C)
@@ -448,7 +447,7 @@ def bulk_gang_rate(preemption_rate: float, nodes, bulk_fraction: float):
     sizes = np.asarray(nodes)
     for size in sizes.flat:
         check_gang_size("nodes", size)
-    return n._out(_f()["bulk_rate"](rate, sizes.astype(float), fraction))
+    return numerics._out(_f()["bulk_rate"](rate, sizes.astype(float), fraction))
 
 
 def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float:
