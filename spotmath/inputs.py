@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from .docs import fill_doc
+
 __all__ = [
     "InputError",
     "parse_duration",
@@ -149,13 +151,14 @@ def _check_range(
     return float(array) if array.ndim == 0 else array
 
 
+@fill_doc
 def parse_duration(name: str, value: Any) -> Any:
     """Turn ``'90s'``, ``'10min'``, ``'4h'``, ``'1.5d'`` (or a bare number string) into hours.
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
         Text with an optional unit (s, min, h, d; none means hours), or anything else, which
         is returned unchanged to be checked by :func:`check_duration`.
@@ -192,13 +195,14 @@ def parse_duration(name: str, value: Any) -> Any:
     return float(match["value"]) * HOURS_PER_UNIT[unit]
 
 
+@fill_doc
 def parse_rate(name: str, value: Any) -> Any:
     """Turn ``'0.25/h'``, ``'6/d'`` or ``'1/4h'`` into a rate per hour.
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
         Text such as ``'0.25/h'`` (a bare number string is per hour), or anything else,
         returned unchanged to be checked by :func:`check_rate`.
@@ -294,6 +298,7 @@ def rate_from_mtbf(mtbf: Any, name: str = "mtbf") -> float:
     return 1 / check_duration(name, mtbf, scalar=True, bounded=True)
 
 
+@fill_doc
 def check_duration(
     name: str, value: Any, *, allow_zero: bool = False, scalar: bool = False,
     bounded: bool = False,
@@ -303,7 +308,7 @@ def check_duration(
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
         A number, an array of numbers, or text with a unit (``'10min'``).
     allow_zero : bool, optional
@@ -343,6 +348,7 @@ def check_duration(
     return _bound(name, hours, "duration", value) if bounded else hours
 
 
+@fill_doc
 def check_rate(name: str, value: Any, *, scalar: bool = False,
                bounded: bool = False) -> float | np.ndarray:
     """A finite, positive rate per hour; arrays allowed.
@@ -350,11 +356,11 @@ def check_rate(name: str, value: Any, *, scalar: bool = False,
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
         A number, an array of numbers, or text such as ``'0.25/h'``.
     scalar : bool, optional
-        Require a single number (default False).
+        [[scalar]]
     bounded : bool, optional
         Also refuse rates below 1/:data:`MAX_HOURS` or above :data:`MAX_RATE` per hour
         (default False).
@@ -396,17 +402,18 @@ def _text_to_number(name: str, value: Any, expected: str, *, percent: bool = Fal
         raise InputError(f"{name}: must be {expected}, got {show(value)}") from None
 
 
+@fill_doc
 def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
     """A spot discount strictly between 0 and 1; ``'60%'`` is accepted as 0.6.
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
         A fraction, an array of fractions, or a percentage string.
     scalar : bool, optional
-        Require a single number (default False).
+        [[scalar]]
 
     Returns
     -------
@@ -430,13 +437,14 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
                         expected=expected, original=value, scalar=scalar)
 
 
+@fill_doc
 def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nodes") -> int:
     """A positive whole number (of nodes, by default): ``8``, ``8.0`` or ``'8'``.
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
         The number to check.
     what : str, optional
@@ -465,13 +473,14 @@ def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nod
     return int(value)
 
 
+@fill_doc
 def check_positive(name: str, value: Any) -> float:
     """A single finite number > 0 (a Weibull shape, say).
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
 
     Returns
@@ -492,13 +501,14 @@ def check_positive(name: str, value: Any) -> float:
                         expected="a number > 0", scalar=True)
 
 
+@fill_doc
 def check_fraction(name: str, value: Any) -> float:
     """A single number in [0, 1] (inclusive, unlike the discount); ``'50%'`` is 0.5.
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
 
     Returns
@@ -524,6 +534,7 @@ def check_fraction(name: str, value: Any) -> float:
     return float(array)
 
 
+@fill_doc
 def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
                  maximum: float | None = None, allow_maximum: bool = False,
                  expected: str, scalar: bool = False) -> float | np.ndarray:
@@ -532,7 +543,7 @@ def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
         A number, an array, or a number as text.
     minimum : float
@@ -546,7 +557,7 @@ def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
     expected : str
         What a good value is, for the message (``"a number > 0"``).
     scalar : bool, optional
-        Require a single number (default False).
+        [[scalar]]
 
     Returns
     -------
@@ -568,16 +579,17 @@ def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
                         original=value, scalar=scalar)
 
 
+@fill_doc
 def check_utilization(name: str, value: Any, *, scalar: bool = False) -> float | np.ndarray:
     """A share of paid hours that run jobs: a fraction in (0, 1].
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
     scalar : bool, optional
-        Require a single number (default False).
+        [[scalar]]
 
     Returns
     -------
@@ -597,13 +609,14 @@ def check_utilization(name: str, value: Any, *, scalar: bool = False) -> float |
                         allow_maximum=True, expected="a fraction in (0, 1]", scalar=scalar)
 
 
+@fill_doc
 def check_seed(name: str, value: Any) -> int:
     """A seed for NumPy's random generator: a whole number ≥ 0.
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
 
     Returns
@@ -626,13 +639,14 @@ def check_seed(name: str, value: Any) -> int:
     return int(value)
 
 
+@fill_doc
 def check_choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
     """One of a fixed set of strings.
 
     Parameters
     ----------
     name : str
-        The parameter's name, used in the error message.
+        [[name]]
     value : object
     choices : tuple of str
         The allowed values.

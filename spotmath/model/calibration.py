@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from numpy.typing import ArrayLike
 
+from ..docs import fill_doc
 from ..inputs import check_parameters
 from . import _generated
 from .numerics import Number, _out
@@ -41,6 +42,7 @@ def _f() -> dict[str, Callable]:
     }
 
 
+@fill_doc
 def interrupted_fraction(preemption_rate: ArrayLike, exposure: ArrayLike) -> Number:
     """Share of instances running H hours that are interrupted: F = 1 − e^{−λH}.
 
@@ -60,7 +62,7 @@ def interrupted_fraction(preemption_rate: ArrayLike, exposure: ArrayLike) -> Num
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Notes
     -----
@@ -80,6 +82,7 @@ def interrupted_fraction(preemption_rate: ArrayLike, exposure: ArrayLike) -> Num
     return _out(_f()["fraction"](rate, hours))
 
 
+@fill_doc
 def rate_from_interrupted_fraction(interrupted_fraction: ArrayLike, exposure: ArrayLike) -> Number:
     """Preemption rate at which a share F of instances running H hours is interrupted.
 
@@ -102,7 +105,7 @@ def rate_from_interrupted_fraction(interrupted_fraction: ArrayLike, exposure: Ar
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Notes
     -----
@@ -122,6 +125,7 @@ def rate_from_interrupted_fraction(interrupted_fraction: ArrayLike, exposure: Ar
     return _out(_f()["bucket"](fraction, hours))
 
 
+@fill_doc
 def observed_rate(count: ArrayLike, units: ArrayLike, window: ArrayLike) -> Number:
     """Failures per unit-hour from a published count: λ = m/(nτ).
 
@@ -146,7 +150,7 @@ def observed_rate(count: ArrayLike, units: ArrayLike, window: ArrayLike) -> Numb
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Notes
     -----
@@ -165,6 +169,7 @@ def observed_rate(count: ArrayLike, units: ArrayLike, window: ArrayLike) -> Numb
     return _out(_f()["observed"](failures, units_, hours))
 
 
+@fill_doc
 def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: ArrayLike,
                           bandwidth: ArrayLike) -> Number:
     """Hours to write the state of p parameters at B bytes per second: C = qp/B.
@@ -188,7 +193,7 @@ def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: Array
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Notes
     -----
@@ -209,6 +214,7 @@ def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: Array
     return _out(_f()["write"](count, per, rate * SECONDS_PER_HOUR))
 
 
+@fill_doc
 def elastic_waste(preemption_rate: ArrayLike, gang_size: int, rendezvous: ArrayLike,
                   restart_time: ArrayLike) -> Number:
     """First-order waste of an elastic job of N replicas: λ(2NP + R).
@@ -236,7 +242,7 @@ def elastic_waste(preemption_rate: ArrayLike, gang_size: int, rendezvous: ArrayL
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Notes
     -----
@@ -257,6 +263,7 @@ def elastic_waste(preemption_rate: ArrayLike, gang_size: int, rendezvous: ArrayL
     return _out(_f()["elastic"](rate, size, pause, restart))
 
 
+@fill_doc
 def useful_hour_price(waste: ArrayLike, price_discount: ArrayLike = 0.0,
                       utilization: ArrayLike = 1.0) -> Number:
     """Price of a useful hour, on-demand list price = 1: (1 − g)/(a(1 − w)).
@@ -281,7 +288,7 @@ def useful_hour_price(waste: ArrayLike, price_discount: ArrayLike = 0.0,
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Notes
     -----

@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq
 
+from ..docs import fill_doc
 from ..inputs import InputError, check_choice, check_number, check_parameters
 from . import _generated
 
@@ -128,6 +129,7 @@ def _f_never_on_spot(model: str, preemptible: bool) -> Callable:
 
 
 # -- vectorised formulas ----------------------------------------------------------------------
+@fill_doc
 def lost_work(preemption_rate: ArrayLike, interval: ArrayLike, model: str = "exact") -> Number:
     """Expected compute lost per preemption, hours.
 
@@ -137,9 +139,9 @@ def lost_work(preemption_rate: ArrayLike, interval: ArrayLike, model: str = "exa
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     interval : array_like
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     model : {"exact", "first-order"}, optional
         Exact conditional mean (default) or T/2.
 
@@ -152,7 +154,7 @@ def lost_work(preemption_rate: ArrayLike, interval: ArrayLike, model: str = "exa
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -168,6 +170,7 @@ def lost_work(preemption_rate: ArrayLike, interval: ArrayLike, model: str = "exa
     return _out(_f_lost_work(_model(model))(rate, interval))
 
 
+@fill_doc
 def segment_time(
     preemption_rate: ArrayLike, interval: ArrayLike, checkpoint_cost: ArrayLike = 0.0,
     restart_time: ArrayLike = 0.0, *, restart_preemptible: bool = True,
@@ -180,16 +183,15 @@ def segment_time(
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     interval : array_like
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : array_like, optional
         Time a checkpoint write blocks training, C ≥ 0, hours (default 0).
     restart_time : array_like, optional
         Preemption to computing again, R ≥ 0, hours (default 0).
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -200,7 +202,7 @@ def segment_time(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -217,6 +219,7 @@ def segment_time(
     return _out(_f_segment_time(bool(restart_preemptible))(rate, interval, cost, restart))
 
 
+@fill_doc
 def waste_fraction(
     preemption_rate: ArrayLike, interval: ArrayLike, checkpoint_cost: ArrayLike = 0.0,
     restart_time: ArrayLike = 0.0, *, model: str = "exact", restart_preemptible: bool = True,
@@ -229,18 +232,17 @@ def waste_fraction(
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     interval : array_like
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : array_like, optional
         Time a checkpoint write blocks training, C ≥ 0, hours (default 0).
     restart_time : array_like, optional
         Preemption to computing again, R ≥ 0, hours (default 0).
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -251,7 +253,7 @@ def waste_fraction(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -271,13 +273,14 @@ def waste_fraction(
     return _out(function(rate, interval, cost, restart))
 
 
+@fill_doc
 def young_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
     """Young's optimal compute interval T* = √(2C/λ), hours.
 
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : array_like
         Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
 
@@ -290,7 +293,7 @@ def young_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Nu
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -305,6 +308,7 @@ def young_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Nu
     return _out(_f_interval("young")(rate, cost))
 
 
+@fill_doc
 def daly_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
     """Daly's higher-order optimal interval, hours.
 
@@ -314,7 +318,7 @@ def daly_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Num
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : array_like
         Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
 
@@ -327,7 +331,7 @@ def daly_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Num
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -342,6 +346,7 @@ def daly_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Num
     return _out(_f_interval("daly")(rate, cost))
 
 
+@fill_doc
 def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
     """The exact optimal interval under Poisson preemptions, hours.
 
@@ -355,7 +360,7 @@ def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Nu
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : array_like
         Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
 
@@ -368,7 +373,7 @@ def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Nu
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -393,6 +398,7 @@ def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Nu
     return _out(x / rate)
 
 
+@fill_doc
 def optimal_interval(
     preemption_rate: ArrayLike, checkpoint_cost: ArrayLike, model: str = "exact"
 ) -> Number:
@@ -401,7 +407,7 @@ def optimal_interval(
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : array_like
         Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
     model : {"exact", "first-order"}, optional
@@ -416,7 +422,7 @@ def optimal_interval(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -432,6 +438,7 @@ def optimal_interval(
     return young_interval(preemption_rate, checkpoint_cost)
 
 
+@fill_doc
 def optimal_waste(
     preemption_rate: ArrayLike, checkpoint_cost: ArrayLike, restart_time: ArrayLike = 0.0, *,
     model: str = "exact", restart_preemptible: bool = True,
@@ -444,16 +451,15 @@ def optimal_waste(
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : array_like
         Time a checkpoint write blocks training, C ≥ 0, hours (default 0).
     restart_time : array_like, optional
         Preemption to computing again, R ≥ 0, hours (default 0).
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -464,7 +470,7 @@ def optimal_waste(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -592,6 +598,7 @@ def _root_down(function: Callable[[float], float], low: float, high: float,
     raise ArithmeticError("no sign change found while bracketing a root")
 
 
+@fill_doc
 def break_even_intervals(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
@@ -607,18 +614,17 @@ def break_even_intervals(
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : float
-        Time a checkpoint write blocks training, C ≥ 0, hours.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     spot_discount : float
-        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+        [[spot_discount]]
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -629,7 +635,7 @@ def break_even_intervals(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -665,6 +671,7 @@ def break_even_intervals(
     return low, high
 
 
+@fill_doc
 def break_even_interval(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
@@ -677,18 +684,17 @@ def break_even_interval(
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : float
-        Time a checkpoint write blocks training, C ≥ 0, hours.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     spot_discount : float
-        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+        [[spot_discount]]
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -698,7 +704,7 @@ def break_even_interval(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -716,6 +722,7 @@ def break_even_interval(
     return None if found is None else found[1]
 
 
+@fill_doc
 def break_even_preemption_rate(
     interval: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
@@ -727,18 +734,17 @@ def break_even_preemption_rate(
     Parameters
     ----------
     interval : float
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : float
-        Time a checkpoint write blocks training, C, hours ≥ 0.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     spot_discount : float
-        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+        [[spot_discount]]
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -749,7 +755,7 @@ def break_even_preemption_rate(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -773,6 +779,7 @@ def break_even_preemption_rate(
     return _root(excess, tiny, 1 / (interval + cost + restart))
 
 
+@fill_doc
 def break_even_restart_time(
     preemption_rate: float, interval: float, checkpoint_cost: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
@@ -784,18 +791,17 @@ def break_even_restart_time(
     Parameters
     ----------
     preemption_rate : float
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     interval : float
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : float
-        Time a checkpoint write blocks training, C, hours ≥ 0.
+        [[checkpoint_cost]]
     spot_discount : float
-        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+        [[spot_discount]]
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -805,7 +811,7 @@ def break_even_restart_time(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -827,6 +833,7 @@ def break_even_restart_time(
     return restart if restart >= 0 else None
 
 
+@fill_doc
 def break_even_discount(
     preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
     *, model: str = "exact", restart_preemptible: bool = True,
@@ -836,18 +843,17 @@ def break_even_discount(
     Parameters
     ----------
     preemption_rate : float
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     interval : float
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : float
-        Time a checkpoint write blocks training, C, hours ≥ 0.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -857,7 +863,7 @@ def break_even_discount(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -870,13 +876,14 @@ def break_even_discount(
 
 
 # -- gangs ------------------------------------------------------------------------------------
+@fill_doc
 def gang_rate(preemption_rate: ArrayLike, gang_size: int) -> Number:
     """Preemption rate of a synchronous gang of N independent nodes: Nλ.
 
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     gang_size : int
         Nodes in the synchronous gang, N ≥ 1.
 
@@ -889,7 +896,7 @@ def gang_rate(preemption_rate: ArrayLike, gang_size: int) -> Number:
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -900,17 +907,18 @@ def gang_rate(preemption_rate: ArrayLike, gang_size: int) -> Number:
     return _out(_f_gang()["rate"](rate, size))
 
 
+@fill_doc
 def gang_survival(preemption_rate: ArrayLike, gang_size: int, interval: ArrayLike) -> Number:
     """Probability that no node of the gang is preempted within T hours: e^{−NλT}.
 
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     gang_size : int
         Nodes in the synchronous gang, N ≥ 1.
     interval : array_like
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
 
     Returns
     -------
@@ -921,7 +929,7 @@ def gang_survival(preemption_rate: ArrayLike, gang_size: int, interval: ArrayLik
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -942,6 +950,7 @@ def _snap(value: float) -> float:
     return float(nearest) if abs(value - nearest) <= 1e-9 * max(1.0, abs(value)) else value
 
 
+@fill_doc
 def never_on_spot_gang_size(
     preemption_rate: float, restart_time: float, spot_discount: float, *,
     model: str = "exact", restart_preemptible: bool = True,
@@ -955,16 +964,15 @@ def never_on_spot_gang_size(
     Parameters
     ----------
     preemption_rate : float
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     spot_discount : float
-        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+        [[spot_discount]]
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -974,7 +982,7 @@ def never_on_spot_gang_size(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -995,6 +1003,7 @@ def never_on_spot_gang_size(
     return max(1, math.ceil(_snap(size)))
 
 
+@fill_doc
 def max_gang_size(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
     *, model: str = "exact", restart_preemptible: bool = True,
@@ -1008,18 +1017,17 @@ def max_gang_size(
     Parameters
     ----------
     preemption_rate : array_like
-        Preemptions per node-hour, λ > 0 (one over the MTBF).
+        [[preemption_rate]]
     checkpoint_cost : float
-        Time a checkpoint write blocks training, C ≥ 0, hours.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     spot_discount : float
-        Spot's discount against on-demand, d, a fraction strictly between 0 and 1.
+        [[spot_discount]]
     model : {"exact", "first-order"}, optional
-        The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.
+        [[model]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True: Daly's model, a spot gang's
-        replacement nodes are spot too); False treats the restart as protected.
+        [[restart_preemptible]]
 
     Returns
     -------
@@ -1029,7 +1037,7 @@ def max_gang_size(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------

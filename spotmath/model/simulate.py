@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
 
 __all__ = ["Simulation", "exposure", "simulate", "simulate_reference", "gap_scale",
@@ -113,6 +114,7 @@ def _checked(**values):
     return checked
 
 
+@fill_doc
 def exposure(
     preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
     gang_size: int = 1, weibull_shape: float = 1.0, bulk_fraction: float = 0.0,
@@ -127,13 +129,13 @@ def exposure(
     preemption_rate : float
         Preemptions per node-hour, λ > 0 (the mean rate also for Weibull gaps).
     interval : float
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : float
-        Blocking time of a checkpoint write, C ≥ 0, hours.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     gang_size : int, optional
-        Nodes in the synchronous gang, N ≥ 1 (default 1).
+        [[gang_size]]
     weibull_shape : float, optional
         Shape k of each node's gaps (default 1: Poisson).
     bulk_fraction : float, optional
@@ -147,7 +149,7 @@ def exposure(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -195,6 +197,7 @@ def _gap_scale(rate: float, shape: float) -> float:
     return 1 / (rate * math.gamma(1 + 1 / shape))
 
 
+@fill_doc
 def simulate(
     *, preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
     work: float, jobs: int = 1000, gang_size: int = 1, weibull_shape: float = 1.0,
@@ -213,17 +216,17 @@ def simulate(
     preemption_rate : float
         Preemptions per node-hour, λ > 0 (the mean rate also for Weibull gaps).
     interval : float
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : float
-        Blocking time of a checkpoint write, C ≥ 0, hours.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     work : float
         Compute each job must complete, hours (> 0).
     jobs : int, optional
         Independent jobs to simulate (default 1000).
     gang_size : int, optional
-        Nodes in the synchronous gang, N ≥ 1 (default 1).
+        [[gang_size]]
     weibull_shape : float, optional
         Shape k of each node's gaps between preemptions (default 1: Poisson).
     bulk_fraction : float, optional
@@ -250,7 +253,7 @@ def simulate(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     References
     ----------
@@ -366,6 +369,7 @@ def simulate(
     return Simulation(p["work"], t, preemptions, rework, restarts, writes, segments)
 
 
+@fill_doc
 def simulate_reference(
     *, preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
     work: float, jobs: int = 1000, gang_size: int = 1, weibull_shape: float = 1.0,
@@ -382,17 +386,17 @@ def simulate_reference(
     preemption_rate : float
         Preemptions per node-hour, λ > 0 (the mean rate also for Weibull gaps).
     interval : float
-        Compute between checkpoints, T > 0, hours.
+        [[interval]]
     checkpoint_cost : float
-        Blocking time of a checkpoint write, C ≥ 0, hours.
+        [[checkpoint_cost]]
     restart_time : float
-        Preemption to computing again, R ≥ 0, hours.
+        [[restart_time]]
     work : float
         Compute each job must complete, hours (> 0).
     jobs : int, optional
         Independent jobs to simulate (default 1000).
     gang_size : int, optional
-        Nodes in the synchronous gang, N ≥ 1 (default 1).
+        [[gang_size]]
     weibull_shape : float, optional
         Shape k of each node's gaps between preemptions (default 1: Poisson).
     bulk_fraction : float, optional
@@ -418,7 +422,7 @@ def simulate_reference(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------
@@ -508,6 +512,7 @@ def simulate_reference(
     return Simulation(p["work"], segments=segments, **arrays)
 
 
+@fill_doc
 def waste_curve(
     intervals, *, segments: int = 30, seed: int = 0, **kwargs,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -535,7 +540,7 @@ def waste_curve(
     Raises
     ------
     InputError
-        A value that is not a number, not finite, or out of range (the message names it).
+        [[bad_value]]
 
     Examples
     --------

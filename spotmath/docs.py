@@ -1,0 +1,78 @@
+"""Descriptions the library's docstrings share: written once, filled in where they stand.
+
+A docstring line that holds only ``[[name]]`` is replaced, at import, by the description of
+``name`` below, indented as that line is (the idea of SciPy's ``doccer``).  So a parameter
+that many functions take (the preemption rate, the restart time, the model) is described
+the same way everywhere, and a change to its description is made in one place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TypeVar
+
+__all__ = ["DESCRIPTIONS", "fill_doc"]
+
+#: What a shared parameter is (the line under ``name : type``), and the usual Raises entry.
+DESCRIPTIONS: dict[str, str] = {
+    "preemption_rate": "Preemptions per node-hour, λ > 0 (one over the MTBF).",
+    "interval": "Compute between checkpoints, T > 0, hours.",
+    "checkpoint_cost": "Time a checkpoint write blocks training, C ≥ 0, hours.",
+    "restart_time": "Preemption to computing again, R ≥ 0, hours.",
+    "spot_discount": "Spot's discount against on-demand, d, a fraction strictly between 0 "
+                     "and 1.",
+    "gang_size": "Nodes in the synchronous gang, N ≥ 1 (default 1).",
+    "model": "The renewal-reward model of Poisson preemptions (default) or λ(T/2 + R) + C/T.",
+    "restart_preemptible": "Whether a restart can itself be preempted (default True: Daly's "
+                           "model, a spot gang's\nreplacement nodes are spot too); False "
+                           "treats the restart as protected.",
+    "name": "The parameter's name, used in the error message.",
+    "scalar": "Require a single number (default False).",
+    "bad_value": "A value that is not a number, not finite, or out of range (the message "
+                 "names it).",
+}
+
+_TOKEN = re.compile(r"^(?P<indent>[ \t]*)\[\[(?P<name>\w+)\]\][ \t]*$", re.M)
+Function = TypeVar("Function", bound=Callable)
+
+
+def fill_doc(function: Function) -> Function:
+    """Fill the ``[[name]]`` lines of ``function``'s docstring from :data:`DESCRIPTIONS`.
+
+    Parameters
+    ----------
+    function : callable
+        A function whose docstring may hold ``[[name]]`` lines.
+
+    Returns
+    -------
+    callable
+        The same function, its docstring filled.
+
+    Raises
+    ------
+    KeyError
+        A ``[[name]]`` with no description.
+
+    Examples
+    --------
+    >>> @fill_doc
+    ... def rate_only(preemption_rate):
+    ...     '''One parameter.
+    ...
+    ...     Parameters
+    ...     ----------
+    ...     preemption_rate : float
+    ...         [[preemption_rate]]
+    ...     '''
+    >>> print(rate_only.__doc__.splitlines()[5].strip())
+    Preemptions per node-hour, λ > 0 (one over the MTBF).
+    """
+    def indented(match: re.Match) -> str:
+        lines = DESCRIPTIONS[match["name"]].split("\n")
+        return "\n".join(match["indent"] + line for line in lines)
+
+    if function.__doc__:
+        function.__doc__ = _TOKEN.sub(indented, function.__doc__)
+    return function
