@@ -4,7 +4,7 @@
 // SciPy's brentq (the same algorithm and tolerances as the Python side, so both find the
 // same roots), and the bracket searches of spotmath.model.numerics (_root, _root_down).  Every
 // formula comes from formulas.js, printed from the SymPy derivations.
-// Tested against SciPy and mpmath by tests/test_web.py (through Node).
+// Tested against SciPy and mpmath by tests/lib/test_web.py (through Node).
 "use strict";
 
 (function (root) {

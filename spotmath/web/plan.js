@@ -3,7 +3,7 @@
 // A port of spotmath.inputs (the checks and their wording), spotmath.model.numerics and
 // spotmath.model.notice (the solvers) and spotmath.model.plan (the plan and its table).  Every
 // formula comes from formulas.js (printed from the SymPy derivations); the root finders
-// and Lambert W0 from numerics.js.  tests/test_web.py compares it with the Python for
+// and Lambert W0 from numerics.js.  tests/lib/test_web.py compares it with the Python for
 // hundreds of parameter sets, good and bad.
 "use strict";
 
