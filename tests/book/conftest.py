@@ -120,10 +120,8 @@ def toc_files() -> list[str]:
 
 
 @pytest.fixture
-def chromium():
+def chromium(chromium_binary):
     """``chromium(url, profile_folder, *flags)``: skipped, saying why, without Chromium."""
-    if CHROMIUM is None:
-        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run does)")
     return _chromium
 
 
