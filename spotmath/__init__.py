@@ -38,10 +38,12 @@ from .model.numerics import (
     lost_work,
     max_gang_size,
     never_on_spot_gang_size,
+    no_periodic_share,
     optimal_interval,
     optimal_waste,
     relative_price,
     segment_time,
+    waste_floor,
     waste_fraction,
     young_interval,
 )
@@ -78,7 +80,8 @@ __all__ = [
     "break_even_preemption_rate", "break_even_restart_time", "daly_interval", "effective_discount",
     "exact_interval", "gang_rate", "gang_survival", "lost_work", "max_gang_size",
     "never_on_spot_gang_size", "optimal_interval", "optimal_waste", "relative_price",
-    "segment_time", "waste_fraction", "young_interval", "Plan", "make_plan",
+    "segment_time", "waste_fraction", "young_interval", "waste_floor", "no_periodic_share",
+    "Plan", "make_plan",
     "checkpoint_write_time", "elastic_waste", "interrupted_fraction", "observed_rate",
     "rate_from_interrupted_fraction", "useful_hour_price"
 ]

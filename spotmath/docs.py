@@ -27,6 +27,13 @@ DESCRIPTIONS: dict[str, str] = {
     "restart_preemptible": "Whether a restart can itself be preempted (default True: Daly's "
                            "model, a spot gang's\nreplacement nodes are spot too); False "
                            "treats the restart as protected.",
+    "notice_share": "Share q of preemptions that come with a notice the job acts on, in "
+                    "[0, 1] (default 0).\nWith q > 0 or P > 0 the full model answers "
+                    "(derivations, section 9).",
+    "notice_write": "On-notice checkpoint write C_n, hours, durable at the reclaim "
+                    "(default C + P).",
+    "persist": "Asynchronous checkpoints: hours after the blocking write until it is "
+               "durable, P ≥ 0\n(default 0); the interval is then at least P.",
     "name": "The parameter's name, used in the error message.",
     "scalar": "Require a single number (default False).",
     "bad_value": "A value that is not a number, not finite, or out of range (the message "

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike
 from ..docs import fill_doc
 from ..inputs import check_parameters
 from . import _generated
-from .numerics import Number, _out
+from .solving import Number, as_output
 
 __all__ = [
     "interrupted_fraction",
@@ -79,7 +79,7 @@ def interrupted_fraction(preemption_rate: ArrayLike, exposure: ArrayLike) -> Num
     0.6321
     """
     rate, hours = check_parameters(preemption_rate=preemption_rate, exposure=exposure)
-    return _out(_f()["fraction"](rate, hours))
+    return as_output(_f()["fraction"](rate, hours))
 
 
 @fill_doc
@@ -122,7 +122,7 @@ def rate_from_interrupted_fraction(interrupted_fraction: ArrayLike, exposure: Ar
     """
     fraction, hours = check_parameters(interrupted_fraction=interrupted_fraction,
                                        exposure=exposure)
-    return _out(_f()["bucket"](fraction, hours))
+    return as_output(_f()["bucket"](fraction, hours))
 
 
 @fill_doc
@@ -166,7 +166,7 @@ def observed_rate(count: ArrayLike, units: ArrayLike, window: ArrayLike) -> Numb
     0.002
     """
     failures, units_, hours = check_parameters(count=count, units=units, window=window)
-    return _out(_f()["observed"](failures, units_, hours))
+    return as_output(_f()["observed"](failures, units_, hours))
 
 
 @fill_doc
@@ -211,7 +211,7 @@ def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: Array
     count, per, rate = check_parameters(parameter_count=parameter_count,
                                         bytes_per_parameter=bytes_per_parameter,
                                         bandwidth=bandwidth)
-    return _out(_f()["write"](count, per, rate * SECONDS_PER_HOUR))
+    return as_output(_f()["write"](count, per, rate * SECONDS_PER_HOUR))
 
 
 @fill_doc
@@ -260,7 +260,7 @@ def elastic_waste(preemption_rate: ArrayLike, gang_size: int, rendezvous: ArrayL
     rate, size, pause, restart = check_parameters(
         preemption_rate=preemption_rate, gang_size=gang_size, rendezvous=rendezvous,
         restart_time=restart_time)
-    return _out(_f()["elastic"](rate, size, pause, restart))
+    return as_output(_f()["elastic"](rate, size, pause, restart))
 
 
 @fill_doc
@@ -303,4 +303,4 @@ def useful_hour_price(waste: ArrayLike, price_discount: ArrayLike = 0.0,
     """
     wasted, discount, used = check_parameters(waste=waste, price_discount=price_discount,
                                               utilization=utilization)
-    return _out(_f()["price"](wasted, discount, used))
+    return as_output(_f()["price"](wasted, discount, used))

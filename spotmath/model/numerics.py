@@ -23,12 +23,14 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq
+from numpy.typing import ArrayLike
 
 from ..docs import fill_doc
-from ..inputs import InputError, check_choice, check_number, check_parameters
-from . import _generated
+from ..inputs import InputError, check_number, check_parameters
+from . import _full_model, _generated
+from ._full_model import no_periodic_share, waste_floor
+from .intervals import daly_interval, exact_interval, young_interval
+from .solving import MODELS, Number, as_output, check_model, root_down, root_up, snap_whole
 
 __all__ = [
     "MODELS",
@@ -51,22 +53,19 @@ __all__ = [
     "gang_survival",
     "max_gang_size",
     "never_on_spot_gang_size",
+    "waste_floor",
+    "no_periodic_share",
 ]
 
-MODELS = ("exact", "first-order")
-
-#: What the vectorised functions return: a float for scalar input, else an array.
-Number = float | NDArray[np.float64]
-
-
-def _out(value: ArrayLike) -> Number:
-    """Plain float for a scalar result, array otherwise."""
-    array = np.asarray(value, dtype=float)
-    return float(array) if array.ndim == 0 else array
-
-
-def _model(model: str) -> str:
-    return check_choice("model", model, MODELS)
+def _full_options(notice_share: float, notice_write: float | None,
+                  persist: float) -> dict | None:
+    """The full model's options when a notice share or a persist time is given, else None:
+    with neither, the full model is today's (its formulas reduce to these), so today's
+    functions answer, number for number."""
+    share, persist = check_parameters(scalar=True, notice_share=notice_share, persist=persist)
+    if share == 0 and persist == 0:
+        return None
+    return {"notice_share": share, "notice_write": notice_write, "persist": persist}
 
 
 # -- the generated functions, by model and restart variant ------------------------------------
@@ -90,16 +89,6 @@ def _f_free_checkpoint_limit(model: str, preemptible: bool) -> Callable:
         return (_generated.free_limit_exact_preemptible if preemptible
                 else _generated.free_limit_exact_protected)
     return _generated.free_limit_first_order
-
-
-def _f_interval(kind: str) -> Callable:
-    return {"young": _generated.young_interval, "daly": _generated.daly_interval,
-            "exact": _generated.exact_interval_lambert}[kind]
-
-
-def _f_optimality() -> tuple[Callable, Callable]:
-    """The exact optimality condition g(x, c) and its derivative in x."""
-    return _generated.optimality_condition, _generated.optimality_condition_slope
 
 
 def _f_break_even_first_order() -> dict[str, Callable]:
@@ -167,7 +156,7 @@ def lost_work(preemption_rate: ArrayLike, interval: ArrayLike, model: str = "exa
     """
     rate, interval = check_parameters(preemption_rate=preemption_rate, interval=interval)
     rate, interval = np.broadcast_arrays(np.asarray(rate, float), np.asarray(interval, float))
-    return _out(_f_lost_work(_model(model))(rate, interval))
+    return as_output(_f_lost_work(check_model(model))(rate, interval))
 
 
 @fill_doc
@@ -216,18 +205,21 @@ def segment_time(
     rate, interval, cost, restart = check_parameters(
         preemption_rate=preemption_rate, interval=interval, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time)
-    return _out(_f_segment_time(bool(restart_preemptible))(rate, interval, cost, restart))
+    return as_output(_f_segment_time(bool(restart_preemptible))(rate, interval, cost, restart))
 
 
 @fill_doc
 def waste_fraction(
     preemption_rate: ArrayLike, interval: ArrayLike, checkpoint_cost: ArrayLike = 0.0,
     restart_time: ArrayLike = 0.0, *, model: str = "exact", restart_preemptible: bool = True,
+    notice_share: float = 0.0, notice_write: float | None = None, persist: float = 0.0,
 ) -> Number:
     """Share of wall time not spent on useful compute.
 
     First order: C/T + λ(T/2 + R), which may exceed 1 where the approximation has broken
-    down.  Exact: 1 − T/E with E from :func:`segment_time`.
+    down.  Exact: 1 − T/E with E from :func:`segment_time`.  With a notice share or a
+    persist time, the full model's waste [notice-waste] (first order:
+    [notice-first-order]); the rate is then a single number, every interval at least P.
 
     Parameters
     ----------
@@ -243,6 +235,12 @@ def waste_fraction(
         [[model]]
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    notice_share : float, optional
+        [[notice_share]]
+    notice_write : float, optional
+        [[notice_write]]
+    persist : float, optional
+        [[persist]]
 
     Returns
     -------
@@ -266,143 +264,29 @@ def waste_fraction(
     >>> waste_fraction(0.25, [0.25, 1.0], model="first-order")
     array([0.03125, 0.125  ])
     """
+    full = _full_options(notice_share, notice_write, persist)
+    if full is not None:
+        return _full_model.waste(preemption_rate, interval, checkpoint_cost, restart_time,
+                                 model=model, restart_preemptible=restart_preemptible, **full)
     rate, interval, cost, restart = check_parameters(
         preemption_rate=preemption_rate, interval=interval, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time)
-    function = _f_waste(_model(model), bool(restart_preemptible))
-    return _out(function(rate, interval, cost, restart))
-
-
-@fill_doc
-def young_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
-    """Young's optimal compute interval T* = √(2C/λ), hours.
-
-    Parameters
-    ----------
-    preemption_rate : array_like
-        [[preemption_rate]]
-    checkpoint_cost : array_like
-        Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        The interval, hours.
-        Scalars give a float, arrays an array (inputs broadcast).
-
-    Raises
-    ------
-    InputError
-        [[bad_value]]
-
-    References
-    ----------
-    ``young1974``.
-
-    Examples
-    --------
-    >>> round(young_interval(0.25, 1 / 60) * 60, 2)  # minutes
-    21.91
-    """
-    rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
-    return _out(_f_interval("young")(rate, cost))
-
-
-@fill_doc
-def daly_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
-    """Daly's higher-order optimal interval, hours.
-
-    √(2C/λ) − 2C/3 + (√2/18)C^{3/2}λ^{1/2} while C < 2/λ, else 1/λ: the series of the
-    exact optimum in √(λC), to third order.
-
-    Parameters
-    ----------
-    preemption_rate : array_like
-        [[preemption_rate]]
-    checkpoint_cost : array_like
-        Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        The interval, hours.
-        Scalars give a float, arrays an array (inputs broadcast).
-
-    Raises
-    ------
-    InputError
-        [[bad_value]]
-
-    References
-    ----------
-    ``daly2006``.
-
-    Examples
-    --------
-    >>> round(daly_interval(0.25, 1 / 60) * 60, 2)  # minutes
-    21.25
-    """
-    rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
-    return _out(_f_interval("daly")(rate, cost))
-
-
-@fill_doc
-def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Number:
-    """The exact optimal interval under Poisson preemptions, hours.
-
-    T* = (1 + W₀(−e^{−λC−1}))/λ minimises E/T in both restart variants.  Near λC → 0 the
-    argument of W₀ sits at the branch point −1/e, where rounding −e^{−λC−1} to a float costs
-    about 1e-16/(2λC) in relative accuracy; so where λC < 1e-3 the start value is Daly's
-    series instead, and three Newton steps on the derived optimality condition
-    λC + x + log(1 − x) = 0 (x = λT, evaluated with log1p) bring either start value to full
-    precision.
-
-    Parameters
-    ----------
-    preemption_rate : array_like
-        [[preemption_rate]]
-    checkpoint_cost : array_like
-        Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
-
-    Returns
-    -------
-    float or numpy.ndarray
-        The interval, hours.
-        Scalars give a float, arrays an array (inputs broadcast).
-
-    Raises
-    ------
-    InputError
-        [[bad_value]]
-
-    References
-    ----------
-    ``daly2006``, ``bougeret2011``.
-
-    Examples
-    --------
-    >>> round(exact_interval(0.25, 1 / 60) * 60, 2)  # minutes
-    21.25
-    """
-    rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
-    rate, cost = np.broadcast_arrays(np.asarray(rate, float), np.asarray(cost, float))
-    lam_c = rate * cost
-    with np.errstate(divide="ignore", invalid="ignore"):
-        start = np.where(lam_c < 1e-3, _f_interval("daly")(rate, cost),
-                         np.real(_f_interval("exact")(rate, cost))) * rate
-        g, dg = _f_optimality()
-        x = start
-        for _ in range(3):
-            step = g(x, lam_c) / dg(x, lam_c)
-            x = np.where((x > 0) & (x < 0.5) & np.isfinite(step), x - step, x)
-    return _out(x / rate)
+    function = _f_waste(check_model(model), bool(restart_preemptible))
+    return as_output(function(rate, interval, cost, restart))
 
 
 @fill_doc
 def optimal_interval(
-    preemption_rate: ArrayLike, checkpoint_cost: ArrayLike, model: str = "exact"
+    preemption_rate: ArrayLike, checkpoint_cost: ArrayLike, model: str = "exact", *,
+    notice_share: float = 0.0, notice_write: float | None = None, persist: float = 0.0,
+    shortest: float = 0.0,
 ) -> Number:
     """The model's optimal interval: exact (Lambert W) or first order (Young), hours.
+
+    With a notice share or a persist time, the full model's optimum over T ≥ ``shortest``:
+    ``math.inf`` when no periodic checkpoint beats none at all (the notice does the work);
+    first order √(2C/((1 − q)λ)) [notice-first-order-optimum], exact on the derived
+    condition [notice-optimality].  The rate and write are then single numbers.
 
     Parameters
     ----------
@@ -412,6 +296,14 @@ def optimal_interval(
         Time a checkpoint write blocks training, C, hours (C > 0 where an optimum is sought).
     model : {"exact", "first-order"}, optional
         :func:`exact_interval` (default) or :func:`young_interval`.
+    notice_share : float, optional
+        [[notice_share]]
+    notice_write : float, optional
+        [[notice_write]]
+    persist : float, optional
+        [[persist]]
+    shortest : float, optional
+        The shortest interval allowed, hours (default 0).
 
     Returns
     -------
@@ -433,17 +325,28 @@ def optimal_interval(
     >>> round(optimal_interval(0.25, 1 / 60, model="first-order") * 60, 2)
     21.91
     """
-    if _model(model) == "exact":
-        return exact_interval(preemption_rate, checkpoint_cost)
-    return young_interval(preemption_rate, checkpoint_cost)
+    full = _full_options(notice_share, notice_write, persist)
+    if full is not None:
+        return _full_model.optimum(preemption_rate, checkpoint_cost, model=model,
+                                   shortest=shortest, **full)
+    (shortest,) = check_parameters(scalar=True, persist=shortest)
+    if check_model(model) == "exact":
+        best = exact_interval(preemption_rate, checkpoint_cost)
+    else:
+        best = young_interval(preemption_rate, checkpoint_cost)
+    return as_output(np.maximum(best, shortest)) if shortest > 0 else best
 
 
 @fill_doc
 def optimal_waste(
     preemption_rate: ArrayLike, checkpoint_cost: ArrayLike, restart_time: ArrayLike = 0.0, *,
-    model: str = "exact", restart_preemptible: bool = True,
+    model: str = "exact", restart_preemptible: bool = True, notice_share: float = 0.0,
+    notice_write: float | None = None, persist: float = 0.0,
 ) -> Number:
     """The waste fraction at the model's optimal interval.
+
+    With a notice share or a persist time, at the full model's recommended interval (at
+    least P), or its floor without periodic checkpoints where none beats that.
 
     With C = 0 the optimum is to checkpoint continuously (T → 0), and the waste is its
     limit: λR (first order), 1 − e^{−λR} (preemptible restart) or λR/(1 + λR).
@@ -460,6 +363,12 @@ def optimal_waste(
         [[model]]
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    notice_share : float, optional
+        [[notice_share]]
+    notice_write : float, optional
+        [[notice_write]]
+    persist : float, optional
+        [[persist]]
 
     Returns
     -------
@@ -483,19 +392,24 @@ def optimal_waste(
     >>> round(optimal_waste(0.25, 0, 1 / 6), 4)  # free checkpoints: 1 - exp(-λR)
     0.0408
     """
+    full = _full_options(notice_share, notice_write, persist)
+    if full is not None:
+        return _full_model.optimum_waste(preemption_rate, checkpoint_cost, restart_time,
+                                         model=model,
+                                         restart_preemptible=restart_preemptible, **full)
     rate, cost, restart = check_parameters(
         preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time)
     rate, cost, restart = np.broadcast_arrays(
         *(np.asarray(v, float) for v in (rate, cost, restart)))
-    free = _f_free_checkpoint_limit(_model(model), bool(restart_preemptible))(rate, restart)
+    free = _f_free_checkpoint_limit(check_model(model), bool(restart_preemptible))(rate, restart)
     paid = cost > 0
     result = np.array(free, dtype=float)
     if np.any(paid):
         interval = optimal_interval(rate[paid], cost[paid], model)
         result[paid] = waste_fraction(rate[paid], interval, cost[paid], restart[paid],
                                       model=model, restart_preemptible=restart_preemptible)
-    return _out(result)
+    return as_output(result)
 
 
 def relative_price(waste: ArrayLike, spot_discount: ArrayLike) -> Number:
@@ -537,7 +451,7 @@ def relative_price(waste: ArrayLike, spot_discount: ArrayLike) -> Number:
             "hour is useful; a first-order waste of 100% or more means the approximation has "
             "broken down: use the exact model)"
         )
-    return _out((1 - discount) / (1 - waste))
+    return as_output((1 - discount) / (1 - waste))
 
 
 def effective_discount(waste: float, spot_discount: float) -> float | None:
@@ -573,35 +487,11 @@ def effective_discount(waste: float, spot_discount: float) -> float | None:
     return None if waste >= 1 else 1 - float(relative_price(waste, spot_discount))
 
 
-# -- scalar solvers ---------------------------------------------------------------------------
-def _root(function: Callable[[float], float], low: float, high: float) -> float:
-    """Root of an increasing ``function`` with function(low) < 0, expanding ``high`` as needed."""
-    for _ in range(2000):
-        if not math.isfinite(high):
-            break
-        if function(high) >= 0:
-            return brentq(function, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)
-        low, high = high, high * 2
-    raise ArithmeticError("no sign change found while bracketing a root")
-
-
-def _root_down(function: Callable[[float], float], low: float, high: float,
-               floor: float = 0.0) -> float:
-    """Root of a decreasing ``function`` with function(high) < 0, halving ``low`` as needed.
-
-    ``low`` never goes below ``floor`` (where the caller knows the function is >= 0).
-    """
-    for _ in range(2000):
-        if function(low) >= 0:
-            return brentq(function, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)
-        low, high = max(low / 2, floor), low
-    raise ArithmeticError("no sign change found while bracketing a root")
-
-
 @fill_doc
 def break_even_intervals(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
-    *, model: str = "exact", restart_preemptible: bool = True,
+    *, model: str = "exact", restart_preemptible: bool = True, notice_share: float = 0.0,
+    notice_write: float | None = None, persist: float = 0.0,
 ) -> tuple[float, float] | None:
     """The range of intervals over which spot pays, or None if none does.
 
@@ -609,7 +499,8 @@ def break_even_intervals(
     interval; checkpointing more often (C/T) or less often (lost work) raises it, so the
     intervals that pay form one range.  First order: the roots of C/T + λ(T/2 + R) = d in
     closed form.  Exact: roots bracketed from the optimum, then Brent's method to
-    4 ulp (relative).
+    4 ulp (relative).  With a notice share or a persist time, the full model's: the
+    longest is ``math.inf`` when even no periodic checkpoint pays, the shortest at least P.
 
     Parameters
     ----------
@@ -625,6 +516,12 @@ def break_even_intervals(
         [[model]]
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    notice_share : float, optional
+        [[notice_share]]
+    notice_write : float, optional
+        [[notice_write]]
+    persist : float, optional
+        [[persist]]
 
     Returns
     -------
@@ -649,10 +546,15 @@ def break_even_intervals(
     >>> break_even_intervals(2.0, 1 / 60, 1.0, 0.6) is None
     True
     """
+    full = _full_options(notice_share, notice_write, persist)
+    if full is not None:
+        return _full_model.paying_intervals(preemption_rate, checkpoint_cost, restart_time,
+                                            spot_discount, model=model,
+                                            restart_preemptible=restart_preemptible, **full)
     rate, cost, restart, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time, spot_discount=spot_discount)
-    model = _model(model)
+    model = check_model(model)
     if optimal_waste(rate, cost, restart, model=model,
                      restart_preemptible=restart_preemptible) >= discount:
         return None
@@ -666,8 +568,8 @@ def break_even_intervals(
                               restart_preemptible=restart_preemptible) - discount
 
     best = exact_interval(rate, cost) if cost > 0 else 1e-9 / rate
-    high = _root(excess, best, 2 * best)
-    low = _root_down(excess, best / 2, best) if cost > 0 else 0.0
+    high = root_up(excess, best, 2 * best)
+    low = root_down(excess, best / 2, best) if cost > 0 else 0.0
     return low, high
 
 
@@ -765,7 +667,7 @@ def break_even_preemption_rate(
     interval, cost, restart, discount = check_parameters(
         scalar=True, interval=interval, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time, spot_discount=spot_discount)
-    if _model(model) == "first-order":
+    if check_model(model) == "first-order":
         rate = float(_f_break_even_first_order()["rate"](interval, cost, restart, discount))
         return rate if rate > 0 else None
     if cost / (interval + cost) >= discount:
@@ -776,7 +678,7 @@ def break_even_preemption_rate(
                               restart_preemptible=restart_preemptible) - discount
 
     tiny = 1e-12 / (interval + cost + restart)
-    return _root(excess, tiny, 1 / (interval + cost + restart))
+    return root_up(excess, tiny, 1 / (interval + cost + restart))
 
 
 @fill_doc
@@ -821,7 +723,7 @@ def break_even_restart_time(
     rate, interval, cost, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, interval=interval,
         checkpoint_cost=checkpoint_cost, spot_discount=spot_discount)
-    if _model(model) == "first-order":
+    if check_model(model) == "first-order":
         restart = _f_break_even_first_order()["restart"](rate, interval, cost, discount)
     else:
         if waste_fraction(rate, interval, cost, 0.0, restart_preemptible=restart_preemptible) \
@@ -904,7 +806,7 @@ def gang_rate(preemption_rate: ArrayLike, gang_size: int) -> Number:
     2.0
     """
     rate, size = check_parameters(preemption_rate=preemption_rate, gang_size=gang_size)
-    return _out(_f_gang()["rate"](rate, size))
+    return as_output(_f_gang()["rate"](rate, size))
 
 
 @fill_doc
@@ -938,16 +840,7 @@ def gang_survival(preemption_rate: ArrayLike, gang_size: int, interval: ArrayLik
     """
     rate, size, interval = check_parameters(
         preemption_rate=preemption_rate, gang_size=gang_size, interval=interval)
-    return _out(_f_gang()["survival"](rate, size, interval))
-
-
-def _snap(value: float) -> float:
-    """A real gang size within 1e-9 (relative) of a whole number is that number.
-
-    Rounding in the last digits must not move a break-even gang across an integer.
-    """
-    nearest = round(value)
-    return float(nearest) if abs(value - nearest) <= 1e-9 * max(1.0, abs(value)) else value
+    return as_output(_f_gang()["survival"](rate, size, interval))
 
 
 @fill_doc
@@ -996,17 +889,18 @@ def never_on_spot_gang_size(
         spot_discount=spot_discount)
     if rate * restart == 0:  # R = 0, or λR below the smallest float: no size overflows
         return None
-    size = float(_f_never_on_spot(_model(model), bool(restart_preemptible))(rate, restart,
+    size = float(_f_never_on_spot(check_model(model), bool(restart_preemptible))(rate, restart,
                                                                              discount))
     if not math.isfinite(size):  # R so small that the gang size overflows a float
         return None
-    return max(1, math.ceil(_snap(size)))
+    return max(1, math.ceil(snap_whole(size)))
 
 
 @fill_doc
 def max_gang_size(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, spot_discount: float,
-    *, model: str = "exact", restart_preemptible: bool = True,
+    *, model: str = "exact", restart_preemptible: bool = True, notice_share: float = 0.0,
+    notice_write: float | None = None, persist: float = 0.0,
 ) -> int | None:
     """The largest synchronous gang for which spot still pays at its optimal interval.
 
@@ -1028,6 +922,12 @@ def max_gang_size(
         [[model]]
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    notice_share : float, optional
+        [[notice_share]]
+    notice_write : float, optional
+        [[notice_write]]
+    persist : float, optional
+        [[persist]]
 
     Returns
     -------
@@ -1044,10 +944,15 @@ def max_gang_size(
     >>> max_gang_size(0.25, 1 / 60, 1 / 6, 0.6)
     13
     """
+    full = _full_options(notice_share, notice_write, persist)
+    if full is not None:
+        return _full_model.largest_gang(preemption_rate, checkpoint_cost, restart_time,
+                                        spot_discount, model=model,
+                                        restart_preemptible=restart_preemptible, **full)
     rate, cost, restart, discount = check_parameters(
         scalar=True, preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time, spot_discount=spot_discount)
-    model = _model(model)
+    model = check_model(model)
     if cost == 0:
         never = never_on_spot_gang_size(rate, restart, discount, model=model,
                                         restart_preemptible=restart_preemptible)
@@ -1061,7 +966,7 @@ def max_gang_size(
 
         if excess(rate) >= 0:  # one node does not pay: the root is at most λ, the answer 0
             return 0
-        size = _root(excess, rate, 2 * rate) / rate
+        size = root_up(excess, rate, 2 * rate) / rate
     if not math.isfinite(size):  # C and R so small that the size overflows
         return None
-    return max(0, math.ceil(_snap(size)) - 1)
+    return max(0, math.ceil(snap_whole(size)) - 1)

@@ -117,7 +117,7 @@ class Plan:
         return values
 
     def full_model(self) -> dict:
-        """The notice and persist arguments of :mod:`spotmath.model.notice` this plan stands for.
+        """The notice and persist options of the full model this plan stands for.
 
         The share is 0 when the notice is not effective (the write does not fit in it).
         """
@@ -231,7 +231,7 @@ def _table(rows: list[tuple[str, str]]) -> str:
 
 def _full_model(cost: float, share: float, write: float | None, effective: bool,
                 persist: float) -> dict:
-    """The arguments of :mod:`spotmath.model.notice`: no notice share unless the write fits."""
+    """The full model's options: no notice share unless the write fits in the notice."""
     return {"notice_share": share if effective else 0.0,
             "notice_write": write if effective else cost + persist, "persist": persist}
 
@@ -370,33 +370,31 @@ def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, cl
 def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, classic,
                notice_values, full) -> Plan:
     """The full model: an effective notice, asynchronous writes, or both."""
-    from . import notice
-
     persist = full["persist"]
-    optimum = {m: notice.optimal_interval(gang, cost, model=m, **full) for m in numerics.MODELS}
+    optimum = {m: numerics.optimal_interval(gang, cost, model=m, **full) for m in numerics.MODELS}
     # the best interval of at least P: the same one optimal_waste and the limits use
-    recommended = notice.optimal_interval(gang, cost, model=model, shortest=persist, **full)
+    recommended = numerics.optimal_interval(gang, cost, model=model, shortest=persist, **full)
     waste = {}
     for m in numerics.MODELS:
         if math.isinf(recommended):
-            waste[m] = notice.waste_floor(gang, restart, notice_share=full["notice_share"],
+            waste[m] = numerics.waste_floor(gang, restart, notice_share=full["notice_share"],
                                       notice_write=full["notice_write"], model=m, **variant)
         else:
-            waste[m] = notice.waste_fraction(gang, recommended, cost, restart, model=m, **full,
+            waste[m] = numerics.waste_fraction(gang, recommended, cost, restart, model=m, **full,
                                          **variant)
     effective = numerics.effective_discount(waste[model], discount)
-    paying = notice.break_even_intervals(gang, cost, restart, discount, model=model, **full,
+    paying = numerics.break_even_intervals(gang, cost, restart, discount, model=model, **full,
                                      **variant)
     baseline = {}
     if full["notice_share"] > 0:
         interval = float(numerics.optimal_interval(gang, cost, model))
         no_notice = dict(full, notice_share=0.0)
-        baseline["no_notice"] = (max(interval, persist), notice.optimal_waste(
+        baseline["no_notice"] = (max(interval, persist), numerics.optimal_waste(
             gang, cost, restart, model=model, **no_notice, **variant))
     if persist > 0:
         blocking = cost + persist
-        best = notice.optimal_interval(gang, blocking, model=model, **dict(full, persist=0.0))
-        baseline["blocking"] = (best, notice.optimal_waste(
+        best = numerics.optimal_interval(gang, blocking, model=model, **dict(full, persist=0.0))
+        baseline["blocking"] = (best, numerics.optimal_waste(
             gang, blocking, restart, model=model, **dict(full, persist=0.0), **variant))
         if math.isinf(best):
             del baseline["blocking"]
@@ -408,7 +406,7 @@ def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, class
         waste_first_order=_finite(waste["first-order"]), waste_exact=waste["exact"],
         effective_discount=effective,
         break_even_interval_h=None if paying is None else _finite(paying[1]),
-        max_gang_size=notice.max_gang_size(rate, cost, restart, discount, model=model, **full,
+        max_gang_size=numerics.max_gang_size(rate, cost, restart, discount, model=model, **full,
                                        **variant),
         never_on_spot_gang_size=numerics.never_on_spot_gang_size(rate, restart, discount,
                                                           model=model, **variant),

@@ -47,6 +47,7 @@ import numpy as np
 
 from ..inputs import InputError, check_gang_size, check_parameters
 from ..model import _generated, numerics
+from ..model.solving import as_output
 from .fitting import rate_interval
 from .reading import Trace
 
@@ -447,7 +448,7 @@ def bulk_gang_rate(preemption_rate: float, nodes, bulk_fraction: float):
     sizes = np.asarray(nodes)
     for size in sizes.flat:
         check_gang_size("nodes", size)
-    return numerics._out(_f()["bulk_rate"](rate, sizes.astype(float), fraction))
+    return as_output(_f()["bulk_rate"](rate, sizes.astype(float), fraction))
 
 
 def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float:

@@ -102,7 +102,7 @@
   // The tolerances of spotmath.model.numerics: xtol 1e-300, rtol 4 machine epsilons.
   const XTOL = 1e-300, RTOL = 4 * EPS;
 
-  // spotmath.model.numerics._root: the root of an increasing f with f(low) < 0, doubling high.
+  // spotmath.model.solving.root_up: the root of an increasing f with f(low) < 0, doubling high.
   function rootUp(f, low, high) {
     for (let i = 0; i < 2000; i++) {
       if (!Number.isFinite(high)) break;
@@ -113,7 +113,7 @@
     throw new Error("no sign change found while bracketing a root");
   }
 
-  // spotmath.model.numerics._root_down: the root of a decreasing f with f(high) < 0, halving low
+  // spotmath.model.solving.root_down: the root of a decreasing f with f(high) < 0, halving low
   // (never below floor, where the caller knows f >= 0).
   function rootDown(f, low, high, floor) {
     floor = floor === undefined ? 0 : floor;

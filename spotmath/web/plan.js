@@ -1,7 +1,8 @@
 // `spotmath plan` in the page: the same checks, numbers, JSON and table as the command.
 //
-// A port of spotmath.inputs (the checks and their wording), spotmath.model.numerics and
-// spotmath.model.notice (the solvers) and spotmath.model.plan (the plan and its table).  Every
+// A port of spotmath.inputs (the checks and their wording), spotmath.model.numerics (with
+// the full model's options, spotmath/model/_full_model.py) and spotmath.model.plan (the
+// plan and its table).  Every
 // formula comes from formulas.js (printed from the SymPy derivations); the root finders
 // and Lambert W0 from numerics.js.  tests/lib/test_web.py compares it with the Python for
 // hundreds of parameter sets, good and bad.
@@ -342,7 +343,7 @@
     return Math.max(0, Math.ceil(snap(size)) - 1);
   }
 
-  // -- spotmath.model.notice ------------------------------------------------------------------------
+  // -- spotmath.model._full_model: the full model ----------------------------------------
   const LONGEST = 300, NEGLIGIBLE = 1e-12;
 
   function noticeFloor(rate, restart, share, write, preemptible) {

@@ -16,9 +16,8 @@ from scipy.optimize import minimize_scalar
 
 import spotmath as sm
 from spotmath.inputs import InputError
+from spotmath.model import _full_model, numerics
 from spotmath.model import derivations as D
-from spotmath.model import notice as nm
-from spotmath.model import numerics as n
 from spotmath.model.simulate import simulate, simulate_reference
 
 RATE, COST, RESTART = 0.25, 1 / 60, 1 / 6
@@ -51,7 +50,7 @@ def test_first_order_model_reduces_and_its_optimum_is_sympys_own():
     (root,) = sp.solve(sp.diff(w1.subs(values), D.T), D.T)
     assert float(root) == pytest.approx(float(D.first_order_notice_interval().subs(values)),
                                         rel=1e-14)
-    assert nm.optimal_interval(0.3, 0.02, notice_share=0.7, notice_write=0.01, persist=0.05,
+    assert numerics.optimal_interval(0.3, 0.02, notice_share=0.7, notice_write=0.01, persist=0.05,
                                model="first-order") == pytest.approx(float(root), rel=1e-14)
 
 
@@ -65,22 +64,22 @@ def test_slope_factor_is_the_derivative_of_g():
 @pytest.mark.parametrize("preemptible", [True, False])
 def test_waste_floor_is_the_limit_of_long_intervals(preemptible):
     for share in (0.3, 1.0):
-        floor = nm.waste_floor(RATE, RESTART, notice_share=share, notice_write=0.05,
+        floor = numerics.waste_floor(RATE, RESTART, notice_share=share, notice_write=0.05,
                                restart_preemptible=preemptible)
-        far = nm.waste_fraction(RATE, 200.0, COST, RESTART, notice_share=share,
+        far = numerics.waste_fraction(RATE, 200.0, COST, RESTART, notice_share=share,
                                 notice_write=0.05, persist=0.1,
                                 restart_preemptible=preemptible)
         assert far == pytest.approx(floor, rel=1e-12)
     restart_time = (math.expm1(RATE * RESTART) / RATE if preemptible else RESTART)
-    assert nm.waste_floor(RATE, RESTART, notice_share=1.0, notice_write=0.05,
+    assert numerics.waste_floor(RATE, RESTART, notice_share=1.0, notice_write=0.05,
                           restart_preemptible=preemptible) == pytest.approx(
         1 - math.exp(-RATE * 0.05) / (1 + RATE * restart_time), rel=1e-14)
 
 
 def test_very_long_intervals_give_the_floor_not_nan():
-    far = nm.waste_fraction(RATE, np.array([1e3, 1e5, 1e300]), COST, RESTART,
+    far = numerics.waste_fraction(RATE, np.array([1e3, 1e5, 1e300]), COST, RESTART,
                             notice_share=0.5, notice_write=COST, persist=0.1)
-    floor = nm.waste_floor(RATE, RESTART, notice_share=0.5, notice_write=COST)
+    floor = numerics.waste_floor(RATE, RESTART, notice_share=0.5, notice_write=COST)
     np.testing.assert_allclose(far, floor, rtol=1e-13)
 
 
@@ -93,12 +92,14 @@ def test_derivations_are_named_and_print():
 
 # -- the numbers --------------------------------------------------------------------------------
 def test_full_waste_at_q0_p0_is_todays_waste():
+    """The full model's own arithmetic (not the dispatch, which answers with today's
+    functions at q = 0 and P = 0) gives today's waste there."""
     intervals = np.geomspace(0.01, 20, 60)
-    for model in n.MODELS:
+    for model in numerics.MODELS:
         for preemptible in (True, False):
-            ours = nm.waste_fraction(RATE, intervals, COST, RESTART, model=model,
+            ours = _full_model.waste(RATE, intervals, COST, RESTART, model=model,
                                      restart_preemptible=preemptible)
-            today = n.waste_fraction(RATE, intervals, COST, RESTART, model=model,
+            today = numerics.waste_fraction(RATE, intervals, COST, RESTART, model=model,
                                      restart_preemptible=preemptible)
             np.testing.assert_allclose(ours, today, rtol=1e-12)
 
@@ -106,12 +107,12 @@ def test_full_waste_at_q0_p0_is_todays_waste():
 def brute_force_optimum(rate, cost, share, write, persist):
     """A dense log grid, then a bounded Brent minimiser around the best grid point."""
     grid = np.geomspace(max(persist, 1e-4 / rate), 250 / rate, 20001)
-    waste = nm.waste_fraction(rate, grid, cost, 0.0, notice_share=share, notice_write=write,
+    waste = numerics.waste_fraction(rate, grid, cost, 0.0, notice_share=share, notice_write=write,
                               persist=persist)
     i = int(np.argmin(waste))
     low, high = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
     found = minimize_scalar(
-        lambda t: nm.waste_fraction(rate, t, cost, 0.0, notice_share=share,
+        lambda t: numerics.waste_fraction(rate, t, cost, 0.0, notice_share=share,
                                     notice_write=write, persist=persist),
         bounds=(low, high), method="bounded", options={"xatol": 1e-10 * high})
     return found.x, found.fun
@@ -123,14 +124,14 @@ def brute_force_optimum(rate, cost, share, write, persist):
     (0.01, 0.5, 0.25, 1.0), (1.0, 0.002, 0.3, 0.0),
 ])
 def test_exact_optimum_against_brute_force(rate, cost, write, persist, share):
-    ours = nm.optimal_interval(rate, cost, notice_share=share, notice_write=write,
+    ours = numerics.optimal_interval(rate, cost, notice_share=share, notice_write=write,
                                persist=persist)
     best_t, best_waste = brute_force_optimum(rate, cost, share, write, persist)
     if math.isinf(ours):  # no periodic checkpoint: nothing on the grid beats the floor
-        floor = nm.waste_floor(rate, 0.0, notice_share=share, notice_write=write)
+        floor = numerics.waste_floor(rate, 0.0, notice_share=share, notice_write=write)
         assert floor <= best_waste + 1e-13
         return
-    ours_waste = nm.waste_fraction(rate, ours, cost, 0.0, notice_share=share,
+    ours_waste = numerics.waste_fraction(rate, ours, cost, 0.0, notice_share=share,
                                    notice_write=write, persist=persist)
     assert ours_waste <= best_waste + 1e-13
     # the waste is flat at the optimum: the interval is pinned to about √(1e-13/curvature)
@@ -138,58 +139,59 @@ def test_exact_optimum_against_brute_force(rate, cost, write, persist, share):
 
 
 def test_no_periodic_checkpoint_when_every_notice_arrives():
-    assert math.isinf(nm.optimal_interval(RATE, COST, notice_share=1.0, notice_write=COST))
-    assert math.isinf(nm.optimal_interval(RATE, COST, notice_share=1.0, model="first-order"))
-    waste = nm.optimal_waste(RATE, COST, RESTART, notice_share=1.0, notice_write=COST)
-    assert waste == nm.waste_floor(RATE, RESTART, notice_share=1.0, notice_write=COST)
+    assert math.isinf(numerics.optimal_interval(RATE, COST, notice_share=1.0, notice_write=COST))
+    assert math.isinf(numerics.optimal_interval(RATE, COST, notice_share=1.0, model="first-order"))
+    waste = numerics.optimal_waste(RATE, COST, RESTART, notice_share=1.0, notice_write=COST)
+    assert waste == numerics.waste_floor(RATE, RESTART, notice_share=1.0, notice_write=COST)
     # and the waste keeps falling towards that floor
-    curve = nm.waste_fraction(RATE, np.geomspace(0.05, 50, 200), COST, RESTART,
+    curve = numerics.waste_fraction(RATE, np.geomspace(0.05, 50, 200), COST, RESTART,
                               notice_share=1.0, notice_write=COST)
     assert np.all(np.diff(curve) < 0) and np.all(curve > waste)
 
 
 def test_optimum_grows_with_the_share_and_waste_grows_with_persist():
     shares = np.linspace(0, 0.99, 34)
-    optima = [nm.optimal_interval(RATE, COST, notice_share=q, notice_write=COST) for q in shares]
+    optima = [numerics.optimal_interval(RATE, COST, notice_share=q, notice_write=COST)
+              for q in shares]
     assert np.all(np.diff(optima) > 0)
     persists = np.linspace(0, 0.3, 16)
     for share in (0.0, 0.5, 0.9):
-        at_fixed = [nm.waste_fraction(RATE, 0.4, COST, RESTART, notice_share=share,
+        at_fixed = [numerics.waste_fraction(RATE, 0.4, COST, RESTART, notice_share=share,
                                       notice_write=COST, persist=p) for p in persists]
-        at_best = [nm.optimal_waste(RATE, COST, RESTART, notice_share=share,
+        at_best = [numerics.optimal_waste(RATE, COST, RESTART, notice_share=share,
                                     notice_write=COST, persist=p) for p in persists]
         assert np.all(np.diff(at_fixed) > 0) and np.all(np.diff(at_best) > 0)
 
 
 def test_asynchronous_write_leaves_the_optimum_where_the_blocking_part_puts_it():
-    plain = float(n.exact_interval(RATE, COST))
+    plain = float(numerics.exact_interval(RATE, COST))
     for persist in (0.0, 0.1, 0.3):
-        assert nm.optimal_interval(RATE, COST, persist=persist) == plain
+        assert numerics.optimal_interval(RATE, COST, persist=persist) == plain
     # ... unless P is longer, then T = P
-    assert nm.optimal_interval(RATE, COST, persist=0.5, shortest=0.5) == 0.5
+    assert numerics.optimal_interval(RATE, COST, persist=0.5, shortest=0.5) == 0.5
 
 
 def test_interval_shorter_than_persist_is_refused():
     with pytest.raises(InputError, match=r"^interval: 0.1 h is shorter than the persist"):
-        nm.waste_fraction(RATE, 0.1, COST, RESTART, persist=0.2)
+        numerics.waste_fraction(RATE, 0.1, COST, RESTART, persist=0.2)
 
 
 def test_break_even_ends_are_roots_and_unbounded_when_the_floor_pays():
-    low, high = nm.break_even_intervals(RATE, COST, RESTART, 0.3, notice_share=0.2,
+    low, high = numerics.break_even_intervals(RATE, COST, RESTART, 0.3, notice_share=0.2,
                                         notice_write=COST, persist=0.02)
     for end in (low, high):
-        assert nm.waste_fraction(RATE, end, COST, RESTART, notice_share=0.2,
+        assert numerics.waste_fraction(RATE, end, COST, RESTART, notice_share=0.2,
                                  notice_write=COST, persist=0.02) == pytest.approx(0.3, rel=1e-9)
-    assert nm.break_even_intervals(RATE, COST, RESTART, 0.6, notice_share=0.5)[1] == math.inf
-    assert nm.break_even_intervals(RATE, COST, RESTART, 0.05, notice_share=0.2) is None
+    assert numerics.break_even_intervals(RATE, COST, RESTART, 0.6, notice_share=0.5)[1] == math.inf
+    assert numerics.break_even_intervals(RATE, COST, RESTART, 0.05, notice_share=0.2) is None
 
 
 @pytest.mark.parametrize("share, persist", [(0.5, 0.0), (0.9, 0.05), (0.0, 0.1)])
 def test_max_gang_size_against_a_search(share, persist):
     discount = 0.6
-    found = nm.max_gang_size(RATE, COST, RESTART, discount, notice_share=share,
+    found = numerics.max_gang_size(RATE, COST, RESTART, discount, notice_share=share,
                              notice_write=COST, persist=persist)
-    pays = [nm.optimal_waste(size * RATE, COST, RESTART, notice_share=share,
+    pays = [numerics.optimal_waste(size * RATE, COST, RESTART, notice_share=share,
                              notice_write=COST, persist=persist) < discount
             for size in range(1, 60)]
     assert pays.index(False) == found  # sizes 1..found pay, found + 1 does not
@@ -209,7 +211,7 @@ def test_simulation_agrees_with_the_exact_full_model(share, persist, preemptible
                    notice_share=share, notice_write=write, persist=persist,
                    restart_preemptible=preemptible, seed=int(100 * share + 10 * persist))
     waste, error = sim.waste()
-    exact = nm.waste_fraction(rate, interval, cost, restart, notice_share=share,
+    exact = numerics.waste_fraction(rate, interval, cost, restart, notice_share=share,
                               notice_write=write, persist=persist,
                               restart_preemptible=preemptible)
     assert abs(waste - exact) < z_limit(2 * len(GRID)) * error, (waste, exact, error)
@@ -271,13 +273,13 @@ def test_plan_json_has_the_new_keys_and_the_full_models_numbers(plan_json):
     assert values["notice_h"] == pytest.approx(2 / 60)
     assert values["notice_share"] == 0.9 and values["notice_effective"] is True
     assert values["persist_h"] == pytest.approx(5 / 60)
-    assert values["exact_interval_h"] == nm.optimal_interval(gang, COST, **full)
+    assert values["exact_interval_h"] == numerics.optimal_interval(gang, COST, **full)
     assert values["first_order_interval_h"] == pytest.approx(
         math.sqrt(2 * COST / (0.1 * gang)), rel=1e-14)
     assert values["young_interval_h"] == pytest.approx(math.sqrt(2 * COST / gang), rel=1e-14)
-    assert values["waste_exact"] == nm.waste_fraction(
+    assert values["waste_exact"] == numerics.waste_fraction(
         gang, values["recommended_interval_h"], COST, RESTART, **full)
-    assert values["max_gang_size"] == nm.max_gang_size(RATE, COST, RESTART, 0.6, **full)
+    assert values["max_gang_size"] == numerics.max_gang_size(RATE, COST, RESTART, 0.6, **full)
 
 
 def test_plan_with_every_notice_arriving_needs_no_periodic_checkpoint(cli, plan_json):
@@ -293,7 +295,7 @@ def test_plan_with_every_notice_arriving_needs_no_periodic_checkpoint(cli, plan_
 
 def test_plan_recommends_at_least_the_persist_time(plan_json):
     values = plan_json("--persist", "40min")
-    assert values["exact_interval_h"] == pytest.approx(float(n.exact_interval(RATE, COST)))
+    assert values["exact_interval_h"] == pytest.approx(float(numerics.exact_interval(RATE, COST)))
     assert values["recommended_interval_h"] == pytest.approx(40 / 60)
 
 
@@ -334,7 +336,7 @@ def test_json_is_strict(cli):
 def test_optimum_is_never_shorter_than_the_bound_even_when_the_notice_write_is():
     """A notice write shorter than P used to offer a candidate below P (then refused)."""
     rate, cost, write, persist = 60 / 901.348, 4.12564 / 3600, 81.7351 / 3600, 1452.87 / 3600
-    best = nm.optimal_interval(rate, cost, notice_share=0.9, notice_write=write,
+    best = numerics.optimal_interval(rate, cost, notice_share=0.9, notice_write=write,
                                persist=persist, shortest=persist)
     assert best >= persist
     plan = sm.make_plan(rate, 451.03 / 3600, cost, 0.5, notice=163.287 / 3600,
@@ -346,16 +348,16 @@ def test_optimum_is_never_shorter_than_the_bound_even_when_the_notice_write_is()
 def test_writes_that_never_complete_mean_checkpoint_on_notice_only():
     """λC far beyond LONGEST: the condition overflowed to NaN; no periodic write helps."""
     rate, cost = 4211 * 60 / 22.0, 391 / 3600  # a gang of 4211, MTBF 22 min per node
-    assert rate * cost > nm.LONGEST
-    assert math.isinf(nm.optimal_interval(rate, cost, notice_share=1.0, notice_write=0.01))
+    assert rate * cost > _full_model.LONGEST
+    assert math.isinf(numerics.optimal_interval(rate, cost, notice_share=1.0, notice_write=0.01))
 
 
 def test_first_order_break_even_beyond_the_search_limit_is_found():
     """q = 1, first order: the waste C/T + λ(C_n + R) reaches d only beyond LONGEST/λ."""
     rate, cost, restart, write, d = 34 * 60 / 15.7174, 876.5 / 3600, 17.1 / 3600, 8.6 / 3600, 0.999
-    low, high = nm.break_even_intervals(rate, cost, restart, d, notice_share=1.0,
+    low, high = numerics.break_even_intervals(rate, cost, restart, d, notice_share=1.0,
                                         notice_write=write, model="first-order")
-    assert math.isinf(high) and low > nm.LONGEST / rate
+    assert math.isinf(high) and low > _full_model.LONGEST / rate
     # the closed form: C/T + λ(C_n + R) = d
     assert low == pytest.approx(cost / (d - rate * (write + restart)), rel=1e-12)
 
@@ -366,11 +368,11 @@ def test_free_on_notice_writes_and_restarts_leave_no_gang_limit_when_1_minus_q_p
     checked at rates up to a million times λ.  With 1 − q = 0.7 the limit is a number,
     where the waste crosses d."""
     free = {"notice_share": 0.5, "notice_write": 0.0}
-    assert nm.max_gang_size(0.25, 1 / 60, 0.0, 0.6, **free) is None
+    assert numerics.max_gang_size(0.25, 1 / 60, 0.0, 0.6, **free) is None
     for factor in (1e2, 1e4, 1e6):
-        assert nm.optimal_waste(0.25 * factor, 1 / 60, 0.0, **free) < 0.6
+        assert numerics.optimal_waste(0.25 * factor, 1 / 60, 0.0, **free) < 0.6
     some = {"notice_share": 0.3, "notice_write": 0.0}
-    size = nm.max_gang_size(0.25, 1 / 60, 0.0, 0.6, **some)
+    size = numerics.max_gang_size(0.25, 1 / 60, 0.0, 0.6, **some)
     assert size >= 1
-    assert nm.optimal_waste(0.25 * size, 1 / 60, 0.0, **some) < 0.6
-    assert nm.optimal_waste(0.25 * (size + 1), 1 / 60, 0.0, **some) >= 0.6
+    assert numerics.optimal_waste(0.25 * size, 1 / 60, 0.0, **some) < 0.6
+    assert numerics.optimal_waste(0.25 * (size + 1), 1 / 60, 0.0, **some) >= 0.6

@@ -1,4 +1,11 @@
-"""Numbers of the full model: a preemption notice and asynchronous checkpoints.
+"""The full model, behind :mod:`spotmath.model.numerics`: a notice and asynchronous writes.
+
+The public functions of :mod:`spotmath.model.numerics` (``waste_fraction``,
+``optimal_interval``, ``optimal_waste``, ``break_even_intervals``, ``max_gang_size``) take
+the options ``notice_share``, ``notice_write`` and ``persist``; with a notice share or a
+persist time they call the functions here, which hold the full model's arithmetic.
+``waste_floor`` and ``no_periodic_share`` are the full model's own, and numerics offers
+them under the same names.
 
 The rules are those of :mod:`spotmath.model.derivations` (section 9), in short: preemptions are
 Poisson at λ; a share q of them (``notice_share``) comes with a notice that the job acts
@@ -22,11 +29,14 @@ from collections.abc import Callable
 import numpy as np
 from scipy.optimize import brentq
 
+from ..docs import fill_doc
 from ..inputs import InputError, check_choice, check_parameters
-from . import _generated, numerics
+from . import _generated
+from .intervals import exact_interval
+from .solving import MODELS, Number, as_output, root_down, root_up, snap_whole
 
-__all__ = ["waste_fraction", "waste_floor", "optimal_interval", "optimal_waste",
-           "break_even_intervals", "max_gang_size", "no_periodic_share", "LONGEST"]
+__all__ = ["waste", "waste_floor", "optimum", "optimum_waste", "paying_intervals",
+           "largest_gang", "no_periodic_share", "LONGEST", "NEGLIGIBLE"]
 
 #: Intervals beyond this many mean times between preemptions (λT > 300) are not searched:
 #: there the waste is within e^{−300} of its limit without periodic checkpoints.
@@ -64,12 +74,12 @@ def _checked(preemption_rate, checkpoint_cost, notice_share, notice_write, persi
     return rate, cost, share, write, persist
 
 
-def waste_fraction(
-    preemption_rate: float, interval: numerics.Number, checkpoint_cost: float,
-    restart_time: numerics.Number, *, notice_share: float = 0.0,
+def waste(
+    preemption_rate: float, interval: Number, checkpoint_cost: float,
+    restart_time: Number, *, notice_share: float = 0.0,
     notice_write: float | None = None, persist: float = 0.0, model: str = "exact",
     restart_preemptible: bool = True,
-) -> numerics.Number:
+) -> Number:
     """Share of wall time not spent on useful compute, with a notice and asynchronous writes.
 
     ``interval`` must be at least ``persist`` (one save in flight).  Exact: 1 minus the
@@ -84,16 +94,17 @@ def waste_fraction(
         shown = float(np.min(interval))
         raise InputError(f"interval: {shown:g} h is shorter than the persist time "
                          f"{persist:g} h (only one checkpoint may be in flight)")
-    model = check_choice("model", model, numerics.MODELS)
+    model = check_choice("model", model, MODELS)
     function = _f_waste(model, bool(restart_preemptible))
     with np.errstate(invalid="ignore"):  # e^{λT}/(e^{λT} − 1) is ∞/∞ beyond λT ≈ 709
         waste = function(rate, interval, cost, restart, share, write, persist)
     if model == "exact":  # there the waste equals its limit to double precision
         floor = _f_floor(bool(restart_preemptible))(rate, restart, share, write)
         waste = np.where(rate * (np.asarray(interval) + cost) > LONGEST, floor, waste)
-    return numerics._out(waste)
+    return as_output(waste)
 
 
+@fill_doc
 def waste_floor(
     preemption_rate: float, restart_time: float, *, notice_share: float,
     notice_write: float, model: str = "exact", restart_preemptible: bool = True,
@@ -102,11 +113,41 @@ def waste_floor(
 
     Exact: 1 − qe^{−λC_n}/(1 + λR̄) [notice-waste-floor]; first order: λ(C_n + R) when
     q = 1 and infinite otherwise (each unannounced preemption would lose T/2).
+
+    Parameters
+    ----------
+    preemption_rate : float
+        [[preemption_rate]]
+    restart_time : float
+        [[restart_time]]
+    notice_share : float
+        [[notice_share]]
+    notice_write : float
+        [[notice_write]]
+    model : {"exact", "first-order"}, optional
+        [[model]]
+    restart_preemptible : bool, optional
+        [[restart_preemptible]]
+
+    Returns
+    -------
+    float
+        The waste, a fraction (``math.inf`` in the first-order model with q < 1).
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]
+
+    Examples
+    --------
+    >>> round(waste_floor(0.25, 1 / 6, notice_share=1.0, notice_write=1 / 60), 4)
+    0.0448
     """
     rate, restart, share, write = check_parameters(
         scalar=True, preemption_rate=preemption_rate, restart_time=restart_time,
         notice_share=notice_share, notice_write=notice_write)
-    if check_choice("model", model, numerics.MODELS) == "first-order":
+    if check_choice("model", model, MODELS) == "first-order":
         return rate * (write + restart) if share == 1 else math.inf
     return float(_f_floor(bool(restart_preemptible))(rate, restart, share, write))
 
@@ -151,7 +192,7 @@ def _stationary_maxima(rate: float, cost: float, share: float, write: float,
     return maxima
 
 
-def optimal_interval(
+def optimum(
     preemption_rate: float, checkpoint_cost: float, *, notice_share: float = 0.0,
     notice_write: float | None = None, persist: float = 0.0, model: str = "exact",
     shortest: float = 0.0,
@@ -168,11 +209,11 @@ def optimal_interval(
     rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
                                                  notice_share, notice_write, persist)
     (shortest,) = check_parameters(scalar=True, persist=shortest)
-    if check_choice("model", model, numerics.MODELS) == "first-order":
+    if check_choice("model", model, MODELS) == "first-order":
         if share == 1:
             return math.inf
         return max(float(_generated.first_order_notice_interval(rate, cost, share)), shortest)
-    plain = float(numerics.exact_interval(rate, cost))
+    plain = float(exact_interval(rate, cost))
     if share == 0:
         return max(plain, shortest)
     if rate * cost > LONGEST:  # a periodic write would almost never complete (waste 1)
@@ -192,7 +233,7 @@ def optimal_interval(
     return math.inf if floor <= wastes[best] + NEGLIGIBLE else candidates[best]
 
 
-def optimal_waste(
+def optimum_waste(
     preemption_rate: float, checkpoint_cost: float, restart_time: float, *,
     notice_share: float = 0.0, notice_write: float | None = None, persist: float = 0.0,
     model: str = "exact", restart_preemptible: bool = True,
@@ -200,17 +241,17 @@ def optimal_waste(
     """The waste at the recommended interval: the optimum, at least P (inf: the floor)."""
     rate, cost, share, write, persist = _checked(preemption_rate, checkpoint_cost,
                                                  notice_share, notice_write, persist)
-    best = optimal_interval(rate, cost, notice_share=share, notice_write=write,
+    best = optimum(rate, cost, notice_share=share, notice_write=write,
                             persist=persist, model=model, shortest=persist)
     variant = {"model": model, "restart_preemptible": restart_preemptible}
     if math.isinf(best):
         return waste_floor(rate, restart_time, notice_share=share, notice_write=write,
                            **variant)
-    return waste_fraction(rate, best, cost, restart_time, notice_share=share,
+    return waste(rate, best, cost, restart_time, notice_share=share,
                           notice_write=write, persist=persist, **variant)
 
 
-def break_even_intervals(
+def paying_intervals(
     preemption_rate: float, checkpoint_cost: float, restart_time: float,
     spot_discount: float, *, notice_share: float = 0.0, notice_write: float | None = None,
     persist: float = 0.0, model: str = "exact", restart_preemptible: bool = True,
@@ -226,13 +267,13 @@ def break_even_intervals(
     (discount,) = check_parameters(scalar=True, spot_discount=spot_discount)
     full = {"notice_share": share, "notice_write": write, "persist": persist}
     variant = {"model": model, "restart_preemptible": restart_preemptible}
-    if optimal_waste(rate, cost, restart_time, **full, **variant) >= discount:
+    if optimum_waste(rate, cost, restart_time, **full, **variant) >= discount:
         return None
 
     def excess(interval: float) -> float:
-        return waste_fraction(rate, interval, cost, restart_time, **full, **variant) - discount
+        return waste(rate, interval, cost, restart_time, **full, **variant) - discount
 
-    best = optimal_interval(rate, cost, **full, model=model, shortest=persist)
+    best = optimum(rate, cost, **full, model=model, shortest=persist)
     floor = waste_floor(rate, restart_time, notice_share=share, notice_write=write,
                         **variant)
     if math.isinf(best):  # the waste falls towards the floor: pays from some T on
@@ -241,14 +282,14 @@ def break_even_intervals(
             if excess(best) < 0:
                 break
             best *= 2
-    high = math.inf if floor < discount else numerics._root(excess, best, 2 * best)
+    high = math.inf if floor < discount else root_up(excess, best, 2 * best)
     if excess(max(persist, 1e-12 / rate)) < 0:
         return max(persist, 0.0), high
     # waste(P) >= d here, so the shortest paying interval lies in [P, best]
-    return numerics._root_down(excess, max(best / 2, persist), best, floor=persist), high
+    return root_down(excess, max(best / 2, persist), best, floor=persist), high
 
 
-def max_gang_size(
+def largest_gang(
     preemption_rate: float, checkpoint_cost: float, restart_time: float,
     spot_discount: float, *, notice_share: float = 0.0, notice_write: float | None = None,
     persist: float = 0.0, model: str = "exact", restart_preemptible: bool = True,
@@ -265,7 +306,7 @@ def max_gang_size(
             "model": model, "restart_preemptible": restart_preemptible}
 
     def excess(gang_rate: float) -> float:
-        return optimal_waste(gang_rate, cost, restart_time, **full) - discount
+        return optimum_waste(gang_rate, cost, restart_time, **full) - discount
 
     if excess(rate) >= 0:
         return 0
@@ -277,14 +318,15 @@ def max_gang_size(
         if limit <= discount:
             return None  # every gang pays, however large
     try:
-        size = numerics._root(excess, rate, 2 * rate) / rate
+        size = root_up(excess, rate, 2 * rate) / rate
     except ArithmeticError:  # no gang rate is too high (free writes and restarts)
         return None
     if not math.isfinite(size):
         return None
-    return max(0, math.ceil(numerics._snap(size)) - 1)
+    return max(0, math.ceil(snap_whole(size)) - 1)
 
 
+@fill_doc
 def no_periodic_share(
     preemption_rate: float, checkpoint_cost: float, *, notice_write: float,
     persist: float = 0.0, model: str = "exact",
@@ -293,17 +335,45 @@ def no_periodic_share(
 
     From this share on the job should checkpoint only on notice.  First order: 1 (only a
     perfect notice makes the periodic checkpoint useless there).  Exact: bisection on q of
-    whether :func:`optimal_interval` is finite (the optimum grows with q and diverges at
-    this share).  Near it the periodic checkpoint's gain is at the level of rounding, so
-    the share is meaningful to about 1e-3, and bisection stops at 1e-6.
+    whether the optimal interval is finite (the optimum grows with q and diverges at this
+    share).  Near it the periodic checkpoint's gain is at the level of rounding, so the
+    share is meaningful to about 1e-3, and bisection stops at 1e-6.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        [[preemption_rate]]
+    checkpoint_cost : float
+        [[checkpoint_cost]]
+    notice_write : float
+        [[notice_write]]
+    persist : float, optional
+        [[persist]]
+    model : {"exact", "first-order"}, optional
+        [[model]]
+
+    Returns
+    -------
+    float
+        The share q, in (0, 1].
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]
+
+    Examples
+    --------
+    >>> 0.99 < no_periodic_share(0.25, 1 / 60, notice_write=1 / 60) < 1
+    True
     """
     rate, cost, _, write, persist = _checked(preemption_rate, checkpoint_cost, 0.0,
                                              notice_write, persist)
-    if check_choice("model", model, numerics.MODELS) == "first-order":
+    if check_choice("model", model, MODELS) == "first-order":
         return 1.0
 
     def periodic(share: float) -> bool:
-        return math.isfinite(optimal_interval(rate, cost, notice_share=share,
+        return math.isfinite(optimum(rate, cost, notice_share=share,
                                               notice_write=write, persist=persist))
 
     low, high = 0.0, 1.0  # periodic checkpoints pay at q = 0 and not at q = 1
