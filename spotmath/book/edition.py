@@ -430,7 +430,7 @@ def _move_into_place(staging: Path, target: Path) -> None:
                 old.rmdir()
             raise
         if old is not None:
-            shutil.rmtree(old)
+            shutil.rmtree(old)  # safe: an earlier edition, its marker lists every entry
 
 
 def make_edition(out: str | Path, parameters: dict[str, Any], *, force: bool = False,
@@ -498,7 +498,7 @@ def make_edition(out: str | Path, parameters: dict[str, Any], *, force: bool = F
             with _signals_held():  # a second Ctrl-C does not cut the clean-up short
                 processes.stop_all()
                 if staging is not None and staging.exists():
-                    shutil.rmtree(staging, ignore_errors=True)
+                    shutil.rmtree(staging, ignore_errors=True)  # safe: made by mkdtemp
     html = target / "_build" / "html"
     progress(f"done: {html / 'index.html'}", final=True)
     return html

@@ -52,7 +52,7 @@ def _execute(app, env, docnames) -> None:
     if not notebooks:
         return
     folder = Path(env.mystnb_config.execution_cache_path)
-    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(folder, ignore_errors=True)  # safe: the build's own cache, under _build
     cache = get_cache(folder)
     for name in notebooks:
         cache.add_nb_to_project(str(env.doc2path(name)))
