@@ -39,13 +39,11 @@ from .model.plan import CHOICES, DEFAULTS, PLAN_KEYS, Plan, duration_text, make_
 __all__ = ["build_parser", "main"]
 
 
-
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
 
 
 #: The command line's name for a parameter that make_plan checks across options.

@@ -45,7 +45,7 @@ from .. import __version__
 from ..inputs import InputError
 from . import ROOT
 from .chapters import chapter_paths, declared_parameters
-from .parameters import BOOK_PARAMETERS, check_book_parameters
+from .parameters import check_book_parameters
 
 __all__ = ["MARKER", "EditionError", "Stopped", "check_edition_parameters", "check_out",
            "make_edition", "read_marker", "read_parameters"]
@@ -170,8 +170,9 @@ def check_out(out: str | Path, *, force: bool = False, root: Path = ROOT) -> Pat
     root = root.resolve()
     for name, protected in (("the home folder", Path.home()), ("the spotmath checkout", root),
                             ("the current folder", Path.cwd())):
-        if _is_within(protected.resolve(), target):
-            what = "is" if protected.resolve() == target else "holds"
+        protected = protected.resolve()
+        if _is_within(protected, target):
+            what = "is" if protected == target else "holds"
             raise InputError(f"--out: {given} {what} {name}; give a new folder for the "
                              "edition")
     if _is_within(target, root):
@@ -252,9 +253,7 @@ def check_edition_parameters(parameters: dict[str, Any],
     if unknown:
         raise InputError(f"{unknown[0]}: not a parameter of any chapter "
                          f"(known: {', '.join(sorted(known))})")
-    check_book_parameters(**{name: value for name, value in parameters.items()
-                             if name in BOOK_PARAMETERS})
-    for names in declared.values():
+    for names in declared.values():  # each given name is checked where it is declared
         check_book_parameters(**_chapter_values(parameters, names))
 
 

@@ -373,7 +373,7 @@ def _read_quickly(path: Path, trace_format: str | None) -> Trace | None:
         if np.any(np.diff(tie) == 1):  # three rows of one node at one time
             return None
         i = tie[(kind[order[tie]] == 0) != even[tie]]
-        order[i], order[i + 1] = order[i + 1], order[i].copy()
+        order[i], order[i + 1] = order[i + 1], order[i]  # fancy indexing: both copies
     is_up = kind[order] == 0
     if np.any(is_up != even):
         return None
