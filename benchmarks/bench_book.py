@@ -5,7 +5,7 @@ Run:  python benchmarks/bench_book.py
 Measures, one after the other on this machine, each from an empty output folder:
 
 1. the README's build, `jupyter-book build . -W -n --keep-going`: every chapter is
-   executed afresh, on all cores at once (`spotmath/parallel_execution.py`);
+   executed afresh, on all cores at once (`spotmath/book/executing.py`);
 2. the same build with MyST-NB's `execute_notebooks: force` (one chapter at a time),
    the way the book used to build: the reference for the ratio;
 3. `spotmath book --out ...` with the default parameters (papermill, then the HTML).

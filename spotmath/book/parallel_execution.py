@@ -7,8 +7,9 @@ jupyter-cache first.  This extension fills that cache just before Sphinx reads:
 - every notebook is re-read on every build (``env-get-outdated``), so a change to the
   ``spotmath`` library, which no notebook hash sees, is never missed;
 - before reading (``env-before-read-docs``) the cache is emptied and the notebooks are
-  executed by jupyter-cache's ``local-parallel`` executor (one process per core, each
-  notebook in its own kernel, in its own folder);
+  executed with their default parameters by the book's one executor,
+  :func:`spotmath.book.executing.execute_chapters` (one process per core, each chapter in
+  its own kernel, in its own folder), and each executed copy is put in the cache;
 - MyST-NB then finds every notebook in the cache.  A notebook that failed is not in the
   cache, so MyST-NB executes it once more and reports its error as usual.
 
@@ -17,11 +18,13 @@ With any other execution mode the extension does nothing.
 
 from __future__ import annotations
 
-import logging as stdlib_logging
 import shutil
+import tempfile
 from pathlib import Path
 
 from sphinx.util import logging
+
+from .executing import execute_chapters, with_source_metadata
 
 __all__ = ["setup"]
 
@@ -45,28 +48,26 @@ def _all_notebooks(app, env, added, changed, removed) -> list[str]:
 def _execute(app, env, docnames) -> None:
     if not _executing(app):
         return
+    import nbformat
     from jupyter_cache import get_cache
-    from jupyter_cache.executors import load_executor
 
-    notebooks = _notebooks(app, docnames)
+    notebooks = [Path(env.doc2path(name)) for name in _notebooks(app, docnames)]
     if not notebooks:
         return
     folder = Path(env.mystnb_config.execution_cache_path)
     shutil.rmtree(folder, ignore_errors=True)  # safe: the build's own cache, under _build
     cache = get_cache(folder)
-    for name in notebooks:
-        cache.add_nb_to_project(str(env.doc2path(name)))
     LOGGER.info("executing %d notebooks in parallel", len(notebooks))
-    # jupyter-cache sends multiprocessing's log to stderr at its logger's level: warnings.
-    quiet = stdlib_logging.getLogger(f"{__name__}.executor")
-    quiet.setLevel(stdlib_logging.WARNING)
-    executor = load_executor("local-parallel", cache=cache, logger=quiet)
-    result = executor.run_and_cache(
-        timeout=env.mystnb_config.execution_timeout,
-        allow_errors=env.mystnb_config.execution_allow_errors,
-    )
+    with tempfile.TemporaryDirectory(prefix="spotmath-executed-") as scratch:
+        jobs = {path: (Path(scratch) / f"{number}-{path.name}", {})
+                for number, path in enumerate(notebooks)}
+        failed = execute_chapters(jobs, keep_going=True)
+        for path, (output, _) in jobs.items():
+            if path not in failed:
+                nbformat.write(with_source_metadata(output, path), output)
+                cache.cache_notebook_file(str(output), uri=str(path))
     LOGGER.info("executed %d notebooks; %d failed (MyST-NB re-runs them and reports)",
-                len(result.succeeded), len(result.errored))
+                len(notebooks) - len(failed), len(failed))
 
 
 def setup(app):

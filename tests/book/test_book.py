@@ -3,6 +3,8 @@ every chapter in the toc has its page."""
 
 from pathlib import Path
 
+import pytest
+
 from spotmath.book import ROOT
 
 
@@ -122,3 +124,36 @@ def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
     assert result.returncode != 0
     output = result.stdout + result.stderr
     assert "bad" in output and "ValueError" in output and "boom" in output, output[-3000:]
+
+
+def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
+    """execute_chapters: with keep_going every chapter runs and each failure is one line;
+    without it the first failure raises; an executed copy keeps its source's metadata."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from spotmath.book.executing import (
+        ChapterFailed,
+        execute_chapters,
+        with_source_metadata,
+    )
+
+    kernel = {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                             "language": "python"}}
+    sources = {}
+    for name, code in (("good", "print(6 * 7)"), ("bad", "raise ValueError('boom')"),
+                       ("also_good", "x = 1")):
+        sources[name] = tmp_path / f"{name}.ipynb"
+        cell = new_code_cell(code, metadata={"tags": ["mine"]})
+        nbformat.write(new_notebook(cells=[cell], metadata=kernel), sources[name])
+    jobs = {path: (tmp_path / f"out-{path.name}", {}) for path in sources.values()}
+    failed = execute_chapters(jobs, keep_going=True)
+    assert failed == {sources["bad"]: "chapter bad failed: ValueError: boom"}
+    good = with_source_metadata(tmp_path / "out-good.ipynb", sources["good"])
+    assert good.cells[0].outputs[0]["text"] == "42\n"
+    assert good.cells[0].metadata == {"tags": ["mine"]}
+    assert good.metadata == nbformat.read(sources["good"], as_version=4).metadata
+    with pytest.raises(ChapterFailed, match="chapter bad failed: ValueError: boom"):
+        execute_chapters({sources["bad"]: jobs[sources["bad"]]})
+    with pytest.raises(ChapterFailed, match="not those of"):
+        with_source_metadata(tmp_path / "out-good.ipynb", sources["also_good"])

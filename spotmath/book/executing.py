@@ -1,0 +1,189 @@
+"""The one way the book's chapters are executed: each in its own process, one per core.
+
+Three callers, one mechanism:
+
+- the HTML build (:mod:`spotmath.book.parallel_execution`, a Sphinx extension) executes
+  every chapter with its defaults and hands the results to MyST-NB's cache;
+- ``spotmath book`` (:mod:`spotmath.book.edition`) executes every chapter with the
+  reader's parameters into the edition's folder;
+- ``python scripts/execute_notebooks.py`` executes chapters with their defaults and writes
+  the outputs back into ``book/`` (the stored outputs nbval compares).
+
+Each chapter runs as ``python -m spotmath.book.chapters SOURCE OUTPUT PARAMETERS_JSON``
+(papermill in a fresh ``python3`` kernel, parameters checked first), with its output
+captured, so the kernels' start-up chatter stays out of the terminal.  The processes run in
+their own sessions: :meth:`Processes.stop_all` stops every one still running (a chapter's
+kernel exits with it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import nbformat
+
+__all__ = ["ChapterFailed", "Processes", "execute_chapters", "last_line", "with_source_metadata"]
+
+#: ``progress(line, final=True)``: told how far a run got; a line with ``final`` false may
+#: be overwritten by the next.
+Progress = Callable[..., None]
+
+
+class ChapterFailed(RuntimeError):
+    """A chapter failed; the message is one line naming it and its error."""
+
+
+class Processes:
+    """Child processes, each started in its own session, stopped together."""
+
+    def __init__(self) -> None:
+        self.running: list[subprocess.Popen] = []
+
+    def start(self, command: list[str], cwd: Path) -> tuple[subprocess.Popen, Any]:
+        """Start ``command`` in ``cwd``; its output goes to a temporary file."""
+        output = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        process = subprocess.Popen(command, cwd=cwd, stdout=output, stderr=output,
+                                   stdin=subprocess.DEVNULL, text=True,
+                                   start_new_session=True)
+        self.running.append(process)
+        return process, output
+
+    def collect(self, process: subprocess.Popen, output: Any) -> str:
+        """What a finished process printed; it is no longer tracked."""
+        self.running.remove(process)
+        output.seek(0)
+        text = output.read()
+        output.close()
+        return text
+
+    def stop_all(self) -> None:
+        """Terminate every process still running (a chapter's kernel exits with it)."""
+        for process in self.running:
+            if process.poll() is None:
+                process.terminate()
+        deadline = time.monotonic() + 10
+        for process in self.running:
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.running.clear()
+
+
+def last_line(text: str) -> str:
+    """The last meaningful line of a child's output (its error), without kernel chatter."""
+    lines = [line.strip() for line in text.splitlines()
+             if line.strip() and "Kernel is running over TCP" not in line
+             and "Parent appears to have exited" not in line]
+    return lines[-1] if lines else "failed without a message"
+
+
+def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
+                     cwd: Path | None = None, *, processes: Processes | None = None,
+                     progress: Progress | None = None, keep_going: bool = False) -> dict[Path, str]:
+    """Execute chapters side by side, one process per core (at least two).
+
+    Parameters
+    ----------
+    jobs : dict
+        ``{source: (output, parameters)}``: each chapter notebook, where its executed copy
+        goes, and the parameters papermill gives it (``{}``: its defaults, no cell
+        injected).
+    cwd : Path, optional
+        The folder every chapter runs in (where it finds ``data/``); default: each
+        chapter's own folder.
+    processes : Processes, optional
+        Tracks the children, so that a caller can stop them (default: a new one, stopped
+        when this returns or raises).
+    progress : callable, optional
+        Told, one line per change, the chapters done, the time elapsed, an estimate of what
+        remains and the chapters running (default: nothing is said).
+    keep_going : bool, optional
+        Run every chapter whatever fails (default False: the first failure stops the rest).
+
+    Returns
+    -------
+    dict
+        ``{source: one line}`` for each chapter that failed (empty when all succeeded).
+
+    Raises
+    ------
+    ChapterFailed
+        Without ``keep_going``, at the first chapter that fails.
+    """
+    own = processes is None
+    processes = processes or Processes()
+    workers = max(2, os.cpu_count() or 2)
+    start, done = time.monotonic(), 0
+    running: dict[subprocess.Popen, tuple[Path, Any]] = {}
+    failed: dict[Path, str] = {}
+
+    def report() -> None:
+        if progress is None:
+            return
+        elapsed = time.monotonic() - start
+        left = len(jobs) - done
+        estimate = f", about {elapsed / done * left:.0f} s left" if done and left else ""
+        bar = "#" * done + "." * left
+        names = ", ".join(path.stem for path, _ in running.values())
+        progress(f"[{bar}] {done}/{len(jobs)} chapters, {elapsed:.0f} s{estimate}"
+                 + (f" (running: {names})" if names else ""), final=False)
+
+    # the largest notebooks first (they hold the most output, which is where the time goes),
+    # so the last chapter to finish is a short one
+    pending = sorted(jobs, key=lambda path: path.stat().st_size, reverse=True)
+    try:
+        while pending or running:
+            while pending and len(running) < workers:
+                path = pending.pop(0)
+                output, parameters = jobs[path]
+                command = [sys.executable, "-m", "spotmath.book.chapters", str(path),
+                           str(output), json.dumps(parameters)]
+                process, text = processes.start(command, cwd or path.parent)
+                running[process] = (path, text)
+            report()
+            while not any(process.poll() is not None for process in running):
+                time.sleep(0.05)
+            for process in [process for process in running if process.poll() is not None]:
+                path, text = running.pop(process)
+                said = processes.collect(process, text)
+                done += 1
+                if process.returncode != 0:
+                    failed[path] = f"chapter {path.stem} failed: {last_line(said)}"
+                    if not keep_going:
+                        raise ChapterFailed(failed[path])
+        report()
+    finally:
+        if own:
+            processes.stop_all()
+    return failed
+
+
+def with_source_metadata(executed: Path, source: Path) -> nbformat.NotebookNode:
+    """The executed copy of ``source`` with the source's notebook and cell metadata.
+
+    papermill records its run in the metadata (start and end times, status, parameters);
+    without them an executed copy run with the defaults (no cell injected) has the cells and
+    metadata of its source plus outputs, so MyST-NB's cache recognises it and a re-run
+    changes nothing but results.
+    """
+    import nbformat
+
+    notebook = nbformat.read(executed, as_version=4)
+    original = nbformat.read(source, as_version=4)
+    if [cell.source for cell in notebook.cells] != [cell.source for cell in original.cells]:
+        raise ChapterFailed(f"{executed.name}: its cells are not those of {source}")
+    notebook.metadata = original.metadata
+    for cell, before in zip(notebook.cells, original.cells):
+        cell.metadata = before.metadata
+    return notebook
