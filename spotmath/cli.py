@@ -7,6 +7,9 @@
     spotmath fit TRACE [--format spotmath|bamboo] [--window 60s] [plan options] [--json]
     spotmath replay TRACE [--interval T] [--checkpoint C] [--restart R] [--nodes N]
                     [--scan] [--json]
+    spotmath deadline --trace FILE --compute 48h --deadline 60h [--changeover 12min]
+                      [--discount 0.6] [--nodes N] [--policy P ...]
+                      [--start-tick I | --starts K --seed S] [--billing tick|second] [--json]
     spotmath derive NAME [--latex | --sympy]
     spotmath derive --list
     spotmath book [--params my.yaml] [-p NAME VALUE ...] --out DIR [--force]
@@ -225,6 +228,126 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The command line's name for each parameter `spotmath deadline` checks in the library.
+_DEADLINE_OPTIONS = {name: f"--{name.replace('_', '-')}" for name in (
+    "compute", "deadline", "changeover", "discount", "tick", "nodes", "start_tick",
+    "starts", "seed", "billing", "policy")}
+
+
+def _deadline(args: argparse.Namespace) -> int:
+    from .traces import deadlines
+
+    try:
+        return _deadline_report(args, deadlines)
+    except InputError as error:  # name the option the reader typed
+        raise error.renamed(_DEADLINE_OPTIONS.get(error.name, error.name)) from None
+
+
+def _deadline_report(args: argparse.Namespace, deadlines) -> int:
+    trace = deadlines.read_availability(args.trace, args.format, args.tick)
+    policies = list(dict.fromkeys(args.policy or deadlines.POLICIES))
+    if "on-demand" not in policies:  # every cost is read against it
+        policies.insert(0, "on-demand")
+    nodes = check_gang_size("nodes", args.nodes)
+    common = dict(policies=policies, nodes=nodes, billing=args.billing)
+    job = (args.compute, args.deadline, args.changeover, args.discount)
+    if args.starts is None:
+        runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
+        return _deadline_single(args, trace, runs)
+    summary = deadlines.compare_starts(trace, *job, starts=args.starts, seed=args.seed,
+                                       **common)
+    return _deadline_many(args, trace, policies, summary)
+
+
+def _key(policy: str) -> str:
+    return policy.replace("-", "_")
+
+
+def _deadline_header(args: argparse.Namespace, trace) -> list[tuple[str, str]]:
+    gang = "" if args.nodes == "1" else f", a gang of {args.nodes}"
+    return [("trace", f"{trace.name}: {len(trace)} ticks of {trace.tick * 3600:g} s "
+                      f"({duration_text(trace.hours)}){gang}"),
+            ("job", f"{args.compute} of compute by {args.deadline}, changeover "
+                    f"{args.changeover}, spot discount {args.discount}, billed per "
+                    f"{args.billing}")]
+
+
+def _unmeetable(args: argparse.Namespace) -> str:
+    return (f"no policy can meet the deadline: on-demand from the start finishes after "
+            f"{args.changeover} + {args.compute}, later than {args.deadline}")
+
+
+def _deadline_single(args: argparse.Namespace, trace, runs: dict) -> int:
+    if args.json:
+        print(_dump({"policies": {
+            _key(policy): (run.as_dict() if run is not None else
+                           dict.fromkeys(("cost", "finish_h", "spot_compute_h",
+                                          "on_demand_compute_h", "spot_billed_h",
+                                          "on_demand_billed_h", "changeovers",
+                                          "preemptions"), None) | {"met": False})
+            for policy, run in runs.items()}}))
+        return 0
+    rows = _deadline_header(args, trace) + [("start", f"tick {args.start_tick}")]
+    window = args.start_tick * trace.tick + check_duration("deadline", args.deadline,
+                                                          scalar=True, bounded=True)
+    if window > trace.hours + 1e-9:
+        rows.append(("note", f"the trace ends {duration_text(window - trace.hours)} before "
+                             "the deadline: no spot after its end"))
+    print(_table(rows))
+    if runs["on-demand"] is None:
+        print(_unmeetable(args))
+        return 0
+    base = runs["on-demand"].cost
+    print(f"\n{'policy':<17} {'cost':>7} {'of OD':>6} {'finish':>8} {'met':>4} "
+          f"{'spot h':>7} {'OD h':>7} {'changes':>7} {'preempt':>7}")
+    for policy, run in runs.items():
+        print(f"{policy:<17} {run.cost:7.2f} {run.cost / base:6.0%} {run.finish_h:7.2f}h "
+              f"{'yes' if run.met else 'NO':>4} {run.spot_compute_h:7.2f} "
+              f"{run.on_demand_compute_h:7.2f} {run.changeovers:7d} {run.preemptions:7d}")
+    print("\ncosts in on-demand hours; spot h and OD h: compute done on each")
+    return 0
+
+
+def _deadline_many(args: argparse.Namespace, trace, policies: list[str], summary) -> int:
+    if summary is None:
+        if args.json:
+            print(_dump({"policies": {_key(policy): None for policy in policies}}))
+        else:
+            print(_unmeetable(args))
+        return 0
+    rows = {policy: summary.row(policy) for policy in policies}
+    if args.json:
+        print(_dump({"starts": len(summary.starts), "seed": args.seed,
+                     "policies": {_key(policy): row for policy, row in rows.items()}}))
+        return 0
+    print(_table(_deadline_header(args, trace) + [
+        ("starts", f"{len(summary.starts)} start ticks drawn with seed {args.seed}")]))
+    print(f"\n{'policy':<17} {'mean cost':>9} {'± sd':>6} {'of OD':>6} {'met':>5} "
+          f"{'spot share':>10} {'changes':>7} {'gap closed':>10}")
+    small = _gap_too_small(rows)
+    for policy, row in rows.items():
+        compute = row["spot_compute_h"] + row["on_demand_compute_h"]
+        gap = ("" if row["gap_closed"] is None or policy == "on-demand" else
+               "n/a" if small else f"{row['gap_closed']:.0%}")
+        print(f"{policy:<17} {row['cost']:9.2f} {row['cost_std']:6.2f} "
+              f"{row['cost_share']:6.0%} {row['met']:5.0%} "
+              f"{row['spot_compute_h'] / compute:10.0%} {row['changeovers']:7.1f} "
+              f"{gap:>10}")
+    print("\nmeans over the starts; costs in on-demand hours; gap closed: the share of "
+          "greedy's excess over the omniscient optimum that a policy saves"
+          + ("; n/a: greedy is within 1% of on-demand's cost of the optimum, no gap to "
+             "speak of" if small else ""))
+    return 0
+
+
+def _gap_too_small(rows: dict) -> bool:
+    """Greedy within 1% of on-demand's cost of the optimum: shares of it mean nothing."""
+    if not {"greedy", "omniscient", "on-demand"} <= set(rows):
+        return False
+    gap = rows["greedy"]["cost"] - rows["omniscient"]["cost"]
+    return gap < 0.01 * rows["on-demand"]["cost"]
+
+
 def _derive(args: argparse.Namespace) -> int:
     from .model.derivations import NAMES, derivation
 
@@ -350,6 +473,43 @@ def build_parser() -> argparse.ArgumentParser:
                          help="also find the best fixed interval on the trace")
     replay_.add_argument("--json", action="store_true", help="print one JSON object instead")
     replay_.set_defaults(run=_replay)
+
+    deadline = commands.add_parser(
+        "deadline", help="a job with a deadline: when to fall back to on-demand, and the cost",
+        description="Run the deadline policies of Can't Be Late (on-demand, greedy, "
+                    "uniform progress, and the omniscient optimum) on an availability "
+                    "trace: a Can't Be Late JSON trace, a CSV time_s,available, a "
+                    "group-size log, or an instance trace. Costs are in on-demand hours.")
+    deadline.add_argument("--trace", type=Path, required=True, help="the availability trace")
+    deadline.add_argument("--format", choices=["cbl-json", "csv", "group-sizes", "spotmath",
+                                               "bamboo"],
+                          help="the trace's format (default: detected)")
+    deadline.add_argument("--tick", default="10min",
+                          help="ticks an instance trace or group-size log is cut into "
+                               "(default 10min)")
+    deadline.add_argument("--nodes", default="1",
+                          help="a gang: spot only in ticks with at least N instances")
+    deadline.add_argument("--compute", required=True, help="compute the job needs, e.g. 48h")
+    deadline.add_argument("--deadline", required=True,
+                          help="time from the start by which it must finish, e.g. 60h")
+    deadline.add_argument("--changeover", default="12min",
+                          help="time a new instance makes no progress (default 12min, the "
+                               "paper's 0.2 h)")
+    deadline.add_argument("--discount", default=DEFAULTS["discount"],
+                          help="spot discount against on-demand (default 0.6)")
+    deadline.add_argument("--policy", action="append", choices=[
+        "on-demand", "greedy", "uniform-progress", "omniscient"],
+        help="a policy to run (repeatable; default all)")
+    starts = deadline.add_mutually_exclusive_group()
+    starts.add_argument("--start-tick", type=int, default=0,
+                        help="one run from this tick (default 0)")
+    starts.add_argument("--starts", type=int, help="runs from K start ticks drawn at random")
+    deadline.add_argument("--seed", type=int, default=0,
+                          help="seed for drawing the start ticks (default 0)")
+    deadline.add_argument("--billing", choices=["tick", "second"], default="tick",
+                          help="bill the finishing tick whole (default) or to the second")
+    deadline.add_argument("--json", action="store_true", help="print one JSON object instead")
+    deadline.set_defaults(run=_deadline)
 
     derive = commands.add_parser("derive", help="print a derivation, e.g. for a paper")
     derive.add_argument("name", nargs="?", help="a derivation name (see --list)")

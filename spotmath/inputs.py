@@ -719,6 +719,12 @@ _PARAMETER_CHECKS = {
     "bulk_fraction": lambda v, scalar: check_fraction("bulk_fraction", v),
     "jobs": lambda v, scalar: check_gang_size("jobs", v, what="a whole number of jobs"),
     "seed": lambda v, scalar: check_seed("seed", v),
+    # deadlines
+    "compute": lambda v, scalar: check_duration("compute", v, scalar=scalar, bounded=True),
+    "deadline": lambda v, scalar: check_duration("deadline", v, scalar=scalar, bounded=True),
+    "changeover": lambda v, scalar: check_duration("changeover", v, allow_zero=True,
+                                                   scalar=scalar, bounded=True),
+    "tick": lambda v, scalar: check_duration("tick", v, scalar=scalar, bounded=True),
     # traces
     "pool_size": lambda v, scalar: check_gang_size("pool_size", v,
                                                    what="a whole number of instances"),

@@ -1,5 +1,6 @@
 """Spot traces: reading them (``reading``), fitting them (``fitting``), replaying schedules
-on them (``replay``) and drawing them from known processes (``synthetic``).
+on them (``replay``), drawing them from known processes (``synthetic``), and running a
+job with a deadline on them (``deadlines``).
 
 Built on :mod:`spotmath.model`; nothing here knows the book.
 """

@@ -36,8 +36,8 @@ def test_package_exports_resolve():
 
 
 def test_the_library_stands_without_the_book():
-    """Every module outside spotmath.book imports, and the commands plan, derive, fit and
-    replay run, with none of the book's tools loaded (Jupyter, papermill, Sphinx,
+    """Every module outside spotmath.book imports, and the commands plan, derive, fit,
+    replay and deadline run, with none of the book's tools loaded (Jupyter, papermill, Sphinx,
     matplotlib, YAML): `pip install .` needs only NumPy, SciPy and SymPy."""
     import subprocess
     import sys
@@ -52,7 +52,9 @@ def test_the_library_stands_without_the_book():
         "path = pathlib.Path(tempfile.mkdtemp()) / 't.csv'",
         "write_trace(synthetic_trace(preemption_rate=0.5, pool_size=5, hours=50, seed=1), path)",
         "for argv in (['plan'], ['derive', 'young'], ['fit', str(path)],",
-        "             ['replay', str(path), '--scan']):",
+        "             ['replay', str(path), '--scan'],",
+        "             ['deadline', '--trace', str(path), '--compute', '5h', '--deadline',",
+        "              '8h', '--starts', '5']):",
         "    assert main(argv) == 0, argv",
         "book = ('nbformat', 'papermill', 'IPython', 'sphinx', 'matplotlib', 'yaml',",
         "        'myst_nb', 'jupyter_client', 'spotmath.book')",

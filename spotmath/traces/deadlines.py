@@ -1,0 +1,852 @@
+"""Deadlines: when a job that must finish by a date should fall back to on-demand.
+
+A job needs ``compute`` hours of work and must finish by ``deadline`` hours after it
+starts.  Spot runs only when an availability trace says so; on-demand is always there.
+The policies are those of Wu et al., "Can't Be Late" (NSDI 2024) [wu2024]_, run by the
+rules below, which every function here follows.
+
+The rules
+---------
+1. Time runs in ticks of the trace's clock, of ``tick`` hours.  At each tick boundary the
+   job is idle, on spot, or on on-demand for the whole tick; spot can be chosen only in a
+   tick the trace marks available.  A job on spot whose next tick is unavailable is
+   preempted at that boundary and is idle there.
+2. Every start of an instance of a type other than the one the job is on (idle to spot,
+   idle to on-demand, spot to on-demand, on-demand to spot, a relaunch after a
+   preemption) is a *changeover*: the first ``changeover`` hours of the new stint make no
+   progress (they may span ticks).  Going idle is free.
+3. Prices: on-demand 1 per hour, spot ``1 - discount`` per hour, so a cost is in
+   on-demand hours.  Every tick on an instance is billed whole, the changeover and the
+   tick in which the job finishes included (the paper's accounting); with
+   ``billing="second"`` the finishing tick is billed only up to the finish.
+4. Progress is kept across preemptions (the paper's model: the changeover covers the
+   loss).
+5. The job finishes the moment its progress reaches ``compute``; the deadline is met
+   when that moment is at most ``deadline``.
+
+Comparisons of times and amounts of work use a tolerance of :data:`TOLERANCE` hours.
+
+Policies
+--------
+At a tick boundary ``t`` (hours from the start): ``left`` = ⌊(deadline − t)/tick⌋ ticks,
+``need1`` = ⌈(C + d)/tick⌉ and ``need2`` = ⌈(C + 2d)/tick⌉ ticks, with ``C`` the compute
+still to do and ``d`` the changeover (the paper simulator's rounding).
+
+``on-demand``
+    On-demand from the start: the cost every other policy is measured against.
+``greedy``
+    Spot whenever available (staying on it until preempted), idle otherwise.
+``uniform-progress``
+    With the line ep(t) = t·compute/deadline: spot whenever available, even when behind;
+    idle and behind (progress < ep(t)) → on-demand; on on-demand, stay there unless spot
+    is available and progress > ep(t + 2d) (there is no move from on-demand to idle).
+``omniscient``
+    The exact offline optimum on the trace: the least cost that meets the deadline and,
+    among schedules of that cost, the earliest finish (:func:`omniscient_schedule`).
+
+The online policies (greedy, uniform-progress) apply, after their own choice, the
+*Safety Net* of the paper's simulator: if ``need2 ≥ left`` and the job is idle or on
+on-demand, on-demand; then, if ``need1 ≥ left``, stay on spot if the job is on a spot
+stint whose changeover is over, otherwise on-demand (with no changeover: spot if
+available, otherwise on-demand).
+
+Availability traces
+-------------------
+:func:`read_availability` reads three formats: the JSON traces published with Can't Be
+Late (``{"metadata": {"gap_seconds": g}, "data": [...]}``, one value per tick; in the
+paper's simulator a value is the tick's *preemption flag*: 1 means no spot, 0 means spot
+is available), a CSV file ``time_s,available`` (instances available in the tick, one row
+per tick, evenly spaced), the group-size logs of
+:func:`~spotmath.traces.read_group_sizes` (the fewest instances in the pool during each
+tick) and the instance traces of :func:`~spotmath.traces.read_trace` (the instances up for
+the whole of each tick).
+
+References
+----------
+.. [wu2024] Z. Wu, W.-L. Chiang, Z. Mao, Z. Yang, E. Friedman, S. Shenker, I. Stoica,
+   "Can't Be Late: Optimizing Spot Instance Savings under Deadlines", USENIX NSDI 2024.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..inputs import (
+    InputError,
+    check_choice,
+    check_discount,
+    check_gang_size,
+    check_parameters,
+    check_seed,
+)
+
+__all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "Availability",
+           "Run", "Summary", "read_availability", "availability_from_trace",
+           "availability_from_sizes", "run_policy",
+           "omniscient_schedule", "run_policies", "compare_starts", "start_ticks"]
+
+#: The policies, in the order they are reported.
+POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient")
+#: The policies that see only the past, and so run under the Safety Net.
+ONLINE = ("greedy", "uniform-progress")
+#: The availability formats :func:`read_availability` reads.
+AVAILABILITY_FORMATS = ("cbl-json", "csv", "group-sizes", "spotmath", "bamboo")
+#: Hours: two times or amounts of work closer than this are equal.
+TOLERANCE = 1e-9
+#: What the job does in a tick.
+IDLE, SPOT, ON_DEMAND = 0, 1, 2
+KINDS = ("idle", "spot", "on-demand")
+#: The tick instance traces are cut into when none is given, hours (10 minutes).
+DEFAULT_TICK = 1 / 6
+#: The CSV header of :func:`read_availability`'s own format.
+CSV_HEADER = "time_s,available"
+
+
+# --------------------------------------------------------------------------- traces
+
+@dataclass(frozen=True)
+class Availability:
+    """Spot instances available in each tick of a trace.
+
+    ``counts[i]`` instances can run for the whole of tick ``i``, which starts ``i * tick``
+    hours after the trace's start.
+    """
+
+    name: str
+    tick: float
+    counts: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    @property
+    def hours(self) -> float:
+        """The trace's length, hours."""
+        return len(self.counts) * self.tick
+
+    def spot(self, nodes: int = 1) -> np.ndarray:
+        """Ticks in which a gang of ``nodes`` can run on spot (at least that many up)."""
+        return self.counts >= check_gang_size("nodes", nodes)
+
+
+def _fail(name: str, where: str | int | None, message: str) -> InputError:
+    return InputError(f"{name}:{where}: {message}" if where is not None
+                      else f"{name}: {message}")
+
+
+def _read_cbl_json(path: Path, text: str) -> Availability:
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _fail(path.name, error.lineno, f"not JSON: {error.msg}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("metadata"), dict) \
+            or "data" not in document:
+        raise _fail(path.name, None, 'expected a JSON object {"metadata": {"gap_seconds": '
+                                     '...}, "data": [...]} (a Can\'t Be Late trace)')
+    gap = document["metadata"].get("gap_seconds")
+    if isinstance(gap, bool) or not isinstance(gap, (int, float)) or not 0 < gap < math.inf:
+        raise _fail(path.name, None, f"metadata.gap_seconds must be a number of seconds "
+                                     f"> 0, got {gap!r}")
+    data = document["data"]
+    if not isinstance(data, list) or not data:
+        raise _fail(path.name, None, "data must be a non-empty list, one value per tick")
+    for index, value in enumerate(data):
+        if isinstance(value, bool) or value not in (0, 1):
+            raise _fail(path.name, None, f"data[{index}] must be 0 (spot available) or 1 "
+                                         f"(preempted: no spot), got {value!r}")
+    flags = np.asarray(data, dtype=np.int64)
+    return Availability(path.name, gap / 3600, (flags == 0).astype(np.int64))
+
+
+def _read_csv(path: Path, text: str) -> Availability:
+    lines = text.splitlines()
+    if not lines or lines[0].strip().replace(" ", "") != CSV_HEADER:
+        raise _fail(path.name, 1, f"expected the header {CSV_HEADER!r}")
+    times, counts, numbers = [], [], []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = line.split(",")
+        if len(fields) != 2:
+            raise _fail(path.name, number, f"expected 2 fields (time_s,available), got "
+                                           f"{len(fields)}")
+        try:
+            seconds = float(fields[0])
+        except ValueError:
+            seconds = math.nan
+        if not 0 <= seconds <= 3.6e9:
+            raise _fail(path.name, number, f"time_s must be a number of seconds from 0 to "
+                                           f"3.6e9, got {fields[0].strip()!r}")
+        try:
+            count = int(fields[1])
+        except ValueError:
+            count = -1
+        if count < 0:
+            raise _fail(path.name, number, f"available must be a whole number >= 0, got "
+                                           f"{fields[1].strip()!r}")
+        times.append(seconds)
+        counts.append(count)
+        numbers.append(number)
+    if len(times) < 2:
+        raise _fail(path.name, None, "needs at least two rows (the spacing is the tick)")
+    tick = times[1] - times[0]
+    if tick <= 0:
+        raise _fail(path.name, numbers[1], "times must increase")
+    for previous, seconds, number in zip(times, times[1:], numbers[1:]):
+        if abs(seconds - previous - tick) > 1e-6 * max(1.0, tick):
+            raise _fail(path.name, number, f"rows must be evenly spaced, one per tick of "
+                                           f"{tick:g} s (set by the first two rows); this "
+                                           f"one is {seconds - previous:g} s after the last")
+    return Availability(path.name, tick / 3600, np.asarray(counts, dtype=np.int64))
+
+
+def availability_from_trace(trace, tick: float | str = DEFAULT_TICK) -> Availability:
+    """Instances up for the whole of each tick of an instance trace.
+
+    Parameters
+    ----------
+    trace : spotmath.traces.Trace
+        Instance lifetimes (:func:`~spotmath.traces.read_trace`).
+    tick : float or str, optional
+        The tick, hours or text such as ``'10min'`` (default 10 minutes).
+
+    Returns
+    -------
+    Availability
+        One count per whole tick from the trace's first time to its last.
+
+    Raises
+    ------
+    InputError
+        A bad tick, or a trace shorter than one tick.
+    """
+    (tick,) = check_parameters(scalar=True, tick=tick)
+    ticks = int(math.floor((trace.end - trace.start) / tick + TOLERANCE))
+    if ticks < 1:
+        raise InputError(f"{trace.name}: spans {trace.end - trace.start:g} h, less than one "
+                         f"tick of {tick:g} h")
+    # an instance counts in a tick when it is up from the tick's start to its end
+    first = np.ceil((trace.up - trace.start) / tick - TOLERANCE).astype(np.int64)
+    last = np.floor((trace.down - trace.start) / tick + TOLERANCE).astype(np.int64)
+    steps = np.zeros(ticks + 1, dtype=np.int64)
+    keep = first < np.minimum(last, ticks)
+    np.add.at(steps, first[keep], 1)
+    np.add.at(steps, np.minimum(last[keep], ticks), -1)
+    return Availability(trace.name, float(tick), np.cumsum(steps)[:ticks])
+
+
+def availability_from_sizes(sizes, tick: float | str = DEFAULT_TICK) -> Availability:
+    """The fewest instances a pool held during each tick of a group-size log.
+
+    Parameters
+    ----------
+    sizes : spotmath.traces.GroupSizes
+        A pool's size over time (:func:`~spotmath.traces.read_group_sizes`).
+    tick : float or str, optional
+        The tick, hours or text such as ``'10min'`` (default 10 minutes).
+
+    Returns
+    -------
+    Availability
+        One count per whole tick from the log's first time to its end: the size in effect
+        at the tick's start and every size observed within it, the least of them.
+
+    Raises
+    ------
+    InputError
+        A bad tick, or a log shorter than one tick.
+    """
+    (tick,) = check_parameters(scalar=True, tick=tick)
+    begin = float(sizes.times[0])
+    ticks = int(math.floor((sizes.end - begin) / tick + TOLERANCE))
+    if ticks < 1:
+        raise InputError(f"{sizes.name}: spans {sizes.end - begin:g} h, less than one "
+                         f"tick of {tick:g} h")
+    starts = begin + tick * np.arange(ticks)
+    first = np.searchsorted(sizes.times, starts + TOLERANCE, side="right") - 1
+    last = np.searchsorted(sizes.times, starts + tick - TOLERANCE, side="left") - 1
+    counts = np.array([sizes.sizes[a:b + 1].min() for a, b in zip(first, last)],
+                      dtype=np.int64)
+    return Availability(sizes.name, float(tick), counts)
+
+
+#: The first line of a group-size log: ``2021-12-11, 11:11:30, 55``.
+_SIZES_LINE = re.compile(r"^\d{4}-\d{2}-\d{2}\s*,\s*\d{1,2}:\d{2}:\d{2}\s*,")
+
+
+def read_availability(path: str | Path, trace_format: str | None = None,
+                      tick: float | str = DEFAULT_TICK) -> Availability:
+    """Read an availability trace.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    trace_format : {'cbl-json', 'csv', 'group-sizes', 'spotmath', 'bamboo'}, optional
+        Detected when not given: a file starting with ``{`` is a Can't Be Late JSON trace,
+        one whose first line is ``time_s,available`` the CSV format, one starting with a
+        date, a time and a size a group-size log (:func:`~spotmath.traces.read_group_sizes`,
+        the fewest instances in each tick), any other an instance trace
+        (:func:`~spotmath.traces.read_trace`).
+    tick : float or str, optional
+        The tick instance traces and group-size logs are cut into (default 10 minutes);
+        the other formats carry their own.
+
+    Returns
+    -------
+    Availability
+
+    Raises
+    ------
+    InputError
+        One line naming the file (and the line or the entry) and what is wrong.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.json").write_text(
+    ...     '{"metadata": {"gap_seconds": 600}, "data": [0, 0, 1, 0]}')
+    >>> trace = read_availability(folder / "a.json")
+    >>> trace.tick, trace.counts.tolist()
+    (0.16666666666666666, [1, 1, 0, 1])
+    """
+    path = Path(path)
+    if trace_format is not None:
+        check_choice("trace_format", trace_format, AVAILABILITY_FORMATS)
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise _fail(path.name, None, f"cannot read the trace: "
+                                     f"{' '.join(str(error).split())}") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _fail(path.name, None, f"not UTF-8 text (byte {error.start})") from None
+    start = text.lstrip()
+    if trace_format is None:
+        first_line = start.splitlines()[0].replace(" ", "") if start else ""
+        trace_format = ("cbl-json" if start.startswith("{") else
+                        "csv" if first_line == CSV_HEADER else
+                        "group-sizes" if _SIZES_LINE.match(start) else None)
+    if trace_format == "cbl-json":
+        return _read_cbl_json(path, text)
+    if trace_format == "csv":
+        return _read_csv(path, text)
+    from .reading import read_group_sizes, read_trace
+
+    if trace_format == "group-sizes":
+        return availability_from_sizes(read_group_sizes(path), tick)
+    return availability_from_trace(read_trace(path, trace_format), tick)
+
+
+# --------------------------------------------------------------------------- one run
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a policy from one start.  Hours, and costs in on-demand hours.
+
+    ``kinds`` holds what the job did in each tick (0 idle, 1 spot, 2 on-demand), up to the
+    tick in which it finished; ``progress`` the work done at the end of each of those
+    ticks.
+    """
+
+    policy: str
+    cost: float
+    finish_h: float
+    met: bool
+    spot_compute_h: float
+    on_demand_compute_h: float
+    spot_billed_h: float
+    on_demand_billed_h: float
+    changeovers: int
+    preemptions: int
+    kinds: np.ndarray = field(repr=False)
+    progress: np.ndarray = field(repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The documented keys (``--json``)."""
+        return {"cost": self.cost, "finish_h": self.finish_h, "met": self.met,
+                "spot_compute_h": self.spot_compute_h,
+                "on_demand_compute_h": self.on_demand_compute_h,
+                "spot_billed_h": self.spot_billed_h,
+                "on_demand_billed_h": self.on_demand_billed_h,
+                "changeovers": self.changeovers, "preemptions": self.preemptions}
+
+
+@dataclass(frozen=True)
+class _Job:
+    compute: float
+    deadline: float
+    changeover: float
+    discount: float
+    tick: float
+    billing: str
+
+
+#: ``choose(i, t, kind, changeover_left, progress, spot_available) -> kind``
+Choice = Callable[[int, float, int, float, float, bool], int]
+
+
+def _safety_net(job: _Job, want: int, t: float, kind: int, left_over: float,
+                progress: float, available: bool) -> int:
+    """The paper simulator's Safety Net, applied after a policy's own choice."""
+    rest = job.compute - progress
+    left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
+    need1 = math.ceil((rest + job.changeover) / job.tick - TOLERANCE)
+    need2 = math.ceil((rest + 2 * job.changeover) / job.tick - TOLERANCE)
+    if need2 >= left and kind in (IDLE, ON_DEMAND):
+        want = ON_DEMAND
+    if need1 >= left:
+        if job.changeover <= TOLERANCE:
+            want = SPOT if available else ON_DEMAND
+        elif kind == SPOT and left_over <= TOLERANCE and available:
+            want = SPOT
+        else:
+            want = ON_DEMAND
+    return want
+
+
+def _greedy(job: _Job) -> Choice:
+    def choose(i, t, kind, left_over, progress, available):
+        return SPOT if available else IDLE
+    return choose
+
+
+def _uniform_progress(job: _Job) -> Choice:
+    rate = job.compute / job.deadline
+
+    def choose(i, t, kind, left_over, progress, available):
+        if kind == ON_DEMAND:
+            ahead = progress > rate * (t + 2 * job.changeover) + TOLERANCE
+            return SPOT if available and ahead else ON_DEMAND
+        if available:
+            return SPOT
+        return ON_DEMAND if progress < rate * t - TOLERANCE else IDLE
+    return choose
+
+
+def _on_demand(job: _Job) -> Choice:
+    def choose(i, t, kind, left_over, progress, available):
+        return ON_DEMAND
+    return choose
+
+
+def _following(kinds: Sequence[int]) -> Choice:
+    def choose(i, t, kind, left_over, progress, available):
+        return int(kinds[i]) if i < len(kinds) else ON_DEMAND
+    return choose
+
+
+def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
+              safety_net: bool) -> Run:
+    """Run ``choose`` tick by tick under the rules; the one place the rules are applied."""
+    tick, changeover = job.tick, job.changeover
+    kind, left_over, progress = IDLE, 0.0, 0.0
+    billed, done = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+    changeovers = preemptions = 0
+    kinds, after = [], []
+    limit = len(spot) + math.ceil((job.deadline + job.compute + changeover) / tick) + 2
+    for i in range(limit):
+        t = i * tick
+        available = bool(spot[i]) if i < len(spot) else False
+        if kind == SPOT and not available:
+            kind, preemptions = IDLE, preemptions + 1
+        want = choose(i, t, kind, left_over, progress, available)
+        if safety_net:
+            want = _safety_net(job, want, t, kind, left_over, progress, available)
+        if want == SPOT and not available:
+            raise RuntimeError(f"{policy} chose spot in tick {i}, which has none")
+        if want != kind and want != IDLE:
+            changeovers += 1
+            left_over = changeover
+        kind = want
+        kinds.append(kind)
+        if kind == IDLE:
+            after.append(progress)
+            continue
+        work = max(0.0, tick - left_over)
+        left_over = max(0.0, left_over - tick)
+        if progress + work >= job.compute - TOLERANCE:
+            used = (tick - work) + (job.compute - progress)
+            billed[kind] += tick if job.billing == "tick" else used
+            done[kind] += job.compute - progress
+            after.append(job.compute)
+            finish = t + used
+            spot_price = 1 - job.discount
+            return Run(policy=policy, cost=billed[ON_DEMAND] + spot_price * billed[SPOT],
+                       finish_h=finish, met=finish <= job.deadline + TOLERANCE,
+                       spot_compute_h=done[SPOT], on_demand_compute_h=done[ON_DEMAND],
+                       spot_billed_h=billed[SPOT], on_demand_billed_h=billed[ON_DEMAND],
+                       changeovers=changeovers, preemptions=preemptions,
+                       kinds=np.asarray(kinds, dtype=np.int8),
+                       progress=np.asarray(after))
+        progress += work
+        billed[kind] += tick
+        done[kind] += work
+        after.append(progress)
+    raise RuntimeError(f"{policy} did not finish within {limit} ticks")
+
+
+def _job(compute, deadline, changeover, discount, tick, billing) -> _Job:
+    compute, deadline, changeover, tick = check_parameters(
+        scalar=True, compute=compute, deadline=deadline, changeover=changeover, tick=tick)
+    discount = float(check_discount("discount", discount, scalar=True))
+    check_choice("billing", billing, ("tick", "second"))
+    return _Job(compute, deadline, changeover, discount, tick, billing)
+
+
+def _feasible(job: _Job) -> bool:
+    """On-demand from the start finishes at changeover + compute: can anything meet D?"""
+    return job.changeover + job.compute <= job.deadline + TOLERANCE
+
+
+# --------------------------------------------------------------------------- the optimum
+
+def _spells(spot: np.ndarray) -> int:
+    """Runs of consecutive available ticks."""
+    if not spot.size:
+        return 0
+    return int(spot[0]) + int(np.count_nonzero(spot[1:] & ~spot[:-1]))
+
+
+def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
+                        changeover: float, discount: float, billing: str = "tick"
+                        ) -> tuple[np.ndarray, float, float] | None:
+    """The offline optimum: least cost meeting the deadline, then the earliest finish.
+
+    Dynamic programming over ticks, with the state (what the job is on, stints started
+    ``j``, instance ticks ``k``) and the value the most spot ticks.  A schedule whose every
+    stint is longer than the changeover has done ``k·tick − j·changeover`` of work after
+    ``k`` instance ticks in ``j`` stints; a stint no longer than the changeover makes no
+    progress and the optimum has none (idling instead costs less and changes nothing
+    else), so the formula is exact where it matters and pessimistic elsewhere.  The cost
+    of finishing with ``k`` ticks of which ``a`` are spot is ``tick·(k − discount·a)``
+    (less the unused part of the last tick with per-second billing).  ``j`` is bounded by
+    2·(spells of spot in the window) + 1, as an optimum uses at most one spot stint per
+    spell and one on-demand stint before, between and after them.
+
+    Parameters
+    ----------
+    spot : numpy.ndarray of bool
+        Spot available in each tick from the start.
+    tick, compute, deadline, changeover : float
+        Hours.
+    discount : float
+        Spot's discount on the on-demand price.
+    billing : {'tick', 'second'}, optional
+
+    Returns
+    -------
+    tuple or None
+        ``(kinds, cost, finish)``: what to run in each tick up to the finishing one, the
+        cost in on-demand hours and the finish, hours; None when no schedule meets the
+        deadline.
+    """
+    ticks = math.ceil(deadline / tick - TOLERANCE)
+    window = np.zeros(ticks, dtype=bool)  # ticks beyond the trace have no spot
+    given = np.asarray(spot, dtype=bool)[:ticks]
+    window[:given.size] = given
+    spot = window
+    has_changeover = changeover > TOLERANCE
+    if has_changeover:
+        most = math.floor((ticks * tick - compute) / changeover + TOLERANCE)
+        stints = max(1, min(most, 2 * _spells(spot) + 1, ticks))
+    else:
+        stints = 1
+    size_j = stints + 1
+    shift = changeover if has_changeover else 0.0
+    # the instance ticks after which a job with j stints has done its compute
+    done_at = np.ceil((compute + np.arange(size_j) * shift) / tick - TOLERANCE
+                      ).astype(np.int64)
+    size_k = int(min(ticks, done_at.max())) + 1
+    price = {SPOT: 1 - discount, ON_DEMAND: 1.0}
+    value = np.full((3, size_j, size_k), _MISSING, dtype=np.int32)
+    value[IDLE, 0, 0] = 0
+    kept: list[tuple[int, np.ndarray]] = []  # each tick's band of values, for the way back
+    best: tuple[float, float, int, int, int, int, int] | None = None
+    rows = np.arange(size_j)
+    for i in range(ticks):
+        # k after tick i: at most i + 1, and enough that the rest of the window can finish
+        hi = min(i + 1, size_k - 1)
+        lo = max(0, int(done_at[0]) - (ticks - 1 - i))
+        new = np.full_like(value, _MISSING)
+        band = slice(lo, hi + 1)
+        new[:, :, band] = _step(value, lo, hi, bool(spot[i]), has_changeover)
+        # finishing in this tick: with j stints, exactly at k = done_at[j]
+        for kind in (SPOT, ON_DEMAND):
+            inside = (done_at >= lo) & (done_at <= hi)
+            js = rows[inside]
+            if not js.size:
+                continue
+            ks = done_at[inside]
+            spot_ticks = new[kind, js, ks]
+            live = spot_ticks >= 0
+            if not live.any():
+                continue
+            js, ks, spot_ticks = js[live], ks[live], spot_ticks[live]
+            over = ks * tick - js * shift - compute
+            finish = (i + 1) * tick - over
+            cost = tick * (ks - discount * spot_ticks)
+            if billing == "second":
+                cost = cost - over * price[kind]
+            for c, f, j, k, a in zip(cost, finish, js, ks, spot_ticks):
+                if f > deadline + TOLERANCE:
+                    continue
+                if best is None or c < best[0] - TOLERANCE or (
+                        c <= best[0] + TOLERANCE and f < best[1] - TOLERANCE):
+                    best = (float(c), float(f), i, kind, int(j), int(k), int(a))
+            new[kind, js, ks] = _MISSING  # a finished job goes no further
+        kept.append((lo, new[:, :, band].copy()))
+        value = new
+    if best is None:
+        return None
+    cost, finish, last, kind, j, k, worth = best
+    return _way_back(kept, last, kind, j, k, worth, has_changeover), cost, finish
+
+
+#: The value of a state no schedule reaches.
+_MISSING = -(1 << 30)
+
+
+def _step(value: np.ndarray, lo: int, hi: int, spot: bool, has_changeover: bool
+          ) -> np.ndarray:
+    """One tick of the optimum's recursion on the band ``lo <= k <= hi``.
+
+    ``value[kind, j, k]`` is the most spot ticks of a schedule that is on ``kind`` after
+    ``k`` instance ticks in ``j`` stints (``_MISSING`` where none is).
+    """
+    idle, on_spot, on_demand = value[IDLE], value[SPOT], value[ON_DEMAND]
+    out = np.full((3,) + value.shape[1:2] + (hi - lo + 1,), _MISSING, dtype=value.dtype)
+    out[IDLE] = np.maximum(np.maximum(idle, on_spot), on_demand)[:, lo:hi + 1]
+    # k - 1 for every k of the band; k = 0 has no predecessor on an instance
+    start = max(lo, 1)
+    before = slice(start - 1, hi)
+    for kind, other, gain in ((ON_DEMAND, SPOT, 0), (SPOT, ON_DEMAND, 1)):
+        if kind == SPOT and not spot:
+            continue
+        stay = value[kind][:, before]
+        fresh_from = np.maximum(idle, value[other])[:, before]
+        if has_changeover:  # a new stint: (j - 1, k - 1) -> (j, k)
+            fresh = np.full_like(stay, _MISSING)
+            fresh[1:] = fresh_from[:-1]
+        else:
+            fresh = fresh_from
+        best = np.maximum(stay, fresh)
+        out[kind, :, start - lo:] = np.where(best >= 0, best + gain, _MISSING)
+    return out
+
+
+def _way_back(kept: list[tuple[int, np.ndarray]], last: int, kind: int, j: int, k: int,
+              worth: int, has_changeover: bool) -> np.ndarray:
+    """The schedule that reaches (kind, j, k) with ``worth`` spot ticks after tick
+    ``last``, found backwards through the kept values (any predecessor of equal value)."""
+    def get(step: int, what: int, jj: int, kk: int) -> int:
+        if step < 0:
+            return 0 if (what, jj, kk) == (IDLE, 0, 0) else _MISSING
+        lo, band = kept[step]
+        if jj < 0 or not 0 <= kk - lo < band.shape[2]:
+            return _MISSING
+        return int(band[what, jj, kk - lo])
+
+    kinds = np.zeros(last + 1, dtype=np.int8)
+    for step in range(last, -1, -1):
+        kinds[step] = kind
+        if kind == IDLE:
+            kind = next(what for what in (IDLE, SPOT, ON_DEMAND)
+                        if get(step - 1, what, j, k) == worth)
+            continue
+        worth -= 1 if kind == SPOT else 0
+        if get(step - 1, kind, j, k - 1) == worth:
+            k -= 1
+            continue
+        other = ON_DEMAND if kind == SPOT else SPOT
+        jj = j - 1 if has_changeover else j
+        kind = next(what for what in (IDLE, other) if get(step - 1, what, jj, k - 1) == worth)
+        j, k = jj, k - 1
+    return kinds
+
+
+# --------------------------------------------------------------------------- policies
+
+def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float | str,
+               deadline: float | str, changeover: float | str, discount: float | str,
+               billing: str = "tick") -> Run | None:
+    """Run one policy from the first tick of ``spot``.
+
+    Parameters
+    ----------
+    policy : {'on-demand', 'greedy', 'uniform-progress', 'omniscient'}
+    spot : numpy.ndarray of bool
+        Spot available in each tick, from the start (:meth:`Availability.spot`).  Ticks
+        beyond its end have no spot.
+    tick, compute, deadline, changeover : float or str
+        Hours, or text such as ``'10min'``.
+    discount : float or str
+        Spot's discount on the on-demand price, in [0, 1).
+    billing : {'tick', 'second'}, optional
+        Bill the finishing tick whole (default, the paper's accounting) or to the finish.
+
+    Returns
+    -------
+    Run or None
+        None when no policy can meet the deadline (on-demand from the start finishes
+        after it).
+
+    Raises
+    ------
+    InputError
+        A bad value (named).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spot = np.array([True] * 6 + [False] * 30)
+    >>> run = run_policy("greedy", spot, "1h", "8h", "12h", "0.2h", 0.6)
+    >>> run.met, round(run.cost, 3), run.changeovers
+    (True, 5.4, 2)
+    """
+    check_choice("policy", policy, POLICIES)
+    job = _job(compute, deadline, changeover, discount, tick, billing)
+    spot = np.asarray(spot, dtype=bool)
+    return _run(job, spot, policy)
+
+
+def _run(job: _Job, spot: np.ndarray, policy: str) -> Run | None:
+    if not _feasible(job):
+        return None
+    if policy == "omniscient":
+        found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
+                                    job.changeover, job.discount, job.billing)
+        if found is None:  # on-demand from the start meets it: the search must find one
+            raise RuntimeError("no optimal schedule found for a feasible deadline")
+        return _simulate(job, spot, policy, _following(found[0]), safety_net=False)
+    choose = {"on-demand": _on_demand, "greedy": _greedy,
+              "uniform-progress": _uniform_progress}[policy](job)
+    return _simulate(job, spot, policy, choose, safety_net=policy in ONLINE)
+
+
+def run_policies(availability: Availability, compute: float | str, deadline: float | str,
+                 changeover: float | str, discount: float | str, *,
+                 policies: Sequence[str] = POLICIES, start_tick: int = 0, nodes: int = 1,
+                 billing: str = "tick") -> dict[str, Run | None]:
+    """Every policy from one start tick of a trace.
+
+    Parameters
+    ----------
+    availability : Availability
+    compute, deadline, changeover : float or str
+        Hours, or text such as ``'48h'``.
+    discount : float or str
+    policies : sequence of str, optional
+        Default: all of :data:`POLICIES`.
+    start_tick : int, optional
+        The tick the job starts at (default 0).
+    nodes : int, optional
+        The gang: spot only in ticks with at least this many instances (default 1).
+    billing : {'tick', 'second'}, optional
+
+    Returns
+    -------
+    dict
+        ``{policy: Run}`` (a Run is None for every policy when none can meet the
+        deadline).
+
+    Raises
+    ------
+    InputError
+        A bad value, an unknown policy, or a start tick outside the trace.
+    """
+    for policy in policies:
+        check_choice("policy", policy, POLICIES)
+    job = _job(compute, deadline, changeover, discount, availability.tick, billing)
+    if isinstance(start_tick, bool) or not isinstance(start_tick, (int, np.integer)) \
+            or not 0 <= start_tick < len(availability):
+        raise InputError(f"start_tick: must be a whole number from 0 to "
+                         f"{len(availability) - 1} (the trace has {len(availability)} "
+                         f"ticks), got {start_tick!r}")
+    spot = availability.spot(nodes)[start_tick:]
+    return {policy: _run(job, spot, policy) for policy in policies}
+
+
+def start_ticks(availability: Availability, deadline: float | str, starts: int,
+                seed: int) -> np.ndarray:
+    """``starts`` start ticks drawn uniformly (seeded) among those leaving room for D.
+
+    Raises
+    ------
+    InputError
+        A trace shorter than the deadline, or bad counts.
+    """
+    (deadline,) = check_parameters(scalar=True, deadline=deadline)
+    starts = check_gang_size("starts", starts, what="a whole number of starts")
+    seed = check_seed("seed", seed)
+    room = math.ceil(deadline / availability.tick - TOLERANCE)
+    last = len(availability) - room
+    if last < 0:
+        raise InputError(f"deadline: {deadline:g} h is longer than the trace "
+                         f"{availability.name} ({availability.hours:g} h)")
+    return np.random.default_rng(seed).integers(0, last + 1, size=starts)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Policies compared over many starts: means (and spreads) per policy."""
+
+    starts: np.ndarray
+    runs: dict[str, list[Run]]
+
+    def row(self, policy: str) -> dict[str, Any]:
+        """Means over the starts, ``cost_std``, ``cost_share`` and ``gap_closed``."""
+        runs = self.runs[policy]
+        cost = np.array([run.cost for run in runs])
+        on_demand = np.array([run.cost for run in self.runs["on-demand"]]) \
+            if "on-demand" in self.runs else None
+        values = {key: float(np.mean([run.as_dict()[key] for run in runs]))
+                  for key in ("cost", "finish_h", "met", "spot_compute_h",
+                              "on_demand_compute_h", "spot_billed_h", "on_demand_billed_h",
+                              "changeovers", "preemptions")}
+        values["cost_std"] = float(cost.std(ddof=1)) if len(cost) > 1 else 0.0
+        values["cost_share"] = (None if on_demand is None
+                                else float(np.mean(cost / on_demand)))
+        values["gap_closed"] = self.gap_closed(policy)
+        return values
+
+    def gap_closed(self, policy: str) -> float | None:
+        """(greedy − policy)/(greedy − omniscient) of the mean costs; None without both."""
+        if "greedy" not in self.runs or "omniscient" not in self.runs:
+            return None
+        mean = {name: np.mean([run.cost for run in self.runs[name]])
+                for name in ("greedy", "omniscient", policy)}
+        gap = mean["greedy"] - mean["omniscient"]
+        return None if gap <= TOLERANCE else float((mean["greedy"] - mean[policy]) / gap)
+
+
+def compare_starts(availability: Availability, compute: float | str,
+                   deadline: float | str, changeover: float | str,
+                   discount: float | str, *, starts: int, seed: int,
+                   policies: Sequence[str] = POLICIES, nodes: int = 1,
+                   billing: str = "tick") -> Summary | None:
+    """Every policy from ``starts`` start ticks drawn by :func:`start_ticks`.
+
+    Returns None when no policy can meet the deadline.
+    """
+    ticks = start_ticks(availability, deadline, starts, seed)
+    runs: dict[str, list[Run]] = {policy: [] for policy in policies}
+    for tick in ticks:
+        result = run_policies(availability, compute, deadline, changeover, discount,
+                              policies=policies, start_tick=int(tick), nodes=nodes,
+                              billing=billing)
+        if any(run is None for run in result.values()):
+            return None
+        for policy, run in result.items():
+            runs[policy].append(run)
+    return Summary(ticks, runs)

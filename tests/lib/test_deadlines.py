@@ -1,0 +1,397 @@
+"""Deadlines: the rules worked by hand, the optimum against brute force, the Safety Net's
+promise, uniform progress against its rules typed again here, and the trace readers."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spotmath.inputs import InputError
+from spotmath.traces import deadlines
+from spotmath.traces.deadlines import (
+    POLICIES,
+    Availability,
+    compare_starts,
+    omniscient_schedule,
+    read_availability,
+    run_policies,
+    run_policy,
+)
+
+IDLE, SPOT, ON_DEMAND = 0, 1, 2
+
+
+def spot_of(text: str) -> np.ndarray:
+    """'11.1' -> spot in ticks 0, 1 and 3."""
+    return np.array([c == "1" for c in text])
+
+
+# ----------------------------------------------------------------------- worked by hand
+
+def test_greedy_worked_by_hand():
+    """Six spot ticks of 1 h, then none; 8 h of compute by 12 h, changeover 0.2 h.
+    Spot: 0.8 + 5 = 5.8 h by t = 6, preempted.  Idle while need2 = ceil(2.2 + 0.4) = 3 <
+    left; at t = 9 left = 3: on-demand, 0.2 h changeover and 2.2 h of work: finish 11.4.
+    Cost: 6 spot ticks at 0.4 and 3 on-demand ticks = 5.4."""
+    spot = spot_of("111111" + "0" * 10)
+    run = run_policy("greedy", spot, "1h", "8h", "12h", "12min", 0.6)
+    assert run.kinds.tolist() == [1] * 6 + [0] * 3 + [2] * 3
+    assert run.finish_h == pytest.approx(11.4)
+    assert run.cost == pytest.approx(6 * 0.4 + 3)
+    assert (run.spot_compute_h, run.on_demand_compute_h) == pytest.approx((5.8, 2.2))
+    assert (run.spot_billed_h, run.on_demand_billed_h) == (6.0, 3.0)
+    assert (run.changeovers, run.preemptions, run.met) == (2, 1, True)
+    # billed to the second, the last tick costs only the 0.4 h it was used
+    second = run_policy("greedy", spot, "1h", "8h", "12h", "12min", 0.6, billing="second")
+    assert second.cost == pytest.approx(6 * 0.4 + 2.4)
+
+
+def test_a_changeover_longer_than_a_tick_spans_ticks():
+    """d = 1.5 ticks: a stint's first tick makes nothing, its second half a tick."""
+    run = run_policy("on-demand", spot_of(""), "1h", "2h", "10h", "1.5h", 0.5)
+    assert run.progress.tolist() == pytest.approx([0.0, 0.5, 1.5, 2.0])
+    assert run.finish_h == pytest.approx(3.5)
+    assert run.cost == pytest.approx(4.0)
+
+
+def test_a_stint_shorter_than_the_changeover_makes_no_progress():
+    """Spot for one tick with d = 1.5 ticks: preempted before any work is done, the tick
+    is billed; the job then goes on on-demand (Safety Net) with a new changeover."""
+    spot = spot_of("1")
+    run = run_policy("greedy", spot, "1h", "1h", "6h", "1.5h", 0.5)
+    assert run.kinds[0] == SPOT and run.progress[0] == 0.0
+    assert run.spot_billed_h == 1.0 and run.spot_compute_h == 0.0
+    assert run.changeovers == 2 and run.preemptions == 1
+
+
+def test_a_preemption_where_the_safety_net_binds_goes_on_demand_at_once():
+    """Spot for 3 ticks of 1 h with d = 0.5 h: 2.5 h of 4 h done at t = 3, preempted
+    there.  D = 6: left = 3 and need2 = ceil(1.5 + 1.0) = 3 >= left, so the job goes
+    on-demand in that very tick (greedy would idle): 0.5 h changeover, 1.5 h of work,
+    finish 5.0 h."""
+    run = run_policy("greedy", spot_of("111" + "0" * 5), 1.0, 4.0, 6.0, 0.5, 0.5)
+    assert run.kinds.tolist() == [1, 1, 1, 2, 2]
+    assert run.finish_h == pytest.approx(5.0) and run.met
+    assert run.preemptions == 1 and run.changeovers == 2
+
+
+def test_with_no_changeover_the_safety_net_takes_spot_when_there_is_spot():
+    spot = spot_of("0101010101")
+    run = run_policy("greedy", spot, "1h", "5h", "5h", 0, 0.7)
+    assert run.kinds.tolist() == [2, 1, 2, 1, 2]
+    assert run.met and run.changeovers == 5
+
+
+def test_no_policy_can_meet_a_deadline_shorter_than_changeover_plus_compute():
+    trace = Availability("t", 1.0, np.ones(50, dtype=np.int64))
+    result = run_policies(trace, "10h", "10h", "6min", 0.6)
+    assert set(result) == set(POLICIES) and all(run is None for run in result.values())
+
+
+# ----------------------------------------------------------------------- the optimum
+
+def brute_force(spot, tick, compute, deadline, changeover, discount, billing):
+    """Every schedule of the window, each run by the simulator; the cheapest that meets
+    the deadline, then the earliest finish."""
+    ticks = math.ceil(deadline / tick - 1e-9)
+    job = deadlines._Job(compute, deadline, changeover, discount, tick, billing)
+    best = None
+    for kinds in itertools.product((IDLE, SPOT, ON_DEMAND), repeat=ticks):
+        if any(kind == SPOT and not (i < len(spot) and spot[i])
+               for i, kind in enumerate(kinds)):
+            continue
+        try:
+            run = deadlines._simulate(job, spot, "any", deadlines._following(kinds),
+                                      safety_net=False)
+        except RuntimeError:
+            continue
+        if not run.met or len(run.kinds) > ticks:
+            continue
+        key = (round(run.cost, 9), round(run.finish_h, 9))
+        if best is None or key < best:
+            best = key
+    return best
+
+
+@settings(max_examples=150, deadline=None)
+@given(pattern=st.lists(st.booleans(), min_size=1, max_size=7),
+       compute=st.sampled_from([0.5, 1.0, 1.7, 2.5, 3.0, 4.2]),
+       changeover=st.sampled_from([0.0, 0.3, 0.5, 1.0, 1.2]),
+       slack=st.sampled_from([0.0, 0.4, 1.0, 2.0, 3.3]),
+       discount=st.sampled_from([0.1, 0.5, 0.7, 0.9]),
+       billing=st.sampled_from(["tick", "second"]))
+def test_the_optimum_is_the_brute_force_optimum(pattern, compute, changeover, slack,
+                                                discount, billing):
+    spot = np.array(pattern)
+    deadline = min(compute + changeover + slack, 7.0)
+    if compute + changeover > deadline + 1e-9:
+        return
+    expected = brute_force(spot, 1.0, compute, deadline, changeover, discount, billing)
+    found = omniscient_schedule(spot, 1.0, compute, deadline, changeover, discount,
+                                billing)
+    assert found is not None and expected is not None
+    kinds, cost, finish = found
+    assert (cost, finish) == pytest.approx(expected, abs=1e-9)
+    # its schedule, run by the simulator, costs what the search said
+    run = run_policy("omniscient", spot, 1.0, compute, deadline, changeover, discount,
+                     billing=billing)
+    assert (run.cost, run.finish_h) == pytest.approx((cost, finish), abs=1e-9)
+
+
+# ----------------------------------------------------------------------- the promise
+
+def adversarial(ticks: int, rng: np.random.Generator) -> np.ndarray:
+    """Spot that ends just when it hurts: long spells cut short, flicker, none late."""
+    kind = rng.integers(4)
+    if kind == 0:
+        return rng.random(ticks) < rng.random()
+    if kind == 1:  # flicker: on and off every tick or two
+        return (np.arange(ticks) // rng.integers(1, 3)) % 2 == 0
+    if kind == 2:  # spot until late, then none at all
+        cut = rng.integers(ticks)
+        return np.arange(ticks) < cut
+    spells = rng.geometric(0.2, size=ticks)
+    return np.repeat(np.arange(ticks) % 2 == 0, spells)[:ticks]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_online_policies_meet_every_deadline_on_demand_would_meet(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(40):
+        tick = float(rng.choice([1 / 6, 0.25, 1.0]))
+        compute = float(rng.uniform(0.5, 12))
+        changeover = float(rng.choice([0.0, 0.05, 0.2, 0.4, 1.3]))
+        deadline = compute + changeover + float(rng.uniform(0, 10))
+        spot = adversarial(int(deadline / tick) + 5, rng)
+        cheapest = None
+        for policy in POLICIES:
+            run = run_policy(policy, spot, tick, compute, deadline, changeover, 0.65)
+            assert run.met, (policy, seed, tick, compute, changeover, deadline)
+            cheapest = run.cost if policy == "omniscient" else cheapest
+        for policy in POLICIES:  # the optimum is a lower bound on every policy
+            run = run_policy(policy, spot, tick, compute, deadline, changeover, 0.65)
+            assert cheapest <= run.cost + 1e-9, policy
+
+
+# ----------------------------------------------------------------------- typed again
+
+def uniform_progress_again(spot, tick, compute, deadline, d):
+    """The rules of the issue, written out once more without the library's helpers."""
+    kinds, progress, kind, changing = [], 0.0, "idle", 0.0
+    i = 0
+    while progress < compute - 1e-9:
+        t = i * tick
+        has = i < len(spot) and bool(spot[i])
+        if kind == "spot" and not has:
+            kind = "idle"
+        line = lambda when: when * compute / deadline  # noqa: E731
+        if kind == "od":
+            want = "spot" if has and progress > line(t + 2 * d) + 1e-9 else "od"
+        elif has:
+            want = "spot"
+        else:
+            want = "od" if progress < line(t) - 1e-9 else "idle"
+        left = math.floor((deadline - t) / tick + 1e-9)
+        rest = compute - progress
+        if math.ceil((rest + 2 * d) / tick - 1e-9) >= left and kind in ("idle", "od"):
+            want = "od"
+        if math.ceil((rest + d) / tick - 1e-9) >= left:
+            if d <= 1e-9:
+                want = "spot" if has else "od"
+            else:
+                want = "spot" if kind == "spot" and changing <= 1e-9 and has else "od"
+        if want != kind and want != "idle":
+            changing = d
+        kind = want
+        if kind != "idle":
+            made = max(0.0, tick - changing)
+            changing = max(0.0, changing - tick)
+            progress = min(compute, progress + made)
+        kinds.append({"idle": 0, "spot": 1, "od": 2}[kind])
+        i += 1
+    return kinds
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_uniform_progress_follows_its_rules(seed):
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(30):
+        tick = float(rng.choice([1 / 6, 0.5, 1.0]))
+        compute = float(rng.uniform(1, 10))
+        d = float(rng.choice([0.0, 0.2, 0.7]))
+        deadline = compute + d + float(rng.uniform(0, 8))
+        spot = adversarial(int(deadline / tick) + 5, rng)
+        run = run_policy("uniform-progress", spot, tick, compute, deadline, d, 0.6)
+        assert run.kinds.tolist() == uniform_progress_again(spot, tick, compute,
+                                                            deadline, d)
+
+
+# ----------------------------------------------------------------------- many starts
+
+def test_many_starts_summarise_every_policy():
+    rng = np.random.default_rng(7)
+    counts = np.repeat(rng.integers(0, 2, size=200), rng.integers(1, 30, size=200))
+    trace = Availability("t", 0.25, counts)
+    summary = compare_starts(trace, "10h", "14h", "12min", 0.7, starts=20, seed=3)
+    assert len(summary.starts) == 20
+    rows = {policy: summary.row(policy) for policy in POLICIES}
+    assert all(row["met"] == 1.0 for row in rows.values())
+    assert rows["on-demand"]["cost_share"] == pytest.approx(1.0)
+    assert rows["greedy"]["gap_closed"] == pytest.approx(0.0)
+    assert rows["omniscient"]["gap_closed"] == pytest.approx(1.0)
+    assert rows["omniscient"]["cost"] <= rows["uniform-progress"]["cost"] + 1e-9
+    # the same seed gives the same starts, another seed others
+    again = compare_starts(trace, "10h", "14h", "12min", 0.7, starts=20, seed=3)
+    assert again.starts.tolist() == summary.starts.tolist()
+
+
+def test_a_gang_has_spot_only_where_the_trace_has_enough_instances():
+    trace = Availability("t", 1.0, np.array([3, 2, 1, 0] * 10))
+    assert trace.spot(2).tolist()[:4] == [True, True, False, False]
+    result = run_policies(trace, "2h", "20h", 0, 0.5, nodes=3, policies=["greedy"])
+    assert result["greedy"].kinds.tolist()[0] == SPOT
+
+
+# ----------------------------------------------------------------------- readers
+
+def test_the_cant_be_late_json_marks_preempted_ticks(tmp_path):
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 195}, "data": [0, 1, 1, 0]}))
+    trace = read_availability(path)
+    assert trace.tick == pytest.approx(195 / 3600)
+    assert trace.counts.tolist() == [1, 0, 0, 1]
+
+
+def test_the_csv_format_reads_counts_on_an_even_clock(tmp_path):
+    path = tmp_path / "a.csv"
+    path.write_text("time_s,available\n0,4\n600,3\n1200,0\n")
+    trace = read_availability(path)
+    assert trace.tick == pytest.approx(1 / 6) and trace.counts.tolist() == [4, 3, 0]
+
+
+def test_instance_traces_count_the_instances_up_for_a_whole_tick(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("time_s,node,event\n0,a,up\n0,b,up\n900,a,preempted\n"
+                    "1200,a,up\n3600,b,preempted\n3600,a,end\n")
+    trace = read_availability(path, tick="10min")
+    # ticks [0,600): a, b; [600,1200): b (a preempted at 900); [1200,...): a, b
+    assert trace.counts.tolist() == [2, 1, 2, 2, 2, 2]
+
+
+def test_a_group_size_log_gives_the_fewest_instances_in_each_tick(tmp_path):
+    path = tmp_path / "g.txt"
+    # sizes 5 from 0 s, 3 from 700 s, 6 from 1300 s; the log ends at 1900 s
+    path.write_text("2021-12-11, 10:00:00, 5\n2021-12-11, 10:11:40, 3\n"
+                    "2021-12-11, 10:21:40, 6\n2021-12-11, 10:31:40, 6\n")
+    trace = read_availability(path, tick="10min")
+    # [0,600): 5; [600,1200): 5 then 3 -> 3; [1200,1800): 3 then 6 -> 3
+    assert trace.counts.tolist() == [5, 3, 3]
+    # [600,900): 5 then 3 -> 3; [1200,1500): 3 then 6 -> 3; [1500,1800): 6
+    assert read_availability(path, "group-sizes", tick="5min").counts.tolist() == [
+        5, 5, 3, 3, 3, 6]
+
+
+def test_the_published_pool_logs_read_as_availability(traces_folder):
+    sizes = read_availability(traces_folder / "v100x1-east1c.txt")
+    assert len(sizes) == 145 and sizes.counts.max() == 80 and sizes.counts.min() >= 0
+    instances = read_availability(traces_folder / "p3-trace.csv", tick="10min")
+    assert len(instances) == 68 and instances.counts.max() <= 64
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("a.json", '{"metadata": {}, "data": [0]}', "a.json: metadata.gap_seconds must be"),
+    ("a.json", '{"metadata": {"gap_seconds": 60}, "data": [0, 2]}',
+     "a.json: data[1] must be 0 (spot available) or 1"),
+    ("a.json", '{"metadata": {"gap_seconds": 60}, "data": []}', "a.json: data must be"),
+    ("a.json", '{"metadata": {"gap_seconds": 60}, "data": [0,\n', "a.json:2: not JSON"),
+    ("a.csv", "time_s,available\n0,1\n60,x\n", "a.csv:3: available must be a whole"),
+    ("a.csv", "time_s,available\n0,1\n60,1\n150,1\n", "a.csv:4: rows must be evenly"),
+    ("a.csv", "time_s,available\n0,1\n", "a.csv: needs at least two rows"),
+    ("a.csv", "time_s,available\n0,1\n-5,1\n", "a.csv:3: time_s must be a number"),
+])
+def test_a_malformed_availability_trace_is_one_line(tmp_path, name, text, message):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(InputError) as info:
+        read_availability(path)
+    assert str(info.value).startswith(message) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(compute="-1h"), "compute: must be a duration > 0"),
+    (dict(deadline=0), "deadline: must be a duration > 0"),
+    (dict(changeover="x"), "changeover:"),
+    (dict(discount=1.0), "discount:"),
+    (dict(billing="minute"), "billing: must be one of tick, second"),
+    (dict(policy="lazy"), "policy: must be one of on-demand, greedy"),
+])
+def test_bad_values_are_named(arguments, message):
+    values = dict(policy="greedy", spot=spot_of("1"), tick="1h", compute="2h",
+                  deadline="4h", changeover="6min", discount=0.6)
+    values.update(arguments)
+    with pytest.raises(InputError, match=f"^{message}"):
+        run_policy(**values)
+
+
+# ----------------------------------------------------------------------- the command
+
+def test_the_command_runs_every_policy_on_a_cant_be_late_trace(cli, tmp_path):
+    path = tmp_path / "a.json"
+    data = ([0] * 30 + [1] * 12) * 4
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": data}))
+    done = cli("deadline", "--trace", str(path), "--compute", "10h", "--deadline", "16h",
+               "--discount", "0.68", "--json")
+    assert done.returncode == 0, done.stderr
+    policies = json.loads(done.stdout)["policies"]
+    assert list(policies) == ["on_demand", "greedy", "uniform_progress", "omniscient"]
+    spot = read_availability(path).spot()
+    for policy, values in policies.items():
+        run = run_policy(policy.replace("_", "-"), spot, 1 / 6, 10, 16, 0.2, 0.68)
+        assert values == json.loads(json.dumps(run.as_dict()))
+    text = cli("deadline", "--trace", str(path), "--compute", "10h", "--deadline", "16h")
+    assert text.returncode == 0 and "uniform-progress" in text.stdout
+
+
+def test_the_command_summarises_many_starts(cli, tmp_path):
+    path = tmp_path / "a.csv"
+    counts = ([2] * 20 + [0] * 7 + [1] * 5) * 20
+    path.write_text("time_s,available\n" + "".join(f"{600 * i},{c}\n"
+                                                   for i, c in enumerate(counts)))
+    done = cli("deadline", "--trace", str(path), "--compute", "6h", "--deadline", "9h",
+               "--starts", "15", "--seed", "4", "--nodes", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    trace = read_availability(path)
+    summary = compare_starts(trace, 6, 9, 0.2, 0.6, starts=15, seed=4, nodes=2)
+    for policy in POLICIES:
+        assert result["policies"][policy.replace("-", "_")] == pytest.approx(
+            summary.row(policy))
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--compute=-4h"], "--compute: must be a duration > 0"),
+    (["--deadline", "1e9h"], "--deadline: must be"),
+    (["--changeover", "soon"], "--changeover:"),
+    (["--discount", "1.2"], "--discount:"),
+    (["--nodes", "0"], "--nodes:"),
+    (["--start-tick", "5000"], "--start-tick: must be a whole number from 0 to 83"),
+    (["--starts", "0"], "--starts:"),
+    (["--deadline", "100h", "--starts", "3"], "--deadline: 100 h is longer than the trace"),
+    (["--format", "csv"], "a.json:1: expected the header 'time_s,available'"),
+])
+def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, message):
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": [0, 1] * 42}))
+    base = {"--compute": "2h", "--deadline": "4h"}
+    options = [item for key, value in base.items()
+               if not any(a.startswith(key) for a in arguments) for item in (key, value)]
+    done = cli("deadline", "--trace", str(path), *options, *arguments)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"spotmath deadline: error: {message}"), done.stderr
+    assert done.stderr.count("\n") == 1
