@@ -498,7 +498,7 @@ def build_parser() -> argparse.ArgumentParser:
     deadline.add_argument("--discount", default=DEFAULTS["discount"],
                           help="spot discount against on-demand (default 0.6)")
     deadline.add_argument("--policy", action="append", choices=[
-        "on-demand", "greedy", "uniform-progress", "omniscient"],
+        "on-demand", "greedy", "uniform-progress", "omniscient", "model"],
         help="a policy to run (repeatable; default all)")
     starts = deadline.add_mutually_exclusive_group()
     starts.add_argument("--start-tick", type=int, default=0,

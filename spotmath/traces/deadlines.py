@@ -43,8 +43,11 @@ still to do and ``d`` the changeover (the paper simulator's rounding).
 ``omniscient``
     The exact offline optimum on the trace: the least cost that meets the deadline and,
     among schedules of that cost, the earliest finish (:func:`omniscient_schedule`).
+``model``
+    This book's: the least expected cost under a two-state Markov model of availability
+    fitted to the trace before the start (:mod:`spotmath.traces.deadline_model`).
 
-The online policies (greedy, uniform-progress) apply, after their own choice, the
+The online policies (greedy, uniform-progress, model) apply, after their own choice, the
 *Safety Net* of the paper's simulator: if ``need2 ≥ left`` and the job is idle or on
 on-demand, on-demand; then, if ``need1 ≥ left``, stay on spot if the job is on a spot
 stint whose changeover is over, otherwise on-demand (with no changeover: spot if
@@ -94,9 +97,9 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "Availabil
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks"]
 
 #: The policies, in the order they are reported.
-POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient")
+POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
 #: The policies that see only the past, and so run under the Safety Net.
-ONLINE = ("greedy", "uniform-progress")
+ONLINE = ("greedy", "uniform-progress", "model")
 #: The availability formats :func:`read_availability` reads.
 AVAILABILITY_FORMATS = ("cbl-json", "csv", "group-sizes", "spotmath", "bamboo")
 #: Hours: two times or amounts of work closer than this are equal.
@@ -440,6 +443,19 @@ def _on_demand(job: _Job) -> Choice:
     return choose
 
 
+def _model(job: _Job, history: np.ndarray) -> Choice:
+    from .deadline_model import fit_availability, model_policy
+
+    policy = model_policy(fit_availability(history), job.tick, job.compute, job.deadline,
+                          job.changeover, job.discount, job.billing)
+
+    def choose(i, t, kind, left_over, progress, available):
+        left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
+        state = policy.state_of(kind, job.changeover, left_over, job.tick)
+        return policy.choose(left, job.compute - progress, state, available)
+    return choose
+
+
 def _following(kinds: Sequence[int]) -> Choice:
     def choose(i, t, kind, left_over, progress, available):
         return int(kinds[i]) if i < len(kinds) else ON_DEMAND
@@ -679,12 +695,12 @@ def _way_back(kept: list[tuple[int, np.ndarray]], last: int, kind: int, j: int, 
 
 def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float | str,
                deadline: float | str, changeover: float | str, discount: float | str,
-               billing: str = "tick") -> Run | None:
+               billing: str = "tick", history: np.ndarray | None = None) -> Run | None:
     """Run one policy from the first tick of ``spot``.
 
     Parameters
     ----------
-    policy : {'on-demand', 'greedy', 'uniform-progress', 'omniscient'}
+    policy : {'on-demand', 'greedy', 'uniform-progress', 'omniscient', 'model'}
     spot : numpy.ndarray of bool
         Spot available in each tick, from the start (:meth:`Availability.spot`).  Ticks
         beyond its end have no spot.
@@ -694,6 +710,9 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
         Spot's discount on the on-demand price, in [0, 1).
     billing : {'tick', 'second'}, optional
         Bill the finishing tick whole (default, the paper's accounting) or to the finish.
+    history : numpy.ndarray of bool, optional
+        Spot available in the ticks before the start: what the ``model`` policy is fitted
+        to (:func:`~spotmath.traces.deadline_model.fit_availability`; none: its prior).
 
     Returns
     -------
@@ -717,12 +736,16 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
     check_choice("policy", policy, POLICIES)
     job = _job(compute, deadline, changeover, discount, tick, billing)
     spot = np.asarray(spot, dtype=bool)
-    return _run(job, spot, policy)
+    return _run(job, spot, policy, None if history is None else np.asarray(history, bool))
 
 
-def _run(job: _Job, spot: np.ndarray, policy: str) -> Run | None:
+def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None
+         ) -> Run | None:
     if not _feasible(job):
         return None
+    if policy == "model":
+        choose = _model(job, np.zeros(0, dtype=bool) if history is None else history)
+        return _simulate(job, spot, policy, choose, safety_net=True)
     if policy == "omniscient":
         found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
                                     job.changeover, job.discount, job.billing)
@@ -773,8 +796,9 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
         raise InputError(f"start_tick: must be a whole number from 0 to "
                          f"{len(availability) - 1} (the trace has {len(availability)} "
                          f"ticks), got {start_tick!r}")
-    spot = availability.spot(nodes)[start_tick:]
-    return {policy: _run(job, spot, policy) for policy in policies}
+    spot = availability.spot(nodes)
+    return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick])
+            for policy in policies}
 
 
 def start_ticks(availability: Availability, deadline: float | str, starts: int,
@@ -840,13 +864,19 @@ def compare_starts(availability: Availability, compute: float | str,
     Returns None when no policy can meet the deadline.
     """
     ticks = start_ticks(availability, deadline, starts, seed)
-    runs: dict[str, list[Run]] = {policy: [] for policy in policies}
-    for tick in ticks:
-        result = run_policies(availability, compute, deadline, changeover, discount,
-                              policies=policies, start_tick=int(tick), nodes=nodes,
-                              billing=billing)
-        if any(run is None for run in result.values()):
+    order = range(len(ticks))
+    if "model" in policies:  # starts whose histories fit alike in turn: one solve each
+        from .deadline_model import fit_availability
+
+        spot = availability.spot(nodes)
+        fits = [fit_availability(spot[:tick]) for tick in ticks]
+        order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
+    found: dict[int, dict[str, Run | None]] = {}
+    for n in order:
+        found[n] = run_policies(availability, compute, deadline, changeover, discount,
+                                policies=policies, start_tick=int(ticks[n]), nodes=nodes,
+                                billing=billing)
+        if any(run is None for run in found[n].values()):
             return None
-        for policy, run in result.items():
-            runs[policy].append(run)
+    runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}
     return Summary(ticks, runs)

@@ -395,3 +395,70 @@ def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, me
     assert done.returncode == 2
     assert done.stderr.startswith(f"spotmath deadline: error: {message}"), done.stderr
     assert done.stderr.count("\n") == 1
+
+
+# ----------------------------------------------------------------------- the model policy
+
+def markov_spot(rng, ticks, stay_up, stay_down, first=True):
+    spot = np.empty(ticks, dtype=bool)
+    spot[0] = first
+    draws = rng.random(ticks)
+    for i in range(1, ticks):
+        stay = stay_up if spot[i - 1] else stay_down
+        spot[i] = spot[i - 1] if draws[i] < stay else not spot[i - 1]
+    return spot
+
+
+@pytest.mark.parametrize("billing", ["tick", "second"])
+def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
+    """On the grid (changeover 2 of 6 steps a tick, whole steps of compute) the solved
+    expectation is exact for the simulator: runs on traces drawn from the model, with the
+    policy's own choices, average to it."""
+    from spotmath.traces.deadline_model import AvailabilityModel, model_policy
+
+    model = AvailabilityModel(stay_up=0.8, stay_down=0.7, transitions=0)
+    tick, compute, deadline, changeover, discount = 1.0, 4.0, 7.0, 1 / 3, 0.6
+    policy = model_policy(model, tick, compute, deadline, changeover, discount, billing)
+    job = deadlines._Job(compute, deadline, changeover, discount, tick, billing)
+
+    def choose(i, t, kind, left_over, progress, available):
+        state = policy.state_of(kind, changeover, left_over, tick)
+        return policy.choose(int(deadline - t + 1e-9), compute - progress, state, available)
+
+    rng = np.random.default_rng(11)
+    costs = []
+    for _ in range(3000):
+        spot = markov_spot(rng, 12, model.stay_up, model.stay_down, first=True)
+        run = deadlines._simulate(job, spot, "model", choose, safety_net=False)
+        assert run.met
+        costs.append(run.cost)
+    expected = policy.expected(7, 24, True)
+    error = np.std(costs, ddof=1) / np.sqrt(len(costs))
+    assert abs(np.mean(costs) - expected) < 4.5 * error, (np.mean(costs), expected, error)
+
+
+def test_the_model_policy_is_fitted_to_the_history_before_the_start():
+    from spotmath.traces.deadline_model import fit_availability
+
+    model = fit_availability(np.array([1] * 40 + [0] * 10 + [1] * 50, dtype=bool))
+    # 88 up->up of 89 from up, 9 down->down of 10 from down, half a count each way
+    assert model.stay_up == pytest.approx(1 - round(1 - 88.5 / 90, 3))
+    assert model.stay_down == pytest.approx(1 - round(1 - 9.5 / 11, 2))
+    empty = fit_availability(np.zeros(0, dtype=bool))
+    assert (empty.stay_up, empty.stay_down, empty.transitions) == (0.5, 0.5, 0)
+
+
+def test_the_model_policy_saves_on_traces_drawn_from_its_model():
+    """Spells of 20 ticks of spot and 10 without: the model policy (fitted on the
+    history) costs no more than uniform progress on average over fresh draws."""
+    rng = np.random.default_rng(5)
+    totals = {"uniform-progress": 0.0, "model": 0.0, "omniscient": 0.0, "greedy": 0.0}
+    for _ in range(30):
+        spot = markov_spot(rng, 400, 0.95, 0.9)
+        trace = Availability("m", 0.25, spot.astype(np.int64))
+        result = run_policies(trace, "10h", "16h", "12min", 0.7, start_tick=300,
+                              policies=list(totals))
+        for policy, run in result.items():
+            assert run.met
+            totals[policy] += run.cost
+    assert totals["omniscient"] <= totals["model"] <= totals["uniform-progress"]
