@@ -349,7 +349,8 @@ def test_the_command_runs_every_policy_on_a_cant_be_late_trace(cli, tmp_path):
                "--discount", "0.68", "--json")
     assert done.returncode == 0, done.stderr
     policies = json.loads(done.stdout)["policies"]
-    assert list(policies) == ["on_demand", "greedy", "uniform_progress", "omniscient"]
+    assert list(policies) == ["on_demand", "greedy", "uniform_progress", "omniscient",
+                              "model"]
     spot = read_availability(path).spot()
     for policy, values in policies.items():
         run = run_policy(policy.replace("_", "-"), spot, 1 / 6, 10, 16, 0.2, 0.68)
