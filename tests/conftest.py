@@ -171,3 +171,54 @@ class Bamboo:
 def bamboo():
     """``bamboo.raw_bamboo(name)`` (lifetimes, preempted) and ``bamboo.scipy_weibull``."""
     return Bamboo
+
+
+# -- deadlines: uniform progress typed again, independently of spotmath.traces.deadlines ----
+def _uniform_progress_typed(spot, tick, compute, deadline, d, discount):
+    """The issue's rules for uniform progress under the Safety Net, written out once more:
+    what the job is on in each tick, and the cost (whole ticks billed, on-demand 1,
+    spot 1 − discount)."""
+    kinds, progress, kind, changing = [], 0.0, "idle", 0.0
+    cost, i = 0.0, 0
+    while progress < compute - 1e-9:
+        t = i * tick
+        has = i < len(spot) and bool(spot[i])
+        if kind == "spot" and not has:
+            kind = "idle"
+
+        def line(when):
+            return when * compute / deadline
+
+        if kind == "od":
+            want = "spot" if has and progress > line(t + 2 * d) + 1e-9 else "od"
+        elif has:
+            want = "spot"
+        else:
+            want = "od" if progress < line(t) - 1e-9 else "idle"
+        left = math.floor((deadline - t) / tick + 1e-9)
+        rest = compute - progress
+        if math.ceil((rest + 2 * d) / tick - 1e-9) >= left and kind in ("idle", "od"):
+            want = "od"
+        if math.ceil((rest + d) / tick - 1e-9) >= left:
+            if d <= 1e-9:
+                want = "spot" if has else "od"
+            else:
+                want = "spot" if kind == "spot" and changing <= 1e-9 and has else "od"
+        if want != kind and want != "idle":
+            changing = d
+        kind = want
+        if kind != "idle":
+            made = max(0.0, tick - changing)
+            changing = max(0.0, changing - tick)
+            progress = min(compute, progress + made)
+            cost += tick * (1.0 if kind == "od" else 1 - discount)
+        kinds.append({"idle": 0, "spot": 1, "od": 2}[kind])
+        i += 1
+    return kinds, cost
+
+
+@pytest.fixture
+def uniform_progress_typed():
+    """``uniform_progress_typed(spot, tick, compute, deadline, d, discount)``: (kinds,
+    cost) of uniform progress by its rules, typed independently of the library."""
+    return _uniform_progress_typed

@@ -78,7 +78,9 @@ class BookParameter:
     - ``"seed"``: a whole number from ``low`` to ``high`` (an ``int``: no ``8.0``);
     - ``"flag"``: True or False;
     - ``"trace"``: a trace file in ``book/data/traces/`` (or a full path), read and
-      checked line by line; its full path in the library.
+      checked line by line; its full path in the library;
+    - ``"availability"``: the same for an availability trace (any format of
+      :func:`~spotmath.traces.deadlines.read_availability`).
 
     A list default makes a list parameter: 1 to :data:`MAX_ITEMS` items, each checked as
     above (durations become a NumPy array of hours, other lists a tuple).  ``low`` and
@@ -123,6 +125,8 @@ class BookParameter:
             return _check_flag(name, value)
         if self.kind == "trace":
             return _check_trace(name, value)
+        if self.kind == "availability":
+            return _check_availability(name, value)
         if self.kind in ("seed", "whole"):
             expected = f"a whole number {self._range()}"
             if self.kind == "seed":
@@ -171,16 +175,10 @@ def _check_flag(name: str, value: Any) -> bool:
 
 def _check_trace(name: str, value: Any) -> Any:
     """A trace file by name in :data:`TRACES` (or a full path), read, checked and fitted."""
+    from ..traces.fitting import fit_trace
     from ..traces.reading import read_trace
 
-    if not isinstance(value, str) or not value.strip():
-        raise InputError(f"{name}: must be a file name, got {show(value)}")
-    path = Path(value.strip()).expanduser()
-    path = path if path.is_absolute() else TRACES / path
-    if not path.is_file():
-        raise InputError(f"{name}: no trace file {value.strip()!r} (names are looked up in "
-                         "book/data/traces/; give a full path for a trace of your own)")
-    from ..traces.fitting import fit_trace
+    path = _trace_path(name, value)
 
     # Every line checked, and the fit the chapter rests on made, before it computes anything
     try:
@@ -190,6 +188,30 @@ def _check_trace(name: str, value: Any) -> Any:
     if fit.weibull_shape is None:
         raise InputError(f"{name}: {path.name}: {fit.weibull_note}; the chapter fits a "
                          "Weibull shape to every trace")
+    return path
+
+
+def _trace_path(name: str, value: Any) -> Path:
+    """A file named in :data:`TRACES` (or a full path) that exists."""
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{name}: must be a file name, got {show(value)}")
+    path = Path(value.strip()).expanduser()
+    path = path if path.is_absolute() else TRACES / path
+    if not path.is_file():
+        raise InputError(f"{name}: no trace file {value.strip()!r} (names are looked up in "
+                         "book/data/traces/; give a full path for a trace of your own)")
+    return path
+
+
+def _check_availability(name: str, value: Any) -> Any:
+    """An availability trace (any format of ``read_availability``), read and checked."""
+    from ..traces.deadlines import read_availability
+
+    path = _trace_path(name, value)
+    try:
+        read_availability(path)
+    except InputError as error:
+        raise InputError(f"{name}: {error}") from None
     return path
 
 
@@ -274,6 +296,20 @@ BOOK_TABLE: tuple[BookParameter, ...] = (
        "duration", 0.1, 1e5, "min"),
     _P("pool_gang_sizes", [1, 2, 4, 8, 16], "gangs to replay on each pool, nodes",
        "pool_gang_sizes", "whole", 1, 10_000),
+    _P("availability_file", "v100x1-east1c.txt", "in book/data/traces/",
+       "availability_file", "availability"),
+    _P("deadline_nodes", 72, "the gang on that pool, nodes", "nodes", "whole", 1, 10_000),
+    _P("compute_hours", 6.0, "compute the job needs, hours", "compute", "duration", 0.5, 36,
+       "h"),
+    _P("deadline_hours", 10.0, "from the start to the deadline, hours", "deadline",
+       "duration", 1, 48, "h"),
+    _P("changeover_minutes", 12.0, "a new instance's dead time, minutes", "changeover",
+       "duration", 0, 60, "min"),
+    _P("start_share", 0.2, "where on the trace the job starts, 0 to 0.95", "start_share",
+       "fraction", 0, 0.95),
+    _P("slack_ratios", [0.5, 0.6, 0.7, 0.8, 0.9], "J/D ratios to compare", "slack_ratios",
+       "fraction", 0.05, 0.95),
+    _P("deadline_starts", 60, "start ticks per comparison", "starts", "whole", 10, 100),
 )
 _BY_NAME = {parameter.name: parameter for parameter in BOOK_TABLE}
 
@@ -370,10 +406,25 @@ def check_book_parameters(**values: Any) -> BookValues:
             raise InputError("persist_minutes: must be shorter than the MTBF (mtbf_hours: "
                              f"{checked['mtbf_hours']:g} h), got "
                              f"{show(values['persist_minutes'])}")
+    if "deadline" in checked:
+        _check_deadline_room(checked, values)
     if checked.get("notice_share", 0.0) > 0 and checked.get("notice", 1.0) == 0:
         raise InputError("notice_share: must be 0 when notice_seconds is 0 (there is no "
                          f"notice to act on), got {show(values['notice_share'])}")
     return checked
+
+
+def _check_deadline_room(checked: BookValues, values: dict[str, Any]) -> None:
+    """The job and every job of the slack sweep fit before the deadline on on-demand."""
+    deadline, changeover = checked["deadline"], checked.get("changeover", 0.0)
+    if checked.get("compute", 0.0) + changeover > deadline + 1e-9:
+        raise InputError(f"compute_hours: must leave room for one changeover before the "
+                         f"deadline ({show(values['deadline_hours'])} h), got "
+                         f"{show(values['compute_hours'])}")
+    for ratio in checked.get("slack_ratios", ()):
+        if ratio * deadline + changeover > deadline + 1e-9:
+            raise InputError(f"slack_ratios: {ratio:g} of the deadline leaves no room for "
+                             f"the changeover ({show(values.get('changeover_minutes'))} min)")
 
 
 #: The parameters each chapter declares, in the order of its ``parameters`` cell (which
@@ -400,6 +451,9 @@ CHAPTER_PARAMETERS: dict[str, tuple[str, ...]] = {
     "real_preemptions": ("trace_files", "window_seconds", "interval_minutes",
                          "pool_gang_sizes", "checkpoint_minutes", "restart_minutes",
                          "spot_discount", "seed"),
+    "deadlines": ("availability_file", "deadline_nodes", "compute_hours", "deadline_hours",
+                  "changeover_minutes", "spot_discount", "start_share", "slack_ratios",
+                  "deadline_starts", "seed"),
     "calibration": ("mtbf_hours", "instance_hours", "model_billions", "lora_millions",
                     "write_gbytes_per_second", "snapshot_gbytes_per_second",
                     "read_gbytes_per_second", "capacity_wait_minutes", "boot_minutes",

@@ -28,7 +28,8 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["GRID", "AvailabilityModel", "fit_availability", "ModelPolicy", "model_policy"]
+__all__ = ["GRID", "AvailabilityModel", "fit_availability", "markov_availability",
+           "ModelPolicy", "model_policy"]
 
 #: Grid steps per tick for the compute left.
 GRID = 6
@@ -97,6 +98,42 @@ def fit_availability(history: np.ndarray) -> AvailabilityModel:
     return AvailabilityModel(stay_up=_rounded((up_up + 0.5) / (up + 1)),
                              stay_down=_rounded((down_down + 0.5) / (down + 1)),
                              transitions=int(before.size))
+
+
+def markov_availability(model: AvailabilityModel, ticks: int, seed: int,
+                        first: bool = True) -> np.ndarray:
+    """A synthetic history of ``ticks`` ticks drawn from ``model`` (True: spot).
+
+    Parameters
+    ----------
+    model : AvailabilityModel
+    ticks : int
+        How many ticks.
+    seed : int
+        For NumPy's random generator.
+    first : bool, optional
+        Spot in the first tick (default True).
+
+    Returns
+    -------
+    numpy.ndarray of bool
+
+    Examples
+    --------
+    >>> model = AvailabilityModel(stay_up=0.9, stay_down=0.5, transitions=0)
+    >>> markov_availability(model, 8, seed=1).tolist()
+    [True, False, False, True, True, True, True, True]
+    """
+    from ..inputs import check_gang_size, check_seed
+
+    ticks = check_gang_size("ticks", ticks, what="a whole number of ticks")
+    draws = np.random.default_rng(check_seed("seed", seed)).random(ticks)
+    spot = np.empty(ticks, dtype=bool)
+    spot[0] = first
+    for i in range(1, ticks):
+        stay = model.stay_up if spot[i - 1] else model.stay_down
+        spot[i] = spot[i - 1] if draws[i] < stay else not spot[i - 1]
+    return spot
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,8 @@ from ..inputs import (
     check_seed,
 )
 
-__all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "Availability",
+__all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP",
+           "Availability",
            "Run", "Summary", "read_availability", "availability_from_trace",
            "availability_from_sizes", "run_policy",
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks"]
@@ -109,6 +110,8 @@ IDLE, SPOT, ON_DEMAND = 0, 1, 2
 KINDS = ("idle", "spot", "on-demand")
 #: The tick instance traces are cut into when none is given, hours (10 minutes).
 DEFAULT_TICK = 1 / 6
+#: A greedy-to-optimum gap smaller than this share of on-demand's cost is no gap.
+SMALL_GAP = 0.01
 #: The CSV header of :func:`read_availability`'s own format.
 CSV_HEADER = "time_s,available"
 
@@ -845,13 +848,21 @@ class Summary:
         return values
 
     def gap_closed(self, policy: str) -> float | None:
-        """(greedy − policy)/(greedy − omniscient) of the mean costs; None without both."""
+        """(greedy − policy)/(greedy − omniscient) of the mean costs.
+
+        None without greedy and omniscient among the policies, and when there is no gap
+        to speak of: greedy within :data:`SMALL_GAP` of on-demand's mean cost (greedy's
+        when on-demand was not run) of the optimum, where any share of it is noise.
+        """
         if "greedy" not in self.runs or "omniscient" not in self.runs:
             return None
-        mean = {name: np.mean([run.cost for run in self.runs[name]])
-                for name in ("greedy", "omniscient", policy)}
+        mean = {name: np.mean([run.cost for run in runs])
+                for name, runs in self.runs.items()}
         gap = mean["greedy"] - mean["omniscient"]
-        return None if gap <= TOLERANCE else float((mean["greedy"] - mean[policy]) / gap)
+        scale = mean.get("on-demand", mean["greedy"])
+        if gap <= max(TOLERANCE, SMALL_GAP * scale):
+            return None
+        return float((mean["greedy"] - mean[policy]) / gap)
 
 
 def compare_starts(availability: Availability, compute: float | str,

@@ -263,6 +263,8 @@ def end_value(row: BookParameter, end: str):
         return end == "high"
     if row.kind == "trace":
         return ["p3-trace.csv"] if end == "low" else ["p3-trace.csv", "g4dn-trace.csv"]
+    if row.kind == "availability":
+        return "v100x1-east1c.txt" if end == "low" else "a100x1-east1b.txt"
     whole = row.kind in ("whole", "seed")
     low, high = (int(row.low), int(row.high)) if whole else (row.low, row.high)
     if row.is_list:

@@ -47,7 +47,10 @@ PARAMETER_SETS = {
                 "restart_grid_minutes": [1], "trace_files": ["g4dn-trace.csv"],
                 "window_seconds": 10, "interval_minutes": 5,
                 "pool_gang_sizes": [1, 3, 64], "notice_shares": [0.3, 1.0],
-                "notice_write_seconds": 20},
+                "notice_write_seconds": 20, "availability_file": "a100x1-east1b.txt",
+                "deadline_nodes": 60, "compute_hours": 8, "deadline_hours": 9,
+                "changeover_minutes": 3, "start_share": 0.5,
+                "slack_ratios": [0.3, 0.85], "deadline_starts": 20},
     "gentle": {"mtbf_hours": 24, "restart_minutes": 15, "checkpoint_minutes": 0.5,
                "spot_discount": 0.5, "cadences_minutes": [30, 120, 480, 1440],
                "gang_sizes": [1, 16, 128, 512], "seed": 11, "jobs": 1500,
@@ -60,7 +63,10 @@ PARAMETER_SETS = {
                "mtbf_grid_hours": [12, 48, 168], "restart_grid_minutes": [2, 10, 60],
                "trace_files": ["p3-trace.csv"], "window_seconds": 300,
                "interval_minutes": 120, "pool_gang_sizes": [2, 8, 24, 32],
-               "notice_shares": [0.0, 0.99], "notice_write_seconds": 400},
+               "notice_shares": [0.0, 0.99], "notice_write_seconds": 400,
+               "deadline_nodes": 8, "compute_hours": 12, "deadline_hours": 30,
+               "changeover_minutes": 20, "start_share": 0.0,
+               "slack_ratios": [0.2, 0.4, 0.6], "deadline_starts": 30},
 }
 
 
@@ -130,7 +136,7 @@ def typed_optimal_waste(rate: float, cost: float, restart: float, preemptible: b
     return 1 - 1 / best.fun
 
 
-def check_calibration(values: dict, parameters: dict, bamboo) -> int:
+def check_calibration(values: dict, parameters: dict, bamboo, _typed=None) -> int:
     """The calibration chapter against typed formulas and the raw CSV."""
     p, f = book_defaults(parameters), FIGURES
     rate = 1 / p["mtbf_hours"]
@@ -172,7 +178,7 @@ def check_calibration(values: dict, parameters: dict, bamboo) -> int:
     return 12
 
 
-def check_fleet(values: dict, parameters: dict, bamboo) -> int:
+def check_fleet(values: dict, parameters: dict, bamboo, _typed=None) -> int:
     """The fleet chapter: prices from a numeric optimum of typed segment times."""
     p, f = book_defaults(parameters), FIGURES
     hardware = f["llama3_unexpected"] * f["llama3_gpus_per_server"] / (
@@ -222,7 +228,7 @@ def check_fleet(values: dict, parameters: dict, bamboo) -> int:
     return 8
 
 
-def check_real_preemptions(values: dict, parameters: dict, bamboo) -> int:
+def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) -> int:
     """The real preemptions chapter against the raw files, SciPy and typed formulas."""
 
     p = book_defaults(parameters)
@@ -309,7 +315,7 @@ def typed_full_optimum(rate, cost, share, write, persist):
     return math.exp(found.x), found.fun
 
 
-def check_notice(values: dict, parameters: dict, bamboo) -> int:
+def check_notice(values: dict, parameters: dict, bamboo, _typed=None) -> int:
     """The notice chapter against the rules typed here and a numeric minimiser."""
     p = book_defaults(parameters)
     rate, restart = 1 / p["mtbf_hours"], p["restart_minutes"] / 60
@@ -377,8 +383,44 @@ def check_notice(values: dict, parameters: dict, bamboo) -> int:
     return 5
 
 
+def check_deadlines(values: dict, parameters: dict, bamboo, typed_policy) -> int:
+    """The deadlines chapter: on-demand's cost and uniform progress's retyped, the
+    optimum below every policy, the Markov fit counted here."""
+    from spotmath.book.parameters import TRACES
+    from spotmath.traces.deadlines import read_availability
+
+    p = book_defaults(parameters)
+    trace = read_availability(TRACES / p["availability_file"])
+    spot = trace.spot(p["deadline_nodes"])
+    tick, compute, deadline = trace.tick, p["compute_hours"], p["deadline_hours"]
+    d, discount = p["changeover_minutes"] / 60, p["spot_discount"]
+    costs = values["costs"]
+    # on-demand from the start: ⌈(J + d)/h⌉ whole ticks at price 1, typed
+    assert costs["on-demand"] == pytest.approx(math.ceil((compute + d) / tick - 1e-9) * tick)
+    start = int(p["start_share"] * len(trace))
+    _, typed_cost = typed_policy(spot[start:], tick, compute, deadline, d, discount)
+    assert costs["uniform-progress"] == pytest.approx(typed_cost, rel=1e-12)
+    assert all(costs["omniscient"] <= cost + 1e-9 for cost in costs.values())
+    # the chain fitted to the whole trace: transitions counted, half a count each way
+    before, after = spot[:-1], spot[1:]
+
+    def rounded(q):  # the distance from 1 to two significant digits
+        return 1 - round(1 - q, 1 - math.floor(math.log10(1 - q)))
+
+    stay_up = ((before & after).sum() + 0.5) / (before.sum() + 1)
+    stay_down = ((~before & ~after).sum() + 0.5) / ((~before).sum() + 1)
+    assert values["stay_up"] == pytest.approx(rounded(stay_up))
+    assert values["stay_down"] == pytest.approx(rounded(stay_down))
+    shares = values["slack_shares"]
+    assert shares["on-demand"] == pytest.approx([1.0] * len(p["slack_ratios"]))
+    for i in range(len(p["slack_ratios"])):
+        assert all(shares["omniscient"][i] <= row[i] + 1e-9 for row in shares.values())
+    return 5
+
+
 CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet,
-                  "real_preemptions": check_real_preemptions, "notice": check_notice}
+                  "real_preemptions": check_real_preemptions, "notice": check_notice,
+                  "deadlines": check_deadlines}
 
 
 def check_simulation(values: dict, parameters: dict, bamboo) -> int:
@@ -418,20 +460,22 @@ def assert_matches(values: dict, expected: dict, chapter: str) -> int:
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
-def test_stored_outputs_match_the_defaults(chapter, bamboo):
+def test_stored_outputs_match_the_defaults(chapter, bamboo, uniform_progress_typed):
     """The committed notebook's glued numbers are the defaults' (and nbval reruns them)."""
     values = glued(chapter)
     compared = assert_matches(values, expected_values({}), chapter.stem)
     if chapter.stem == "simulation":
         compared += check_simulation(values, {}, bamboo)
     if chapter.stem in CHAPTER_CHECKS:
-        compared += CHAPTER_CHECKS[chapter.stem](values, {}, bamboo)
+        compared += CHAPTER_CHECKS[chapter.stem](values, {}, bamboo,
+                                                 uniform_progress_typed)
     assert compared >= 1
 
 
 @pytest.mark.parametrize("label", sorted(PARAMETER_SETS))
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
-def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo):
+def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo,
+                                                uniform_progress_typed):
     declared = declared_parameters(chapter)
     parameters = {k: v for k, v in PARAMETER_SETS[label].items() if k in declared}
     values = run_chapter(chapter, tmp_path / chapter.name, parameters)
@@ -439,7 +483,8 @@ def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo)
     if chapter.stem == "simulation":
         compared += check_simulation(values, parameters, bamboo)
     if chapter.stem in CHAPTER_CHECKS:
-        compared += CHAPTER_CHECKS[chapter.stem](values, parameters, bamboo)
+        compared += CHAPTER_CHECKS[chapter.stem](values, parameters, bamboo,
+                                                 uniform_progress_typed)
     assert compared >= 1
     output = nbformat.read(tmp_path / chapter.name, as_version=4)
     errors = [o for c in output.cells for o in c.get("outputs", []) if o.output_type == "error"]

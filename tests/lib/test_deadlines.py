@@ -181,45 +181,8 @@ def test_online_policies_meet_every_deadline_on_demand_would_meet(seed):
 
 # ----------------------------------------------------------------------- typed again
 
-def uniform_progress_again(spot, tick, compute, deadline, d):
-    """The rules of the issue, written out once more without the library's helpers."""
-    kinds, progress, kind, changing = [], 0.0, "idle", 0.0
-    i = 0
-    while progress < compute - 1e-9:
-        t = i * tick
-        has = i < len(spot) and bool(spot[i])
-        if kind == "spot" and not has:
-            kind = "idle"
-        line = lambda when: when * compute / deadline  # noqa: E731
-        if kind == "od":
-            want = "spot" if has and progress > line(t + 2 * d) + 1e-9 else "od"
-        elif has:
-            want = "spot"
-        else:
-            want = "od" if progress < line(t) - 1e-9 else "idle"
-        left = math.floor((deadline - t) / tick + 1e-9)
-        rest = compute - progress
-        if math.ceil((rest + 2 * d) / tick - 1e-9) >= left and kind in ("idle", "od"):
-            want = "od"
-        if math.ceil((rest + d) / tick - 1e-9) >= left:
-            if d <= 1e-9:
-                want = "spot" if has else "od"
-            else:
-                want = "spot" if kind == "spot" and changing <= 1e-9 and has else "od"
-        if want != kind and want != "idle":
-            changing = d
-        kind = want
-        if kind != "idle":
-            made = max(0.0, tick - changing)
-            changing = max(0.0, changing - tick)
-            progress = min(compute, progress + made)
-        kinds.append({"idle": 0, "spot": 1, "od": 2}[kind])
-        i += 1
-    return kinds
-
-
 @pytest.mark.parametrize("seed", range(8))
-def test_uniform_progress_follows_its_rules(seed):
+def test_uniform_progress_follows_its_rules(seed, uniform_progress_typed):
     rng = np.random.default_rng(100 + seed)
     for _ in range(30):
         tick = float(rng.choice([1 / 6, 0.5, 1.0]))
@@ -228,8 +191,9 @@ def test_uniform_progress_follows_its_rules(seed):
         deadline = compute + d + float(rng.uniform(0, 8))
         spot = adversarial(int(deadline / tick) + 5, rng)
         run = run_policy("uniform-progress", spot, tick, compute, deadline, d, 0.6)
-        assert run.kinds.tolist() == uniform_progress_again(spot, tick, compute,
-                                                            deadline, d)
+        kinds, cost = uniform_progress_typed(spot, tick, compute, deadline, d, 0.6)
+        assert run.kinds.tolist() == kinds
+        assert run.cost == pytest.approx(cost, abs=1e-9)
 
 
 # ----------------------------------------------------------------------- many starts
