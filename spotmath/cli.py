@@ -7,9 +7,11 @@
     spotmath fit TRACE [--format spotmath|bamboo] [--window 60s] [plan options] [--json]
     spotmath replay TRACE [--interval T] [--checkpoint C] [--restart R] [--nodes N]
                     [--scan] [--json]
+    spotmath plan ... --compute 6h --deadline 10h [--outage 1h]
     spotmath deadline --trace FILE --compute 48h --deadline 60h [--changeover 12min]
                       [--discount 0.6] [--nodes N] [--policy P ...]
                       [--start-tick I | --starts K --seed S] [--billing tick|second] [--json]
+    spotmath deadline --mtbf 4h --outage 1h --compute 48h --deadline 60h [--draws 300]
     spotmath derive NAME [--latex | --sympy]
     spotmath derive --list
     spotmath book [--params my.yaml] [-p NAME VALUE ...] --out DIR [--force]
@@ -98,8 +100,79 @@ def _plan(args: argparse.Namespace) -> int:
     else:
         rate = rate_from_mtbf(args.mtbf, "--mtbf")
     plan = _make_plan(args, rate)
-    print(_dump(_plan_values(plan)) if args.json else plan.report())
+    deadline = _plan_deadline(args, plan)
+    if args.json:
+        values = _plan_values(plan)
+        if deadline is not None:
+            values["deadline"] = deadline
+        print(_dump(values))
+        return 0
+    print(plan.report())
+    if deadline is not None:
+        print(_table(_plan_deadline_rows(args, deadline)))
     return 0
+
+
+#: The tick, draws and seed with which `spotmath plan --compute --deadline` works.
+PLAN_DEADLINE = {"tick": "10min", "draws": 200, "seed": 0}
+
+
+def _plan_deadline(args: argparse.Namespace, plan: Plan) -> dict | None:
+    """With --compute and --deadline: expected costs of a job with a date (the restart
+    is its changeover; spells of spot end at the gang's rate, outages last --outage)."""
+    if args.compute is None and args.deadline is None:
+        if args.outage is not None:
+            raise InputError("--outage: needs --compute and --deadline")
+        return None
+    if args.compute is None or args.deadline is None:
+        missing = "--compute" if args.compute is None else "--deadline"
+        raise InputError(f"{missing}: --compute and --deadline go together")
+    from .traces import deadlines
+
+    tick, draws, seed = PLAN_DEADLINE["tick"], PLAN_DEADLINE["draws"], PLAN_DEADLINE["seed"]
+    outage = args.outage or "1h"
+    try:
+        model = deadlines.spell_model(tick, 1 / plan.preemption_rate, outage, plan.nodes)
+        job = (args.compute, args.deadline, plan.restart_time_h, plan.spot_discount)
+        found = deadlines.expected_costs(
+            model, tick, *job, draws=draws, seed=seed,
+            policies=["on-demand", "uniform-progress", "model"])
+        pays_from = deadlines.spot_pays_from(model, tick, args.compute, plan.restart_time_h,
+                                             plan.spot_discount)
+    except InputError as error:
+        raise error.renamed({"hours": "--outage"}.get(error.name, f"--{error.name}")) \
+            from None
+    compute = float(check_duration("--compute", args.compute, scalar=True, bounded=True))
+    return {"compute_h": compute,
+            "deadline_h": float(check_duration("--deadline", args.deadline, scalar=True,
+                                               bounded=True)),
+            "outage_h": float(check_duration("--outage", outage, scalar=True, bounded=True)),
+            "tick_h": 1 / 6, "draws": draws, "seed": seed,
+            "policies": None if found is None else {
+                name.replace("-", "_"): row.as_dict() for name, row in found.items()},
+            "spot_pays_from_deadline_h": pays_from,
+            "spot_pays_from_slack_h": None if pays_from is None else pays_from - compute}
+
+
+def _plan_deadline_rows(args: argparse.Namespace, deadline: dict) -> list[tuple[str, str]]:
+    head = f"{args.compute} of compute by {args.deadline}"
+    if deadline["policies"] is None:
+        return [("deadline", f"{head}: not met even on on-demand from the start (restart "
+                             "as the changeover)")]
+    rows = deadline["policies"]
+    shares = ", ".join(
+        f"{name.replace('_', ' ')} {rows[name]['cost_share']:.0%} "
+        f"(± {rows[name]['cost_se'] / rows['on_demand']['cost']:.0%})"
+        for name in ("uniform_progress", "model"))
+    pays = deadline["spot_pays_from_deadline_h"]
+    return [
+        ("deadline", f"{head}: expected cost as a share of on-demand's: {shares} "
+                     f"({deadline['draws']} draws; outages of "
+                     f"{duration_text(deadline['outage_h'])})"),
+        ("spot pays from", "no deadline up to three times the compute and restart"
+         if pays is None else f"a deadline of {duration_text(pays)} (slack "
+         f"{duration_text(deadline['spot_pays_from_slack_h'])}); on-demand below it"),
+    ]
 
 
 def _table(rows: list[tuple[str, str]]) -> str:
@@ -231,7 +304,7 @@ def _replay(args: argparse.Namespace) -> int:
 #: The command line's name for each parameter `spotmath deadline` checks in the library.
 _DEADLINE_OPTIONS = {name: f"--{name.replace('_', '-')}" for name in (
     "compute", "deadline", "changeover", "discount", "tick", "nodes", "start_tick",
-    "starts", "seed", "billing", "policy")}
+    "starts", "seed", "billing", "policy", "mtbf", "draws")} | {"hours": "--outage"}
 
 
 def _deadline(args: argparse.Namespace) -> int:
@@ -244,19 +317,67 @@ def _deadline(args: argparse.Namespace) -> int:
 
 
 def _deadline_report(args: argparse.Namespace, deadlines) -> int:
-    trace = deadlines.read_availability(args.trace, args.format, args.tick)
     policies = list(dict.fromkeys(args.policy or deadlines.POLICIES))
     if "on-demand" not in policies:  # every cost is read against it
         policies.insert(0, "on-demand")
     nodes = check_gang_size("nodes", args.nodes)
-    common = dict(policies=policies, nodes=nodes, billing=args.billing)
     job = (args.compute, args.deadline, args.changeover, args.discount)
+    if args.trace is None:
+        return _deadline_modelled(args, deadlines, policies, nodes, job)
+    for option in ("mtbf", "outage", "draws"):
+        if getattr(args, option) is not None:
+            raise InputError(f"--{option}: describes availability without a trace; "
+                             "with --trace the trace says when spot is there")
+    trace = deadlines.read_availability(args.trace, args.format, args.tick)
+    common = dict(policies=policies, nodes=nodes, billing=args.billing)
     if args.starts is None:
         runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
         return _deadline_single(args, trace, runs)
     summary = deadlines.compare_starts(trace, *job, starts=args.starts, seed=args.seed,
                                        **common)
     return _deadline_many(args, trace, policies, summary)
+
+
+def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
+                       nodes: int, job: tuple) -> int:
+    """Without a trace: expected costs under spells of spot and outages (a Markov chain)."""
+    if args.starts is not None or args.start_tick != 0:
+        raise InputError("--starts: start ticks need a trace (--trace); without one, "
+                         "--draws sets how many availabilities are drawn")
+    mtbf = args.mtbf or DEFAULTS["mtbf"]
+    outage = args.outage or "1h"
+    draws = 300 if args.draws is None else args.draws
+    model = deadlines.spell_model(args.tick, mtbf, outage, nodes)
+    found = deadlines.expected_costs(model, args.tick, *job, draws=draws, seed=args.seed,
+                                     policies=policies, billing=args.billing)
+    own = deadlines.model_expected_cost(model, args.tick, *job, billing=args.billing)
+    if args.json:
+        print(_dump({"draws": draws, "seed": args.seed,
+                     "stay_up": model.stay_up, "stay_down": model.stay_down,
+                     "model_expected_cost": own,
+                     "policies": {_key(policy): None if found is None
+                                  else found[policy].as_dict() for policy in policies}}))
+        return 0
+    gang = "" if nodes == 1 else f" (a gang of {nodes}: any node's preemption ends it)"
+    print(_table([
+        ("spot", f"spells end at N/MTBF (MTBF {mtbf}){gang}, outages last {outage} on "
+                 f"average; a Markov chain on ticks of {args.tick}"),
+        ("job", f"{args.compute} of compute by {args.deadline}, changeover "
+                f"{args.changeover}, spot discount {args.discount}, billed per {args.billing}"),
+        ("draws", f"{draws} availabilities drawn with seed {args.seed}"),
+    ]))
+    if found is None:
+        print(_unmeetable(args))
+        return 0
+    print(f"\n{'policy':<17} {'mean cost':>9} {'± se':>6} {'of OD':>6} {'met':>5} "
+          f"{'spot share':>10} {'changes':>7}")
+    for policy, row in found.items():
+        print(f"{policy:<17} {row.cost:9.2f} {row.cost_se:6.2f} {row.cost_share:6.0%} "
+              f"{row.met:5.0%} {row.spot_compute_share:10.0%} {row.changeovers:7.1f}")
+    if own is not None:
+        print(f"\nthe model policy's own expectation (on its grid, before the Safety "
+              f"Net): {own:.2f}")
+    return 0
 
 
 def _key(policy: str) -> str:
@@ -435,6 +556,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="mean time between preemptions of one node (default 4h)")
     source.add_argument("--rate", help="preemption rate of one node instead, e.g. 0.25/h")
     _plan_options(plan)
+    plan.add_argument("--compute", help="a job with a deadline: its compute, e.g. 6h "
+                                        "(with --deadline)")
+    plan.add_argument("--deadline", help="time from the start by which it must finish")
+    plan.add_argument("--outage", help="mean time spot stays away once gone (default 1h)")
     plan.set_defaults(run=_plan)
 
     fit = commands.add_parser(
@@ -472,7 +597,14 @@ def build_parser() -> argparse.ArgumentParser:
                     "uniform progress, and the omniscient optimum) on an availability "
                     "trace: a Can't Be Late JSON trace, a CSV time_s,available, a "
                     "group-size log, or an instance trace. Costs are in on-demand hours.")
-    deadline.add_argument("--trace", type=Path, required=True, help="the availability trace")
+    deadline.add_argument("--trace", type=Path,
+                          help="the availability trace (without one: --mtbf and --outage)")
+    deadline.add_argument("--mtbf", help="without a trace: one node's mean time between "
+                                         "preemptions while spot is there (default 4h)")
+    deadline.add_argument("--outage", help="without a trace: mean time spot stays away "
+                                           "(default 1h)")
+    deadline.add_argument("--draws", type=int, help="without a trace: availabilities drawn "
+                                                    "(default 300)")
     deadline.add_argument("--format", choices=["cbl-json", "csv", "group-sizes", "spotmath",
                                                "bamboo"],
                           help="the trace's format (default: detected)")

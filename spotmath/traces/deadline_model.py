@@ -179,7 +179,7 @@ class ModelPolicy:
         return int(self.action[left, work, state, int(available)])
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
            changeover_steps: int, discount: float, second_billing: bool) -> ModelPolicy:
     """Backward induction in tick units (costs per tick of on-demand)."""

@@ -95,7 +95,9 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP
            "Availability",
            "Run", "Summary", "read_availability", "availability_from_trace",
            "availability_from_sizes", "run_policy",
-           "omniscient_schedule", "run_policies", "compare_starts", "start_ticks"]
+           "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
+           "Expected", "spell_model", "expected_costs", "model_expected_cost",
+           "spot_pays_from"]
 
 #: The policies, in the order they are reported.
 POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
@@ -446,11 +448,14 @@ def _on_demand(job: _Job) -> Choice:
     return choose
 
 
-def _model(job: _Job, history: np.ndarray) -> Choice:
+def _model(job: _Job, history: np.ndarray | None, known=None) -> Choice:
+    """The model policy, fitted to ``history``, or planning with the ``known`` model."""
     from .deadline_model import fit_availability, model_policy
 
-    policy = model_policy(fit_availability(history), job.tick, job.compute, job.deadline,
-                          job.changeover, job.discount, job.billing)
+    fitted = known if known is not None else fit_availability(
+        np.zeros(0, dtype=bool) if history is None else history)
+    policy = model_policy(fitted, job.tick, job.compute, job.deadline, job.changeover,
+                          job.discount, job.billing)
 
     def choose(i, t, kind, left_over, progress, available):
         left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
@@ -742,13 +747,12 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
     return _run(job, spot, policy, None if history is None else np.asarray(history, bool))
 
 
-def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None
-         ) -> Run | None:
+def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
+         known=None) -> Run | None:
     if not _feasible(job):
         return None
     if policy == "model":
-        choose = _model(job, np.zeros(0, dtype=bool) if history is None else history)
-        return _simulate(job, spot, policy, choose, safety_net=True)
+        return _simulate(job, spot, policy, _model(job, history, known), safety_net=True)
     if policy == "omniscient":
         found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
                                     job.changeover, job.discount, job.billing)
@@ -891,3 +895,167 @@ def compare_starts(availability: Availability, compute: float | str,
             return None
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}
     return Summary(ticks, runs)
+
+
+# --------------------------------------------------------------------------- the model form
+
+@dataclass(frozen=True)
+class Expected:
+    """A policy's expected cost under an availability model, by seeded simulation.
+
+    ``cost`` and ``cost_se`` (its standard error) in on-demand hours, ``cost_share`` the
+    mean of cost over on-demand's, ``met`` the share of draws that met the deadline,
+    ``spot_compute_share`` the share of the compute done on spot, ``changeovers`` and
+    ``preemptions`` means per draw.
+    """
+
+    cost: float
+    cost_se: float
+    cost_share: float
+    met: float
+    spot_compute_share: float
+    changeovers: float
+    preemptions: float
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(self.__dict__)
+
+
+def spell_model(tick: float | str, mtbf: float | str, outage: float | str, nodes: int = 1):
+    """The two-state chain of a gang's spot: spells end at rate N/MTBF, outages at 1/outage.
+
+    Parameters
+    ----------
+    tick : float or str
+        The tick, hours or text such as ``'10min'``.
+    mtbf : float or str
+        One node's mean time between preemptions while spot is there.
+    outage : float or str
+        Mean time spot stays away once it has gone.
+    nodes : int, optional
+        The gang: any node's preemption ends its spell (rate N/MTBF).
+
+    Returns
+    -------
+    spotmath.traces.deadline_model.AvailabilityModel
+        ``stay_up = exp(−N·tick/MTBF)`` and ``stay_down = exp(−tick/outage)``: the chance a
+        Poisson process of that rate does not fire within a tick.
+    """
+    from ..inputs import rate_from_mtbf
+    from .deadline_model import AvailabilityModel
+
+    (tick, outage) = check_parameters(scalar=True, tick=tick, hours=outage)
+    rate = rate_from_mtbf(mtbf, "mtbf") * check_gang_size("nodes", nodes)
+    return AvailabilityModel(stay_up=math.exp(-rate * tick),
+                             stay_down=math.exp(-tick / outage), transitions=0)
+
+
+def expected_costs(model, tick: float | str, compute: float | str, deadline: float | str,
+                   changeover: float | str, discount: float | str, *, draws: int,
+                   seed: int, policies: Sequence[str] = POLICIES,
+                   billing: str = "tick") -> dict[str, Expected] | None:
+    """Every policy's expected cost under ``model``, over ``draws`` seeded availabilities.
+
+    Each draw is a history of spot drawn from the chain, starting in its long-run state
+    (spot in the first tick with the chain's long-run share); the model policy plans with
+    ``model`` itself (no fitting), the omniscient schedule sees each draw whole.
+
+    Returns
+    -------
+    dict or None
+        ``{policy: Expected}``; None when no policy can meet the deadline.
+
+    Raises
+    ------
+    InputError
+        A bad value (named).
+    """
+    from .deadline_model import markov_availability
+
+    for policy in policies:
+        check_choice("policy", policy, POLICIES)
+    draws = check_gang_size("draws", draws, what="a whole number of draws")
+    seed = check_seed("seed", seed)
+    job = _job(compute, deadline, changeover, discount, tick, billing)
+    if not _feasible(job):
+        return None
+    ticks = math.ceil(job.deadline / job.tick - TOLERANCE) + 1
+    rng = np.random.default_rng(seed)
+    runs: dict[str, list[Run]] = {policy: [] for policy in policies}
+    for _ in range(draws):
+        first = bool(rng.random() < model.available_share)
+        spot = markov_availability(model, ticks, int(rng.integers(2**32)), first=first)
+        for policy in policies:
+            runs[policy].append(_run(job, spot, policy, known=model))
+    od_cost = _simulate(job, np.zeros(0, dtype=bool), "on-demand", _on_demand(job),
+                        safety_net=False).cost
+    result = {}
+    for policy, done in runs.items():
+        cost = np.array([run.cost for run in done])
+        result[policy] = Expected(
+            cost=float(cost.mean()),
+            cost_se=float(cost.std(ddof=1) / math.sqrt(draws)) if draws > 1 else 0.0,
+            cost_share=float(cost.mean() / od_cost),
+            met=float(np.mean([run.met for run in done])),
+            spot_compute_share=float(np.mean([run.spot_compute_h for run in done])
+                                     / job.compute),
+            changeovers=float(np.mean([run.changeovers for run in done])),
+            preemptions=float(np.mean([run.preemptions for run in done])))
+    return result
+
+
+def model_expected_cost(model, tick: float | str, compute: float | str,
+                        deadline: float | str, changeover: float | str,
+                        discount: float | str, billing: str = "tick") -> float | None:
+    """The model policy's own expectation of its cost from an idle start (on its grid).
+
+    The start's availability is drawn from the chain's long-run share.  None when no
+    policy can meet the deadline.
+    """
+    from .deadline_model import GRID, model_policy
+
+    job = _job(compute, deadline, changeover, discount, tick, billing)
+    if not _feasible(job):
+        return None
+    policy = model_policy(model, job.tick, job.compute, job.deadline, job.changeover,
+                          job.discount, job.billing)
+    left = math.floor(job.deadline / job.tick + TOLERANCE)
+    work = math.ceil(job.compute / (job.tick / GRID) - TOLERANCE)
+    share = model.available_share
+    return (share * policy.expected(left, work, True)
+            + (1 - share) * policy.expected(left, work, False))
+
+
+def spot_pays_from(model, tick: float | str, compute: float | str,
+                   changeover: float | str, discount: float | str,
+                   billing: str = "tick", longest: float | None = None) -> float | None:
+    """The shortest deadline at which the model policy expects to pay less than on-demand.
+
+    Searched over whole ticks by bisection on :func:`model_expected_cost` (which does not
+    grow with the deadline: more time leaves every earlier choice open), from
+    changeover + compute up to ``longest`` (default three times that).
+
+    Returns
+    -------
+    float or None
+        Hours from the start; None if spot does not pay even at ``longest``.
+    """
+    job = _job(compute, compute, 0.0, discount, tick, billing)
+    (changeover,) = check_parameters(scalar=True, changeover=changeover)
+    on_demand = math.ceil((job.compute + changeover) / job.tick - TOLERANCE) * job.tick
+    low = math.ceil((job.compute + changeover) / job.tick - TOLERANCE)
+    high = math.ceil((longest or 3 * (job.compute + changeover)) / job.tick)
+
+    def pays(ticks: int) -> bool:
+        cost = model_expected_cost(model, job.tick, job.compute, ticks * job.tick,
+                                   changeover, job.discount, billing)
+        return cost is not None and cost < on_demand - 1e-9
+
+    if not pays(high):
+        return None
+    if pays(low):
+        return low * job.tick
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if pays(middle) else (middle, high)
+    return high * job.tick

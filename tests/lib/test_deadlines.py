@@ -427,3 +427,68 @@ def test_the_model_policy_saves_on_traces_drawn_from_its_model():
             assert run.met
             totals[policy] += run.cost
     assert totals["omniscient"] <= totals["model"] <= totals["uniform-progress"]
+
+
+# ----------------------------------------------------------------------- without a trace
+
+def test_spells_become_a_chain_on_ticks():
+    from spotmath.traces.deadlines import spell_model
+
+    model = spell_model("10min", "4h", "1h", nodes=8)
+    assert model.stay_up == pytest.approx(math.exp(-8 / 4 / 6))  # e^{−Nλh}, typed
+    assert model.stay_down == pytest.approx(math.exp(-1 / 6))
+
+
+def test_expected_costs_agree_with_the_model_policys_own_expectation():
+    """A loose deadline (the Safety Net never binds) and a changeover on the grid: the
+    simulated mean of the model policy is its own expectation; the optimum is below all."""
+    from spotmath.traces.deadlines import expected_costs, model_expected_cost, spell_model
+
+    model = spell_model("10min", "2h", "30min")
+    job = ("10min", "2h", "10h", "10min", 0.7)
+    found = expected_costs(model, *job, draws=1500, seed=4)
+    own = model_expected_cost(model, *job)
+    row = found["model"]
+    assert abs(row.cost - own) < 4.5 * row.cost_se, (row.cost, own, row.cost_se)
+    assert found["on-demand"].cost == pytest.approx(13 / 6)  # ⌈(2 h + 10 min)/10 min⌉ ticks
+    assert all(r.met == 1.0 for r in found.values())
+    assert all(found["omniscient"].cost <= r.cost + 1e-9 for r in found.values())
+
+
+def test_spot_pays_from_the_shortest_deadline_where_the_model_expects_to_save():
+    from spotmath.traces.deadlines import model_expected_cost, spell_model, spot_pays_from
+
+    model = spell_model("10min", "1h", "2h", nodes=2)
+    found = spot_pays_from(model, "10min", "3h", "12min", 0.6)
+    on_demand = math.ceil((3 + 0.2) * 6 - 1e-9) / 6
+    assert model_expected_cost(model, "10min", "3h", found, "12min", 0.6) < on_demand
+    shorter = found - 1 / 6
+    if shorter >= 3.2 - 1e-9:
+        assert model_expected_cost(model, "10min", "3h", shorter, "12min", 0.6) \
+            >= on_demand - 1e-9
+
+
+def test_the_command_without_a_trace_draws_availability(cli):
+    done = cli("deadline", "--mtbf", "4h", "--outage", "1h", "--nodes", "4", "--compute",
+               "3h", "--deadline", "5h", "--draws", "40", "--seed", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["stay_up"] == pytest.approx(math.exp(-4 / 4 / 6))
+    assert set(result["policies"]) == {"on_demand", "greedy", "uniform_progress",
+                                       "omniscient", "model"}
+    refused = cli("deadline", "--compute", "3h", "--deadline", "5h", "--starts", "3")
+    assert refused.returncode == 2 and refused.stderr.startswith(
+        "spotmath deadline: error: --starts: start ticks need a trace")
+
+
+def test_plan_answers_a_deadline(cli):
+    done = cli("plan", "--compute", "6h", "--deadline", "10h", "--json")
+    assert done.returncode == 0, done.stderr
+    deadline = json.loads(done.stdout)["deadline"]
+    assert deadline["policies"]["on_demand"]["cost"] == pytest.approx(37 / 6)
+    assert deadline["spot_pays_from_deadline_h"] >= 6 + 10 / 60
+    text = cli("plan", "--compute", "6h", "--deadline", "10h")
+    assert "spot pays from" in text.stdout
+    alone = cli("plan", "--compute", "6h")
+    assert alone.returncode == 2 and "--deadline: --compute and --deadline go together" \
+        in alone.stderr
