@@ -304,7 +304,8 @@ def _replay(args: argparse.Namespace) -> int:
 #: The command line's name for each parameter `spotmath deadline` checks in the library.
 _DEADLINE_OPTIONS = {name: f"--{name.replace('_', '-')}" for name in (
     "compute", "deadline", "changeover", "discount", "tick", "nodes", "start_tick",
-    "starts", "seed", "billing", "policy", "mtbf", "draws")} | {"hours": "--outage"}
+    "starts", "seed", "billing", "policy", "mtbf", "draws", "interval")} | {
+    "hours": "--outage", "checkpoint_cost": "--checkpoint"}
 
 
 def _deadline(args: argparse.Namespace) -> int:
@@ -322,7 +323,11 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
         policies.insert(0, "on-demand")
     nodes = check_gang_size("nodes", args.nodes)
     job = (args.compute, args.deadline, args.changeover, args.discount)
+    if args.interval is not None and args.checkpoint is None:
+        args.checkpoint = DEFAULTS["checkpoint"]
     if args.trace is None:
+        if args.interval is not None:
+            raise InputError("--interval: checkpoint mode needs a trace (--trace)")
         return _deadline_modelled(args, deadlines, policies, nodes, job)
     for option in ("mtbf", "outage", "draws"):
         if getattr(args, option) is not None:
@@ -330,6 +335,20 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
                              "with --trace the trace says when spot is there")
     trace = deadlines.read_availability(args.trace, args.format, args.tick)
     common = dict(policies=policies, nodes=nodes, billing=args.billing)
+    if args.interval is not None:
+        if args.policy is None:  # the policies that run with checkpoints
+            policies[:] = list(deadlines.CHECKPOINT_POLICIES)
+        interval = (deadlines.auto_interval(trace, args.checkpoint, nodes)
+                    if args.interval.strip() == "auto" else args.interval)
+        common.update(interval=interval, checkpoint=args.checkpoint)
+        args.checkpoint_note = (
+            f"checkpoints: every {duration_text(_duration('interval', interval))} of "
+            f"compute, a write of {args.checkpoint}"
+            + (" (auto: the exact optimum at the rate the trace's spells end)"
+               if args.interval.strip() == "auto" else "")
+            + "; omniscient and model do not run (they assume progress kept)")
+    elif args.checkpoint is not None and args.checkpoint != "0":
+        raise InputError("--checkpoint: needs --interval (checkpoint mode)")
     if args.starts is None:
         runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
         return _deadline_single(args, trace, runs)
@@ -380,6 +399,10 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
     return 0
 
 
+def _duration(name: str, value) -> float:
+    return float(check_duration(name, value, scalar=True, bounded=True))
+
+
 def _key(policy: str) -> str:
     return policy.replace("-", "_")
 
@@ -390,7 +413,9 @@ def _deadline_header(args: argparse.Namespace, trace) -> list[tuple[str, str]]:
                       f"({duration_text(trace.hours)}){gang}"),
             ("job", f"{args.compute} of compute by {args.deadline}, changeover "
                     f"{args.changeover}, spot discount {args.discount}, billed per "
-                    f"{args.billing}")]
+                    f"{args.billing}")] + (
+        [("checkpoints", args.checkpoint_note.removeprefix("checkpoints: "))]
+        if getattr(args, "checkpoint_note", None) else [])
 
 
 def _unmeetable(args: argparse.Namespace) -> str:
@@ -630,6 +655,10 @@ def build_parser() -> argparse.ArgumentParser:
     starts.add_argument("--starts", type=int, help="runs from K start ticks drawn at random")
     deadline.add_argument("--seed", type=int, default=0,
                           help="seed for drawing the start ticks (default 0)")
+    deadline.add_argument("--interval", help="checkpoint mode: compute between writes, or "
+                                             "'auto' (the exact optimum at the trace's rate)")
+    deadline.add_argument("--checkpoint", help="checkpoint mode: blocking time of one write "
+                                               "(default 1min)")
     deadline.add_argument("--billing", choices=["tick", "second"], default="tick",
                           help="bill the finishing tick whole (default) or to the second")
     deadline.add_argument("--json", action="store_true", help="print one JSON object instead")

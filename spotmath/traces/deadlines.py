@@ -97,7 +97,7 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP
            "availability_from_sizes", "run_policy",
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
-           "spot_pays_from"]
+           "spot_pays_from", "Checkpoints", "CHECKPOINT_POLICIES", "auto_interval"]
 
 #: The policies, in the order they are reported.
 POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
@@ -379,6 +379,8 @@ class Run:
     preemptions: int
     kinds: np.ndarray = field(repr=False)
     progress: np.ndarray = field(repr=False)
+    lost_compute_h: float = 0.0
+    checkpoint_writes: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """The documented keys (``--json``)."""
@@ -387,7 +389,9 @@ class Run:
                 "on_demand_compute_h": self.on_demand_compute_h,
                 "spot_billed_h": self.spot_billed_h,
                 "on_demand_billed_h": self.on_demand_billed_h,
-                "changeovers": self.changeovers, "preemptions": self.preemptions}
+                "changeovers": self.changeovers, "preemptions": self.preemptions,
+                "lost_compute_h": self.lost_compute_h,
+                "checkpoint_writes": self.checkpoint_writes}
 
 
 @dataclass(frozen=True)
@@ -516,6 +520,128 @@ def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
         progress += work
         billed[kind] += tick
         done[kind] += work
+        after.append(progress)
+    raise RuntimeError(f"{policy} did not finish within {limit} ticks")
+
+
+@dataclass(frozen=True)
+class Checkpoints:
+    """Checkpoint mode: a write of ``cost`` hours after every ``interval`` of compute."""
+
+    interval: float
+    cost: float
+
+    def writes(self, work: float) -> int:
+        """Writes between the segments of ``work`` hours of compute (none after the last)."""
+        return max(0, math.ceil(work / self.interval - TOLERANCE) - 1)
+
+
+def _on_demand_time(job: _Job, checkpoints: Checkpoints, work: float) -> float:
+    """Hours on-demand needs, from a switch now, to do ``work``: the changeover (or the
+    save write on the old instance, if longer), the work and its writes."""
+    return max(job.changeover, checkpoints.cost) + work + checkpoints.cost * \
+        checkpoints.writes(work)
+
+
+def _checkpoint_net(job: _Job, checkpoints: Checkpoints, want: int, t: float, kind: int,
+                    progress: float, durable: float) -> int:
+    """The Safety Net in checkpoint mode, for the worst case.
+
+    Spot, or idling, is allowed for the coming tick only if on-demand, started at the next
+    boundary, could still finish by the deadline after the worst that tick can bring: a
+    preemption there keeps only the durable progress of a spot stint that goes on (a
+    chosen switch, to spot or to idle, first saves everything).
+    """
+    if want == ON_DEMAND:
+        return want
+    left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
+    kept = durable if (kind == SPOT and want == SPOT) else progress
+    need = math.ceil(_on_demand_time(job, checkpoints, job.compute - kept) / job.tick
+                     - TOLERANCE)
+    return ON_DEMAND if need >= left else want
+
+
+def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray,
+                           policy: str, choose: Choice, safety_net: bool) -> Run:
+    """The rules with checkpoints: writes every ``interval`` of compute, a preemption
+    back to the last completed write, a chosen switch saving first."""
+    tick, changeover = job.tick, job.changeover
+    interval, write = checkpoints.interval, checkpoints.cost
+    price = {SPOT: 1 - job.discount, ON_DEMAND: 1.0}
+    kind, left_over = IDLE, 0.0
+    progress = durable = 0.0          # all compute done; what the last write saved
+    since = writing = 0.0             # compute since the last write; write time left
+    billed, done = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
+    extra = lost = 0.0                # cost of save writes; compute lost to preemptions
+    changeovers = preemptions = writes = 0
+    kinds, after = [], []
+    limit = len(spot) + math.ceil((job.deadline + 2 * job.compute + changeover) / tick
+                                  + job.compute / interval) + 4
+    for i in range(limit):
+        t = i * tick
+        available = bool(spot[i]) if i < len(spot) else False
+        if kind == SPOT and not available:  # back to the last completed write
+            preemptions += 1
+            lost += progress - durable
+            done[SPOT] -= progress - durable
+            progress, since, writing, kind = durable, 0.0, 0.0, IDLE
+        want = choose(i, t, kind, left_over, progress, available)
+        if safety_net:
+            want = _checkpoint_net(job, checkpoints, want, t, kind, progress, durable)
+        if want == SPOT and not available:
+            raise RuntimeError(f"{policy} chose spot in tick {i}, which has none")
+        saved = False
+        if want != kind and kind != IDLE and progress > durable + TOLERANCE:
+            extra += price[kind] * write  # the save, on the old instance
+            writes += 1
+            durable, since, writing, saved = progress, 0.0, 0.0, True
+        if want != kind and want != IDLE:
+            changeovers += 1
+            left_over = max(changeover, write) if saved else changeover
+            since = writing = 0.0
+        kind = want
+        kinds.append(kind)
+        if kind == IDLE:
+            after.append(progress)
+            continue
+        budget = tick
+        spent = min(budget, left_over)
+        left_over -= spent
+        budget -= spent
+        finished = None
+        while budget > TOLERANCE and finished is None:
+            if writing > 0:
+                spent = min(budget, writing)
+                writing -= spent
+                budget -= spent
+                if writing <= TOLERANCE:
+                    writing, durable, since = 0.0, progress, 0.0
+                continue
+            step = min(budget, interval - since, job.compute - progress)
+            progress += step
+            since += step
+            done[kind] += step
+            budget -= step
+            if progress >= job.compute - TOLERANCE:
+                finished = tick - budget
+            elif since >= interval - TOLERANCE:
+                writing = write
+                writes += 1
+                if write <= TOLERANCE:
+                    writing, durable, since = 0.0, progress, 0.0
+        if finished is not None:
+            billed[kind] += tick if job.billing == "tick" else finished
+            after.append(job.compute)
+            finish = t + finished
+            return Run(policy=policy,
+                       cost=billed[ON_DEMAND] + price[SPOT] * billed[SPOT] + extra,
+                       finish_h=finish, met=finish <= job.deadline + TOLERANCE,
+                       spot_compute_h=done[SPOT], on_demand_compute_h=done[ON_DEMAND],
+                       spot_billed_h=billed[SPOT], on_demand_billed_h=billed[ON_DEMAND],
+                       changeovers=changeovers, preemptions=preemptions,
+                       kinds=np.asarray(kinds, dtype=np.int8), progress=np.asarray(after),
+                       lost_compute_h=lost, checkpoint_writes=writes)
+        billed[kind] += tick
         after.append(progress)
     raise RuntimeError(f"{policy} did not finish within {limit} ticks")
 
@@ -703,7 +829,9 @@ def _way_back(kept: list[tuple[int, np.ndarray]], last: int, kind: int, j: int, 
 
 def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float | str,
                deadline: float | str, changeover: float | str, discount: float | str,
-               billing: str = "tick", history: np.ndarray | None = None) -> Run | None:
+               billing: str = "tick", history: np.ndarray | None = None,
+               interval: float | str | None = None, checkpoint: float | str = 0.0
+               ) -> Run | None:
     """Run one policy from the first tick of ``spot``.
 
     Parameters
@@ -721,6 +849,11 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
     history : numpy.ndarray of bool, optional
         Spot available in the ticks before the start: what the ``model`` policy is fitted
         to (:func:`~spotmath.traces.deadline_model.fit_availability`; none: its prior).
+    interval : float or str, optional
+        Checkpoint mode: compute between writes (default None: the paper's model, progress
+        kept across preemptions).
+    checkpoint : float or str, optional
+        Checkpoint mode: blocking time of one write (default 0).
 
     Returns
     -------
@@ -744,11 +877,64 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
     check_choice("policy", policy, POLICIES)
     job = _job(compute, deadline, changeover, discount, tick, billing)
     spot = np.asarray(spot, dtype=bool)
-    return _run(job, spot, policy, None if history is None else np.asarray(history, bool))
+    checkpoints = _checkpoints(interval, checkpoint, policies=[policy])
+    return _run(job, spot, policy, None if history is None else np.asarray(history, bool),
+                checkpoints=checkpoints)
+
+
+#: The policies that run in checkpoint mode (the optimum's exact search and the model
+#: policy's plan assume progress kept across preemptions).
+CHECKPOINT_POLICIES = ("on-demand", "greedy", "uniform-progress")
+
+
+def _checkpoints(interval, checkpoint, policies: Sequence[str]) -> Checkpoints | None:
+    """Checkpoint mode's settings, checked (None without an interval)."""
+    if interval is None:
+        return None
+    interval, checkpoint = check_parameters(scalar=True, interval=interval,
+                                            checkpoint_cost=checkpoint)
+    for policy in policies:
+        if policy not in CHECKPOINT_POLICIES:
+            raise InputError(f"policy: {policy} does not run with checkpoints (an interval "
+                             f"given): its search assumes progress kept across "
+                             f"preemptions; with checkpoints: {', '.join(CHECKPOINT_POLICIES)}")
+    return Checkpoints(float(interval), float(checkpoint))
+
+
+def auto_interval(availability: Availability, checkpoint: float | str, nodes: int = 1
+                  ) -> float:
+    """The exact optimal interval at the rate the gang's spot spells end in the trace.
+
+    The rate is spells ended (spot followed by none) per hour of spot; the interval is
+    :func:`spotmath.model.numerics.exact_interval` at that rate.
+
+    Raises
+    ------
+    InputError
+        A trace in which no spell of spot ends (no rate to plan for).
+    """
+    from ..model.numerics import exact_interval
+
+    (checkpoint,) = check_parameters(scalar=True, checkpoint_cost=checkpoint)
+    spot = availability.spot(nodes)
+    ends = int(np.count_nonzero(spot[:-1] & ~spot[1:]))
+    hours = float(np.count_nonzero(spot)) * availability.tick
+    if ends == 0:
+        raise InputError(f"interval: no spell of spot ends in {availability.name}: no rate "
+                         "to choose an interval for (give one)")
+    return float(exact_interval(ends / hours, checkpoint))
 
 
 def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
-         known=None) -> Run | None:
+         known=None, checkpoints: Checkpoints | None = None) -> Run | None:
+    if checkpoints is not None:
+        if job.changeover + job.compute + checkpoints.cost * checkpoints.writes(
+                job.compute) > job.deadline + TOLERANCE:
+            return None
+        choose = {"on-demand": _on_demand, "greedy": _greedy,
+                  "uniform-progress": _uniform_progress}[policy](job)
+        return _simulate_checkpointed(job, checkpoints, spot, policy, choose,
+                                      safety_net=policy in ONLINE)
     if not _feasible(job):
         return None
     if policy == "model":
@@ -767,7 +953,8 @@ def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = 
 def run_policies(availability: Availability, compute: float | str, deadline: float | str,
                  changeover: float | str, discount: float | str, *,
                  policies: Sequence[str] = POLICIES, start_tick: int = 0, nodes: int = 1,
-                 billing: str = "tick") -> dict[str, Run | None]:
+                 billing: str = "tick", interval: float | str | None = None,
+                 checkpoint: float | str = 0.0) -> dict[str, Run | None]:
     """Every policy from one start tick of a trace.
 
     Parameters
@@ -783,6 +970,10 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
     nodes : int, optional
         The gang: spot only in ticks with at least this many instances (default 1).
     billing : {'tick', 'second'}, optional
+    interval : float, str or None, optional
+        Checkpoint mode (as :func:`run_policy`); ``'auto'``: :func:`auto_interval`.
+    checkpoint : float or str, optional
+        The write's blocking time in checkpoint mode.
 
     Returns
     -------
@@ -803,8 +994,12 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
         raise InputError(f"start_tick: must be a whole number from 0 to "
                          f"{len(availability) - 1} (the trace has {len(availability)} "
                          f"ticks), got {start_tick!r}")
+    if isinstance(interval, str) and interval.strip() == "auto":
+        interval = auto_interval(availability, checkpoint, nodes)
+    checkpoints = _checkpoints(interval, checkpoint, policies)
     spot = availability.spot(nodes)
-    return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick])
+    return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick],
+                         checkpoints=checkpoints)
             for policy in policies}
 
 
@@ -844,7 +1039,8 @@ class Summary:
         values = {key: float(np.mean([run.as_dict()[key] for run in runs]))
                   for key in ("cost", "finish_h", "met", "spot_compute_h",
                               "on_demand_compute_h", "spot_billed_h", "on_demand_billed_h",
-                              "changeovers", "preemptions")}
+                              "changeovers", "preemptions", "lost_compute_h",
+                              "checkpoint_writes")}
         values["cost_std"] = float(cost.std(ddof=1)) if len(cost) > 1 else 0.0
         values["cost_share"] = (None if on_demand is None
                                 else float(np.mean(cost / on_demand)))
@@ -873,12 +1069,16 @@ def compare_starts(availability: Availability, compute: float | str,
                    deadline: float | str, changeover: float | str,
                    discount: float | str, *, starts: int, seed: int,
                    policies: Sequence[str] = POLICIES, nodes: int = 1,
-                   billing: str = "tick") -> Summary | None:
+                   billing: str = "tick", interval: float | str | None = None,
+                   checkpoint: float | str = 0.0) -> Summary | None:
     """Every policy from ``starts`` start ticks drawn by :func:`start_ticks`.
 
-    Returns None when no policy can meet the deadline.
+    ``interval`` and ``checkpoint`` as :func:`run_policies` (``'auto'`` is chosen once,
+    for the whole trace).  Returns None when no policy can meet the deadline.
     """
     ticks = start_ticks(availability, deadline, starts, seed)
+    if isinstance(interval, str) and interval.strip() == "auto":
+        interval = auto_interval(availability, checkpoint, nodes)
     order = range(len(ticks))
     if "model" in policies:  # starts whose histories fit alike in turn: one solve each
         from .deadline_model import fit_availability
@@ -890,7 +1090,7 @@ def compare_starts(availability: Availability, compute: float | str,
     for n in order:
         found[n] = run_policies(availability, compute, deadline, changeover, discount,
                                 policies=policies, start_tick=int(ticks[n]), nodes=nodes,
-                                billing=billing)
+                                billing=billing, interval=interval, checkpoint=checkpoint)
         if any(run is None for run in found[n].values()):
             return None
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}

@@ -492,3 +492,106 @@ def test_plan_answers_a_deadline(cli):
     alone = cli("plan", "--compute", "6h")
     assert alone.returncode == 2 and "--deadline: --compute and --deadline go together" \
         in alone.stderr
+
+
+# ----------------------------------------------------------------------- checkpoint mode
+
+def test_checkpoint_mode_worked_by_hand():
+    """Ticks of 1 h, d = 0.2 h, T = 2 h, C = 0.1 h, 8 h by 12 h; spot for six ticks.
+    Spot: 0.8 | 1.8 | 2.0, write, 2.7 | 3.7 | 4.0, write, 4.6 | 5.6; preempted at t = 6:
+    back to 4.0 (1.6 h lost).  On-demand needs max(d, C) + 4 + one write = 4.3 h: five
+    ticks, so idle at t = 6 (left 6) and on-demand at t = 7 (left 5): 4.8 | 5.8 | 6.0,
+    write, 6.7 | 7.7 | 8.0 at 11.3 h.  Cost: 6 × 0.4 + 5 = 7.4."""
+    spot = spot_of("111111" + "0" * 10)
+    run = run_policy("greedy", spot, "1h", "8h", "12h", "12min", 0.6, interval="2h",
+                     checkpoint="6min")
+    assert run.kinds.tolist() == [1] * 6 + [0] + [2] * 5
+    assert run.progress.tolist() == pytest.approx(
+        [0.8, 1.8, 2.7, 3.7, 4.6, 5.6, 4.0, 4.8, 5.8, 6.7, 7.7, 8.0])
+    assert run.finish_h == pytest.approx(11.3) and run.cost == pytest.approx(7.4)
+    assert run.lost_compute_h == pytest.approx(1.6) and run.checkpoint_writes == 3
+    assert run.spot_compute_h + run.on_demand_compute_h == pytest.approx(8.0)
+    od = run_policy("on-demand", spot, "1h", "8h", "12h", "12min", 0.6, interval="2h",
+                    checkpoint="6min")
+    assert od.finish_h == pytest.approx(0.2 + 8 + 3 * 0.1)  # d + J + ⌈J/T − 1⌉ writes
+
+
+def test_writes_at_every_tick_boundary_lose_nothing_and_match_the_papers_model():
+    """With C = 0 and T dividing the tick and the changeover, every boundary is a
+    checkpoint: a preemption loses nothing, so a schedule costs what it costs without
+    checkpoints (both run without their Safety Nets)."""
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        spot = rng.random(40) < 0.6
+        job = deadlines._Job(6.0, 30.0, 0.5, 0.6, 1.0, "tick")
+        plain = deadlines._simulate(job, spot, "greedy", deadlines._greedy(job), False)
+        saved = deadlines._simulate_checkpointed(
+            job, deadlines.Checkpoints(0.25, 0.0), spot, "greedy", deadlines._greedy(job),
+            False)
+        assert saved.kinds.tolist() == plain.kinds.tolist()
+        assert saved.cost == pytest.approx(plain.cost) and saved.lost_compute_h == 0
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_checkpoint_mode_meets_every_deadline_on_demand_would_meet(seed):
+    """The worst case: a preemption can take everything since the last write; the
+    Safety Net in checkpoint mode must keep every online policy on time anyway."""
+    rng = np.random.default_rng(500 + seed)
+    for _ in range(30):
+        tick = float(rng.choice([1 / 6, 0.25, 1.0]))
+        compute = float(rng.uniform(0.5, 10))
+        changeover = float(rng.choice([0.0, 0.05, 0.2, 1.3]))
+        interval = float(rng.choice([0.1, 0.5, 1.0, 3.0, 20.0]))
+        write = float(rng.choice([0.0, 0.02, 0.1, 0.5]))
+        checkpoints = deadlines.Checkpoints(interval, write)
+        least = changeover + compute + write * checkpoints.writes(compute)
+        deadline = least + float(rng.choice([0.0, rng.uniform(0, 0.5), rng.uniform(0, 8)]))
+        spot = adversarial(int(deadline / tick) + 5, rng)
+        for policy in deadlines.CHECKPOINT_POLICIES:
+            run = run_policy(policy, spot, tick, compute, deadline, changeover, 0.6,
+                             interval=interval, checkpoint=write)
+            assert run.met, (policy, seed, tick, compute, changeover, interval, write,
+                             deadline)
+            assert run.spot_compute_h + run.on_demand_compute_h == pytest.approx(compute)
+
+
+def test_checkpoint_mode_refuses_the_policies_that_assume_progress_kept():
+    with pytest.raises(InputError, match="^policy: omniscient does not run with checkpoints"):
+        run_policy("omniscient", spot_of("1"), "1h", "2h", "4h", 0, 0.6, interval="1h")
+
+
+def test_auto_interval_is_the_exact_optimum_at_the_rate_spells_end():
+    import spotmath as sm
+    from spotmath.traces.deadlines import auto_interval
+
+    trace = Availability("t", 0.5, np.array([1, 1, 1, 0, 1, 1, 0, 0, 1, 1]))
+    rate = 2 / (7 * 0.5)  # two spells end in 3.5 hours of spot
+    assert auto_interval(trace, "1min") == pytest.approx(sm.exact_interval(rate, 1 / 60))
+
+
+def test_the_command_runs_checkpoint_mode(cli, tmp_path):
+    path = tmp_path / "a.json"
+    data = ([0] * 20 + [1] * 6) * 6
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": data}))
+    done = cli("deadline", "--trace", str(path), "--compute", "8h", "--deadline", "14h",
+               "--interval", "auto", "--checkpoint", "2min", "--json")
+    assert done.returncode == 0, done.stderr
+    policies = json.loads(done.stdout)["policies"]
+    assert list(policies) == ["on_demand", "greedy", "uniform_progress"]
+    trace = read_availability(path)
+    interval = deadlines.auto_interval(trace, "2min")
+    for name, values in policies.items():
+        run = run_policy(name.replace("_", "-"), trace.spot(), 1 / 6, 8, 14, 0.2, 0.6,
+                         interval=interval, checkpoint=2 / 60)
+        assert values == json.loads(json.dumps(run.as_dict()))
+    assert policies["greedy"]["lost_compute_h"] > 0
+    for arguments, message in [
+        (["--interval", "1h", "--policy", "model"], "--policy: model does not run with"),
+        (["--checkpoint", "1min"], "--checkpoint: needs --interval"),
+        (["--interval", "0"], "--interval: must be a duration > 0"),
+    ]:
+        refused = cli("deadline", "--trace", str(path), "--compute", "8h", "--deadline",
+                      "14h", *arguments)
+        assert refused.returncode == 2
+        assert refused.stderr.startswith(f"spotmath deadline: error: {message}"), \
+            refused.stderr
