@@ -453,7 +453,7 @@ CHAPTER_PARAMETERS: dict[str, tuple[str, ...]] = {
                          "spot_discount", "seed"),
     "deadlines": ("availability_file", "deadline_nodes", "compute_hours", "deadline_hours",
                   "changeover_minutes", "spot_discount", "start_share", "slack_ratios",
-                  "deadline_starts", "seed"),
+                  "checkpoint_minutes", "deadline_starts", "seed"),
     "calibration": ("mtbf_hours", "instance_hours", "model_billions", "lora_millions",
                     "write_gbytes_per_second", "snapshot_gbytes_per_second",
                     "read_gbytes_per_second", "capacity_wait_minutes", "boot_minutes",

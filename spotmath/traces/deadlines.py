@@ -97,7 +97,8 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP
            "availability_from_sizes", "run_policy",
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
-           "spot_pays_from", "Checkpoints", "CHECKPOINT_POLICIES", "auto_interval"]
+           "spot_pays_from", "Checkpoints", "CHECKPOINT_POLICIES", "auto_interval",
+           "spell_end_rate"]
 
 #: The policies, in the order they are reported.
 POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
@@ -916,13 +917,19 @@ def auto_interval(availability: Availability, checkpoint: float | str, nodes: in
     from ..model.numerics import exact_interval
 
     (checkpoint,) = check_parameters(scalar=True, checkpoint_cost=checkpoint)
+    rate = spell_end_rate(availability, nodes)
+    if rate == 0:
+        raise InputError(f"interval: no spell of spot ends in {availability.name}: no rate "
+                         "to choose an interval for (give one)")
+    return float(exact_interval(rate, checkpoint))
+
+
+def spell_end_rate(availability: Availability, nodes: int = 1) -> float:
+    """Spells of spot that end (spot followed by none) per hour of spot; 0 if none do."""
     spot = availability.spot(nodes)
     ends = int(np.count_nonzero(spot[:-1] & ~spot[1:]))
     hours = float(np.count_nonzero(spot)) * availability.tick
-    if ends == 0:
-        raise InputError(f"interval: no spell of spot ends in {availability.name}: no rate "
-                         "to choose an interval for (give one)")
-    return float(exact_interval(ends / hours, checkpoint))
+    return ends / hours if ends else 0.0
 
 
 def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,

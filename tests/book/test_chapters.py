@@ -415,7 +415,15 @@ def check_deadlines(values: dict, parameters: dict, bamboo, typed_policy) -> int
     assert shares["on-demand"] == pytest.approx([1.0] * len(p["slack_ratios"]))
     for i in range(len(p["slack_ratios"])):
         assert all(shares["omniscient"][i] <= row[i] + 1e-9 for row in shares.values())
-    return 5
+    # the checkpoint interval: a minimiser of the exact model's E/T at the glued rate
+    rate, write = values["spell_end_rate"], p["checkpoint_minutes"] / 60
+    optimum = values["auto_interval_min"] / 60
+    found = minimize_scalar(lambda t: math.expm1(rate * (t + write)) / t,
+                            bounds=(optimum / 10, optimum * 10), method="bounded",
+                            options={"xatol": 1e-12})
+    assert optimum == pytest.approx(found.x, rel=1e-6)
+    assert len(values["checkpoint_shares"]) == 5
+    return 6
 
 
 CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet,
