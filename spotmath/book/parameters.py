@@ -307,8 +307,8 @@ BOOK_TABLE: tuple[BookParameter, ...] = (
        "duration", 0, 60, "min"),
     _P("start_share", 0.2, "where on the trace the job starts, 0 to 0.95", "start_share",
        "fraction", 0, 0.95),
-    _P("slack_ratios", [0.5, 0.6, 0.7, 0.8, 0.9], "J/D ratios to compare", "slack_ratios",
-       "fraction", 0.05, 0.95),
+    _P("slack_ratios", [0.5, 0.6, 0.7, 0.8, 0.9, 0.95], "J/D ratios to compare",
+       "slack_ratios", "fraction", 0.05, 0.95),
     _P("deadline_starts", 60, "start ticks per comparison", "starts", "whole", 10, 100),
 )
 _BY_NAME = {parameter.name: parameter for parameter in BOOK_TABLE}
