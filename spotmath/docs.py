@@ -34,6 +34,20 @@ DESCRIPTIONS: dict[str, str] = {
                     "(default C + P).",
     "persist": "Asynchronous checkpoints: hours after the blocking write until it is "
                "durable, P ≥ 0\n(default 0); the interval is then at least P.",
+    # the simulator's options (simulate, simulate_reference, timeline)
+    "weibull_shape": "Shape k of each node's gaps between preemptions (default 1: Poisson).",
+    "bulk_fraction": "Share ρ of preemptions that are pool-wide reclaims taking the whole "
+                     "gang (default 0).",
+    "notice": "Warning before a preemption, hours (default 0: none).",
+    "simulated_notice_share": "Share q of preemptions whose notice arrives and is acted on "
+                              "(used with ``notice``).",
+    "simulated_notice_write": "On-notice checkpoint write, hours (default C + P, the time "
+                              "to a durable checkpoint).",
+    "simulated_persist": "Asynchronous write: hours after the blocking part until a "
+                         "checkpoint is durable, P ≥ 0.",
+    "simulated_restart_preemptible": "Whether a restart can itself be preempted (default "
+                                     "True).",
+    "seed": "Seed of NumPy's random generator, for reproducible runs (default 0).",
     "name": "The parameter's name, used in the error message.",
     "scalar": "Require a single number (default False).",
     "bad_value": "A value that is not a number, not finite, or out of range (the message "

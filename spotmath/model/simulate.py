@@ -43,10 +43,44 @@ import numpy as np
 from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
 
-__all__ = ["Simulation", "exposure", "simulate", "simulate_reference", "gap_scale",
-           "waste_curve"]
+__all__ = ["Simulation", "Segment", "Timeline", "SEGMENT_KINDS", "exposure", "simulate",
+           "simulate_reference", "timeline", "gap_scale", "waste_curve"]
 
 _DONE = 1e-9  # work left below this fraction of an interval counts as finished
+
+
+#: What a job does in a stretch of its timeline: useful compute, a periodic write, compute
+#: (and any write under way) a preemption destroyed, a restart, an on-notice write, and a
+#: write becoming durable (``persist``: it overlaps the compute after the write).
+SEGMENT_KINDS = ("compute", "checkpoint", "lost", "restart", "notice-write", "persist")
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A stretch of a job's timeline, hours from its start."""
+
+    start: float
+    end: float
+    kind: str
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """One job's run: what it did when, and when each preemption came.
+
+    ``segments`` tile ``[0, wall_time]`` in order, except ``persist`` ones, which overlap
+    the compute after a write; ``preemptions`` are ``(time, node)``, node ``-1`` for a
+    bulk reclaim of the whole gang of ``gang_size``.
+    """
+
+    segments: tuple[Segment, ...]
+    preemptions: tuple[tuple[float, int], ...]
+    wall_time: float
+    gang_size: int
+
+    def total(self, kind: str) -> float:
+        """Hours spent on ``kind`` (one of :data:`SEGMENT_KINDS`)."""
+        return sum(s.end - s.start for s in self.segments if s.kind == kind)
 
 
 @dataclass(frozen=True)
@@ -228,21 +262,21 @@ def simulate(
     gang_size : int, optional
         [[gang_size]]
     weibull_shape : float, optional
-        Shape k of each node's gaps between preemptions (default 1: Poisson).
+        [[weibull_shape]]
     bulk_fraction : float, optional
-        Share ρ of preemptions that are pool-wide reclaims taking the whole gang (default 0).
+        [[bulk_fraction]]
     notice : float, optional
-        Warning before a preemption, hours (default 0: none).
+        [[notice]]
     notice_share : float, optional
-        Share q of preemptions whose notice arrives and is acted on (used with ``notice``).
+        [[simulated_notice_share]]
     notice_write : float, optional
-        On-notice checkpoint write, hours (default C + P, the time to a durable checkpoint).
+        [[simulated_notice_write]]
     persist : float, optional
-        Asynchronous write: hours after the blocking part until a checkpoint is durable, P ≥ 0.
+        [[simulated_persist]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True).
+        [[simulated_restart_preemptible]]
     seed : int, optional
-        Seed of NumPy's random generator, for reproducible runs (default 0).
+        [[seed]]
 
     Returns
     -------
@@ -398,21 +432,21 @@ def simulate_reference(
     gang_size : int, optional
         [[gang_size]]
     weibull_shape : float, optional
-        Shape k of each node's gaps between preemptions (default 1: Poisson).
+        [[weibull_shape]]
     bulk_fraction : float, optional
-        Share ρ of preemptions that are pool-wide reclaims taking the whole gang (default 0).
+        [[bulk_fraction]]
     notice : float, optional
-        Warning before a preemption, hours (default 0: none).
+        [[notice]]
     notice_share : float, optional
-        Share q of preemptions whose notice arrives and is acted on (used with ``notice``).
+        [[simulated_notice_share]]
     notice_write : float, optional
-        On-notice checkpoint write, hours (default C + P, the time to a durable checkpoint).
+        [[simulated_notice_write]]
     persist : float, optional
-        Asynchronous write: hours after the blocking part until a checkpoint is durable, P ≥ 0.
+        [[simulated_persist]]
     restart_preemptible : bool, optional
-        Whether a restart can itself be preempted (default True).
+        [[simulated_restart_preemptible]]
     seed : int, optional
-        Seed of NumPy's random generator, for reproducible runs (default 0).
+        [[seed]]
 
     Returns
     -------
@@ -431,45 +465,72 @@ def simulate_reference(
     >>> bool(run.wall_time.min() >= 5.0)
     True
     """
-    p = _checked(**locals())
+    return _reference(_checked(**locals()), restart_preemptible)
+
+
+def _reference(p: dict, restart_preemptible: bool, record: list | None = None,
+               times: list[float] | None = None) -> Simulation:
+    """The event loop of :func:`simulate_reference`; with ``record``, each job's
+    :class:`Timeline` is appended to it; with ``times``, one node is preempted at exactly
+    those times (hours from the start) and never again."""
     rate, T, C, R = (p["preemption_rate"], p["interval"], p["checkpoint_cost"],
                      p["restart_time"])
     shape, rho, nodes = p["weibull_shape"], p["bulk_fraction"], p["gang_size"]
     share, write, persist = p["share"], p["notice_write"], p["persist"]
     rng = random.Random(p["seed"])
     node_rate, bulk_rate = (1 - rho) * rate, rho * rate
+    fixed = None if times is None else iter(sorted(times))
 
-    def node_gap() -> float:
+    def node_time(at: float) -> float:
+        """When a node that came up at ``at`` is next preempted."""
+        if fixed is not None:
+            return max(next(fixed, math.inf), at)
         if node_rate == 0:
             return math.inf
-        return rng.weibullvariate(_gap_scale(node_rate, shape), shape)
+        return at + rng.weibullvariate(_gap_scale(node_rate, shape), shape)
 
-    def bulk_gap() -> float:
-        return rng.expovariate(bulk_rate) if bulk_rate > 0 else math.inf
+    def bulk_time(at: float) -> float:
+        if fixed is not None or bulk_rate == 0:
+            return math.inf
+        return at + rng.expovariate(bulk_rate)
 
     results = {k: [] for k in ("wall_time", "preemptions", "rework", "restarts", "checkpoints")}
     segments = 0
     for _ in range(p["jobs"]):
-        clocks = [node_gap() for _ in range(nodes)]
-        bulk = bulk_gap()
+        clocks = [node_time(0.0) for _ in range(nodes)]
+        bulk = bulk_time(0.0)
         t, left, count = 0.0, p["work"], 0
         pending = False  # is the last write still persisting (made since the last restart)?
         lost = {"rework": 0.0, "restarts": 0.0, "checkpoints": 0.0}
+        log: list[Segment] = []
+        hits: list[tuple[float, int]] = []
+        last_compute = None  # index in log of the last completed segment's compute
+
+        def add(kind: str, start: float, end: float) -> None:
+            if record is not None and end > start:
+                log.append(Segment(start, end, kind))
 
         def preempt(at: float) -> None:
             nonlocal bulk, count
             count += 1
             if bulk <= min(clocks):
-                clocks[:] = [at + node_gap() for _ in range(nodes)]
-                bulk = at + bulk_gap()
+                hits.append((at, -1))
+                clocks[:] = [node_time(at) for _ in range(nodes)]
+                bulk = bulk_time(at)
             else:
-                clocks[clocks.index(min(clocks))] = at + node_gap()
+                node = clocks.index(min(clocks))
+                hits.append((at, node))
+                clocks[node] = node_time(at)
 
         while left > _DONE * T:
             length = min(T, left)
             segments += 1
             P = min(min(clocks), bulk)
             if P >= t + length + C:  # the segment and its checkpoint complete
+                add("compute", t, t + length)
+                last_compute = len(log) - 1 if log and log[-1].kind == "compute" else None
+                add("checkpoint", t + length, t + length + C)
+                add("persist", t + length + C, t + length + C + persist)
                 t += length + C
                 left -= length
                 lost["checkpoints"] += C
@@ -481,35 +542,133 @@ def simulate_reference(
                 lost["checkpoints"] += min(offset, write)
                 lost["rework"] += offset - min(offset, write) - kept
                 left -= kept
+                add("compute", t, t + kept)
+                add("notice-write", t + kept, t + kept + min(offset, write))
+                add("lost", t + kept + min(offset, write), P)
             else:
                 lost["rework"] += offset
+                add("lost", t, P)
                 if pending and offset < persist:  # the last write was not durable yet
                     lost["rework"] += T
                     left += T
+                    if last_compute is not None:
+                        earlier = log[last_compute]
+                        log[last_compute] = Segment(earlier.start, earlier.end, "lost")
             pending = False
+            last_compute = None
+            for index, earlier in enumerate(log):  # a write still persisting never will
+                if earlier.kind == "persist" and earlier.end > P:
+                    log[index] = Segment(earlier.start, P, "persist")
             t = P
             preempt(P)
             while True:  # restart, possibly preempted itself
                 if not restart_preemptible:
                     clocks[:] = [c + R for c in clocks]
                     bulk += R
+                    add("restart", t, t + R)
                     t += R
                     lost["restarts"] += R
                     break
                 P = min(min(clocks), bulk)
                 if P >= t + R:
+                    add("restart", t, t + R)
                     t += R
                     lost["restarts"] += R
                     break
                 lost["restarts"] += P - t
+                add("restart", t, P)
                 t = P
                 preempt(P)
         results["wall_time"].append(t)
         results["preemptions"].append(count)
         for cause, value in lost.items():
             results[cause].append(value)
+        if record is not None:
+            record.append(Timeline(tuple(log), tuple(hits), t, nodes))
     arrays = {k: np.array(v) for k, v in results.items()}
     return Simulation(p["work"], segments=segments, **arrays)
+
+
+@fill_doc
+def timeline(
+    *, preemption_rate: float, interval: float, checkpoint_cost: float, restart_time: float,
+    work: float, gang_size: int = 1, weibull_shape: float = 1.0, bulk_fraction: float = 0.0,
+    notice: float = 0.0, notice_share: float = 1.0, notice_write: float | None = None,
+    persist: float = 0.0, restart_preemptible: bool = True, seed: int = 0,
+    preemption_times: list[float] | None = None,
+) -> Timeline:
+    """One job's run, segment by segment: the event log of :func:`simulate_reference`.
+
+    The log is the run itself: the same loop, with the same rules and the same random
+    numbers as ``simulate_reference(jobs=1, seed=seed, ...)``, records what it does.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        Preemptions per node-hour, λ > 0.
+    interval : float
+        [[interval]]
+    checkpoint_cost : float
+        [[checkpoint_cost]]
+    restart_time : float
+        [[restart_time]]
+    work : float
+        Compute the job must complete, hours (> 0).
+    gang_size : int, optional
+        [[gang_size]]
+    weibull_shape : float, optional
+        [[weibull_shape]]
+    bulk_fraction : float, optional
+        [[bulk_fraction]]
+    notice : float, optional
+        [[notice]]
+    notice_share : float, optional
+        [[simulated_notice_share]]
+    notice_write : float, optional
+        [[simulated_notice_write]]
+    persist : float, optional
+        [[simulated_persist]]
+    restart_preemptible : bool, optional
+        [[simulated_restart_preemptible]]
+    seed : int, optional
+        [[seed]]
+    preemption_times : list of float, optional
+        Preempt one node at exactly these times, hours from the start, and at no other
+        (a worked example; needs ``gang_size`` 1).
+
+    Returns
+    -------
+    Timeline
+        Segments that tile ``[0, wall_time]`` (``persist`` ones overlap what follows a
+        write), and the preemptions with the node each came from.
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]
+
+    Examples
+    --------
+    >>> run = timeline(preemption_rate=0.25, interval=1.0, checkpoint_cost=0.1,
+    ...                restart_time=0.2, work=2.0, preemption_times=[1.5])
+    >>> [(s.kind, round(s.start, 2), round(s.end, 2)) for s in run.segments]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('compute', 0.0, 1.0), ('checkpoint', 1.0, 1.1), ('lost', 1.1, 1.5),
+     ('restart', 1.5, 1.7), ('compute', 1.7, 2.7), ('checkpoint', 2.7, 2.8)]
+    """
+    values = dict(locals(), jobs=1)
+    times = values.pop("preemption_times")
+    variant = values.pop("restart_preemptible")
+    p = _checked(**values)
+    if times is not None:
+        if p["gang_size"] != 1 or p["bulk_fraction"] != 0:
+            raise InputError("preemption_times: a worked example preempts one node "
+                             "(gang_size 1, bulk_fraction 0)")
+        for value in times:
+            check_parameters(scalar=True, hours=value)
+    record: list[Timeline] = []
+    _reference(p, variant, record, times)
+    return record[0]
 
 
 @fill_doc

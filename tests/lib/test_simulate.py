@@ -164,3 +164,63 @@ def test_units_are_accepted():
     sim = simulate(preemption_rate="6/d", interval="30min", checkpoint_cost="30s",
                    restart_time="10min", work="5h", notice="2min", jobs=50, seed=1)
     assert sim.work == 5.0 and sim.mean("rework")[0] < 0.1
+
+
+# -- the event log (timelines) ---------------------------------------------------------------
+
+def test_a_worked_timeline_with_fixed_preemptions():
+    """T = 1 h, C = 0.1 h, R = 0.2 h, 2 h of work, preemptions at 1.5 h and 1.6 h (the
+    second during the restart): compute, write, the 0.4 h since the write lost, a restart
+    cut short and a full one, then the second segment and its write."""
+    from spotmath.model.simulate import timeline
+
+    run = timeline(preemption_rate=0.25, interval=1.0, checkpoint_cost=0.1,
+                   restart_time=0.2, work=2.0, preemption_times=[1.5, 1.6])
+    got = [(s.kind, round(s.start, 9), round(s.end, 9)) for s in run.segments]
+    assert got == [("compute", 0, 1), ("checkpoint", 1, 1.1), ("lost", 1.1, 1.5),
+                   ("restart", 1.5, 1.6), ("restart", 1.6, 1.8), ("compute", 1.8, 2.8),
+                   ("checkpoint", 2.8, 2.9)]
+    assert run.preemptions == ((1.5, 0), (1.6, 0)) and run.wall_time == pytest.approx(2.9)
+
+
+def test_a_write_not_yet_durable_is_lost_with_its_interval():
+    """Asynchronous writes: a preemption 0.1 h after a write, within its persist of
+    0.3 h, loses the interval before the write too: its compute becomes lost."""
+    from spotmath.model.simulate import timeline
+
+    run = timeline(preemption_rate=0.25, interval=1.0, checkpoint_cost=0.1,
+                   restart_time=0.2, work=2.0, persist=0.3, preemption_times=[1.2])
+    kinds = [(s.kind, round(s.start, 9), round(s.end, 9)) for s in run.segments]
+    assert kinds[:5] == [("lost", 0, 1), ("checkpoint", 1, 1.1), ("persist", 1.1, 1.2),
+                         ("lost", 1.1, 1.2), ("restart", 1.2, 1.4)]
+    assert run.total("compute") == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_timeline_tiles_its_run_and_adds_up_to_what_the_run_reports(seed):
+    from spotmath.model.simulate import timeline
+
+    rng = np.random.default_rng(seed)
+    kwargs = dict(preemption_rate=float(rng.choice([0.1, 0.5, 2.0])),
+                  interval=float(rng.choice([0.2, 0.5, 1.0])),
+                  checkpoint_cost=float(rng.choice([0.0, 0.02, 0.1])),
+                  restart_time=float(rng.choice([0.0, 0.1, 0.3])), work=5.0,
+                  gang_size=int(rng.choice([1, 3])), weibull_shape=float(rng.choice([0.7, 1])),
+                  bulk_fraction=float(rng.choice([0.0, 0.5])),
+                  notice=float(rng.choice([0.0, 0.05])), notice_share=0.7,
+                  persist=float(rng.choice([0.0, 0.1])),
+                  restart_preemptible=bool(rng.integers(2)), seed=seed)
+    run = timeline(**kwargs)
+    variant = kwargs.pop("restart_preemptible")
+    reference = simulate_reference(jobs=1, restart_preemptible=variant, **kwargs)
+    tiles = [s for s in run.segments if s.kind != "persist"]
+    assert tiles[0].start == 0.0
+    assert all(a.end == pytest.approx(b.start, abs=1e-12) for a, b in zip(tiles, tiles[1:]))
+    assert tiles[-1].end == pytest.approx(run.wall_time)
+    assert run.wall_time == pytest.approx(reference.wall_time[0])
+    assert len(run.preemptions) == reference.preemptions[0]
+    assert run.total("lost") == pytest.approx(reference.rework[0], abs=1e-9)
+    assert run.total("restart") == pytest.approx(reference.restarts[0], abs=1e-9)
+    assert run.total("checkpoint") + run.total("notice-write") == pytest.approx(
+        reference.checkpoints[0], abs=1e-9)
+    assert run.total("compute") == pytest.approx(kwargs["work"], abs=1e-9)
