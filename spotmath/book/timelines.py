@@ -1,0 +1,122 @@
+"""The book's one timeline drawing: a job's run, segment by segment, from its event log.
+
+Every chapter draws a run the same way (:func:`draw_timeline`): time along the x axis in
+the chapter's unit, one row per node of the gang, the same colours and legend everywhere
+(the Okabe-Ito palette, readable with any colour vision), lost work hatched, and the
+first interval, write, restart and loss labelled T, C, R and "lost".  The picture is the
+run's own log (:func:`spotmath.model.simulate.timeline`), never hand-placed bars.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.simulate import Timeline
+
+__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline"]
+
+#: Colours by segment kind (Okabe and Ito's colour-blind-safe palette).
+COLOURS = {"compute": "#0072B2", "checkpoint": "#E69F00", "lost": "#F4C7AE",
+           "restart": "#999999", "notice-write": "#009E73", "persist": "#CC79A7"}
+#: Legend labels by segment kind.
+LABELS = {"compute": "compute", "checkpoint": "checkpoint write", "lost": "lost work",
+          "restart": "restart", "notice-write": "on-notice write",
+          "persist": "write becoming durable"}
+#: Hours per unit of the x axis.
+UNITS = {"h": 1.0, "min": 1 / 60}
+#: Marks drawn in the first segment of each kind.
+_MARKS = {"compute": "T", "checkpoint": "C", "restart": "R", "lost": "lost"}
+_LOST_EDGE = "#D55E00"
+_ALWAYS = ("compute", "checkpoint", "lost", "restart")
+
+
+def draw_timeline(run: Timeline, *, unit: str = "h", rows: int = 8, ax: Any = None,
+                  until: float | None = None) -> Any:
+    """Draw one run: a row per node, its segments, its preemptions.
+
+    Parameters
+    ----------
+    run : spotmath.model.simulate.Timeline
+        The run's event log.
+    unit : {'h', 'min'}, optional
+        The x axis's unit (default hours).
+    rows : int, optional
+        At most this many node rows; a larger gang shows its first ``rows`` nodes and
+        says how many it has (default 8).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure sized to the rows).
+    until : float, optional
+        Draw up to this time, hours (default: the whole run).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn on.
+
+    Raises
+    ------
+    InputError
+        An unknown unit.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    from ..inputs import check_choice
+
+    scale = UNITS[check_choice("unit", unit, tuple(UNITS))]
+    shown = max(1, min(run.gang_size, rows))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7.0, 1.6 + 0.45 * shown))
+    end = run.wall_time if until is None else min(until, run.wall_time)
+    marked: set[str] = set()
+    placed: list[float] = []
+    for row in range(shown):
+        y = shown - 1 - row
+        for segment in run.segments:
+            if segment.start >= end:
+                break
+            stop = min(segment.end, end)
+            start, width = segment.start / scale, (stop - segment.start) / scale
+            if segment.kind == "persist":
+                ax.broken_barh([(start, width)], (y - 0.42, 0.1),
+                               facecolors=COLOURS["persist"])
+                continue
+            lost = segment.kind == "lost"
+            ax.broken_barh([(start, width)], (y - 0.3, 0.6),
+                           facecolors=COLOURS[segment.kind],
+                           edgecolors=_LOST_EDGE if lost else "white",
+                           hatch="////" if lost else None, linewidth=0.6)
+            # the first segment of each kind wide enough to carry its mark, under the
+            # bottom row
+            middle = start + width / 2
+            if y == 0 and segment.kind in _MARKS and segment.kind not in marked \
+                    and stop == segment.end and width >= 0.025 * end / scale \
+                    and all(abs(middle - x) >= 0.05 * end / scale for x in placed):
+                marked.add(segment.kind)
+                placed.append(middle)
+                ax.annotate(_MARKS[segment.kind], (middle, -0.34), ha="center", va="top",
+                            fontsize=9)
+    for time, node in run.preemptions:
+        if time > end:
+            continue
+        hit = range(shown) if node < 0 else ([node] if node < shown else [])
+        for row in hit:
+            ax.plot(time / scale, shown - 1 - row + 0.55, marker="v", color="k",
+                    markersize=6, linestyle="none")
+    kinds = [k for k in COLOURS if k in _ALWAYS or any(s.kind == k for s in run.segments)]
+    handles = [Patch(facecolor=COLOURS[k], edgecolor=_LOST_EDGE if k == "lost" else "none",
+                     hatch="////" if k == "lost" else None, label=LABELS[k]) for k in kinds]
+    handles.append(plt.Line2D([], [], marker="v", color="k", linestyle="none",
+                              label="preemption"))
+    ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),
+              ncol=len(handles) if len(handles) <= 5 else 4, fontsize=8.5,
+              borderaxespad=0.2)
+    names = [f"node {n + 1}" for n in range(shown)]
+    if run.gang_size > shown:
+        names[-1] += f" (of {run.gang_size})"
+    ax.set_yticks(range(shown), names[::-1] if shown > 1 else ["job"])
+    ax.set_ylim(-0.75, shown - 0.2)
+    ax.set_xlim(0, end / scale)
+    ax.set_xlabel(f"time from the start, {'hours' if unit == 'h' else 'minutes'}")
+    ax.grid(axis="y", visible=False)
+    return ax.figure

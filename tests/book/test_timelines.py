@@ -1,0 +1,46 @@
+"""The book's timeline drawing: every bar comes from the run's own log."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+
+from spotmath.book.timelines import COLOURS, draw_timeline  # noqa: E402
+from spotmath.model.simulate import timeline  # noqa: E402
+
+
+def bars(figure):
+    """(x, width, y, colour, hatched) of every bar drawn."""
+    found = []
+    for collection in figure.axes[0].collections:
+        for path, colour in zip(collection.get_paths(), collection.get_facecolors()):
+            (x0, y0), (x1, y1) = path.get_extents().get_points()
+            found.append((round(x0, 9), round(x1 - x0, 9), round(y0, 9),
+                          matplotlib.colors.to_hex(colour), bool(collection.get_hatch())))
+    return found
+
+
+def test_the_drawing_is_the_log_bar_for_bar():
+    run = timeline(preemption_rate=0.25, interval=1.0, checkpoint_cost=0.1,
+                   restart_time=0.2, work=2.0, preemption_times=[1.5])
+    drawn = bars(draw_timeline(run))
+    expected = [(round(s.start, 9), round(s.end - s.start, 9), -0.3,
+                 COLOURS[s.kind].lower(), s.kind == "lost") for s in run.segments]
+    assert drawn == expected
+    figure = draw_timeline(run)
+    marks = [t.get_text() for t in figure.axes[0].texts]
+    assert marks == ["T", "C", "lost", "R"][:len(marks)] and "T" in marks
+
+
+def test_a_gang_draws_a_row_per_node_and_marks_the_preempted_one():
+    run = timeline(preemption_rate=0.5, interval=0.5, checkpoint_cost=0.05,
+                   restart_time=0.1, work=3.0, gang_size=3, seed=4)
+    figure = draw_timeline(run, unit="min")
+    drawn = bars(figure)
+    tiles = [s for s in run.segments if s.kind != "persist"]
+    assert len(drawn) == 3 * len(tiles)
+    assert {round(bar[2], 6) for bar in drawn} == {-0.3, 0.7, 1.7}
+    assert drawn[0][1] == pytest.approx(60 * (tiles[0].end - tiles[0].start), rel=1e-6)
+    lines = [line for line in figure.axes[0].lines if line.get_marker() == "v"]
+    assert len(lines) == sum(3 if node < 0 else 1 for _, node in run.preemptions)
