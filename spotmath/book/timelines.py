@@ -13,7 +13,7 @@ from typing import Any
 
 from ..model.simulate import Timeline
 
-__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline"]
+__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs"]
 
 #: Colours by segment kind (Okabe and Ito's colour-blind-safe palette).
 COLOURS = {"compute": "#0072B2", "checkpoint": "#E69F00", "lost": "#F4C7AE",
@@ -120,3 +120,59 @@ def draw_timeline(run: Timeline, *, unit: str = "h", rows: int = 8, ax: Any = No
     ax.set_xlabel(f"time from the start, {'hours' if unit == 'h' else 'minutes'}")
     ax.grid(axis="y", visible=False)
     return ax.figure
+
+
+def draw_runs(panels: dict[str, dict[str, Any]], *, unit: str = "h", rows: int = 8) -> Any:
+    """Simulate and draw one run per panel, stacked, on a shared time axis.
+
+    Parameters
+    ----------
+    panels : dict
+        ``{title: options}``: each ``options`` is given to
+        :func:`spotmath.model.simulate.timeline` (a title of ``""`` draws none).
+    unit : {'h', 'min'}, optional
+    rows : int, optional
+        At most this many node rows per panel (default 8).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A run the simulator refuses (far too many preemptions to simulate one job) is a
+        panel that says so, with the simulator's reason.
+    """
+    import matplotlib.pyplot as plt
+
+    from ..inputs import InputError
+    from ..model.simulate import timeline
+
+    runs: dict[str, Any] = {}
+    for title, options in panels.items():
+        try:
+            runs[title] = timeline(**options)
+        except InputError as error:
+            runs[title] = error
+    heights = [1.0 if isinstance(run, InputError) else 1.3 + 0.45 * min(run.gang_size, rows)
+               for run in runs.values()]
+    figure, axes = plt.subplots(len(runs), 1, figsize=(7.0, sum(heights) + 0.3),
+                                height_ratios=heights, squeeze=False)
+    longest = max((run.wall_time for run in runs.values() if isinstance(run, Timeline)),
+                  default=None)
+    for ax, (title, run) in zip(axes[:, 0], runs.items()):
+        if isinstance(run, InputError):
+            ax.axis("off")
+            ax.text(0.5, 0.5, f"{title}: not simulated: {run.detail}".lstrip(": "),
+                    ha="center", va="center", wrap=True, fontsize=9)
+            continue
+        draw_timeline(run, unit=unit, rows=rows, ax=ax)
+        ax.set_xlim(0, longest / UNITS[unit])
+        if title:
+            ax.set_title(title, loc="left", fontsize=9.5)
+    legends = [ax.get_legend() for ax in axes[:, 0] if ax.get_legend() is not None]
+    if legends:  # one legend for the figure, below the panels
+        handles = max((legend.legend_handles for legend in legends), key=len)
+        for legend in legends:
+            legend.remove()
+        figure.legend(handles=handles, loc="outside lower center", ncol=5, fontsize=8.5)
+    for ax in axes[:-1, 0]:
+        ax.set_xlabel("")
+    return figure

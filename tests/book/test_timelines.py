@@ -44,3 +44,26 @@ def test_a_gang_draws_a_row_per_node_and_marks_the_preempted_one():
     assert drawn[0][1] == pytest.approx(60 * (tiles[0].end - tiles[0].start), rel=1e-6)
     lines = [line for line in figure.axes[0].lines if line.get_marker() == "v"]
     assert len(lines) == sum(3 if node < 0 else 1 for _, node in run.preemptions)
+
+
+def test_every_chapter_timeline_is_drawn_from_a_run():
+    """Each fig-timeline-* in the book is glued by a cell that draws it with the book's
+    one drawing function from a simulated run, never from hand-placed bars."""
+    import re
+
+    import nbformat
+
+    from spotmath.book import ROOT
+
+    found = {}
+    for path in sorted((ROOT / "book").glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            for name in re.findall(r"keep\((fig_timeline_\w+)=", cell.source):
+                found[name] = cell.source
+    assert set(found) >= {"fig_timeline_waste", "fig_timeline_checkpoint_cost",
+                          "fig_timeline_exact_model", "fig_timeline_gangs",
+                          "fig_timeline_notice"}
+    for name, source in found.items():
+        assert "draw_runs(" in source or "draw_timeline(" in source, name
+        assert "broken_barh" not in source and "axvspan" not in source, name
