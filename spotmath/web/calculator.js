@@ -123,6 +123,87 @@
     target.append(chart);
   }
 
+  // -- the timeline: the first hours of the plan, illustrative ------------------------------
+  // One node at the recommended interval T: compute T, write C, again; the expected number
+  // of preemptions in the window, placed at their mean spacing 1/(gang rate); a preemption
+  // loses everything since the last completed write and costs a restart R (a preemption
+  // during a restart starts it again).  The same rules as spotmath.model.simulate's log,
+  // with the random preemption times replaced by their mean spacing.
+  const KIND_COLOURS = { compute: "#0072B2", checkpoint: "#E69F00", lost: "#F4C7AE",
+                         restart: "#999999" };
+
+  function timelineSegments(T, C, R, rate, window) {
+    const gap = 1 / rate, hits = [];
+    for (let k = 1; k * gap <= window + 1e-12; k++) hits.push(k * gap);
+    const segments = [];
+    let t = 0, since = t, next = 0;  // since: end of the last completed write
+    while (t < window - 1e-12) {
+      const hit = next < hits.length ? hits[next] : Infinity;
+      if (hit >= t + T + C) {  // a segment and its write complete
+        segments.push(["compute", t, t + T], ["checkpoint", t + T, t + T + C]);
+        t += T + C;
+        since = t;
+        continue;
+      }
+      segments.push(["lost", since > t ? since : t, hit]);
+      next += 1;
+      t = hit;
+      while (true) {  // the restart, started again by a preemption during it
+        const again = next < hits.length ? hits[next] : Infinity;
+        if (again >= t + R) { segments.push(["restart", t, t + R]); t += R; break; }
+        segments.push(["restart", t, again]);
+        next += 1;
+        t = again;
+      }
+    }
+    return { segments: segments.filter(([, a, b]) => b > a), hits };
+  }
+
+  function timeline(target, plan) {
+    target.replaceChildren();
+    const v = plan.json, T = v.recommended_interval_h;
+    if (T === null || !(v.gang_rate > 0)) {
+      target.append(element("p", { class: "spotmath-note" }, "No timeline: the plan has " +
+        "no periodic checkpoint to draw."));
+      return;
+    }
+    const C = v.checkpoint_cost_h, R = v.restart_time_h, gap = 1 / v.gang_rate;
+    // a few preemptions, but at least a few intervals and never more than sixty
+    const window = Math.min(Math.max(3 * gap, 6 * (T + C)), 60 * (T + C));
+    const { segments, hits } = timelineSegments(T, C, R, v.gang_rate, window);
+    const width = 640, height = 86, left = 8, right = 8, top = 22, bar = 26;
+    const X = (t) => left + (Math.min(t, window) / window) * (width - left - right);
+    const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: "100%",
+      role: "img", id: "spotmath-plan-timeline-svg",
+      "data-intervals": segments.filter(([kind]) => kind === "compute").length,
+      "data-preemptions": hits.length,
+      "aria-label": "an illustrative timeline of the plan: compute, writes, lost work " +
+                    "and restarts, with preemptions at their mean spacing" });
+    const hatch = svg("pattern", { id: "spotmath-hatch", width: 6, height: 6,
+                                   patternUnits: "userSpaceOnUse",
+                                   patternTransform: "rotate(45)" });
+    hatch.append(svg("rect", { width: 6, height: 6, fill: KIND_COLOURS.lost }),
+                 svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#D55E00",
+                               "stroke-width": 2 }));
+    const defs = svg("defs", {});
+    defs.append(hatch);
+    chart.append(defs);
+    for (const [kind, a, b] of segments) {
+      if (a >= window) break;
+      chart.append(svg("rect", { x: X(a), y: top, width: Math.max(X(b) - X(a), 0.5),
+        height: bar, "data-kind": kind,
+        fill: kind === "lost" ? "url(#spotmath-hatch)" : KIND_COLOURS[kind] }));
+    }
+    for (const hit of hits) {
+      chart.append(svg("text", { x: X(hit), y: top - 4, "text-anchor": "middle",
+                                 "font-size": 12 }, "▼"));
+    }
+    chart.append(svg("text", { x: left, y: height - 6, "font-size": 11 },
+      `0 to ${P.durationText(window)}: illustrative, one node at the recommended interval, ` +
+      `preemptions (▼) at their mean spacing ${P.durationText(gap)}`));
+    target.append(chart);
+  }
+
   // -- the page -----------------------------------------------------------------------------
   function build(container) {
     const form = element("form", { class: "spotmath-form", autocomplete: "off" });
@@ -145,9 +226,10 @@
     const command = element("code", { id: "spotmath-plan-command" });
     const report = element("pre", { id: "spotmath-plan-report" });
     const chart = element("div", { id: "spotmath-plan-plot" });
+    const drawn = element("div", { id: "spotmath-plan-timeline" });
     const json = element("pre", { id: "spotmath-plan-json" });
     container.append(form, element("p", {}, "The same plan on the command line: ", command),
-                     report, chart,
+                     report, drawn, chart,
                      element("details", {}, element("summary", {}, "the plan as JSON"), json));
 
     function update() {
@@ -162,9 +244,11 @@
         errors[name].textContent = plan.json.error;
         report.textContent = "";
         chart.replaceChildren();
+        drawn.replaceChildren();
         command.textContent = "";
       } else {
         report.textContent = plan.report;
+        timeline(drawn, plan);
         plot(chart, plan);
         command.textContent = "spotmath plan " + Object.entries(options)
           .map(([name, value]) => `--${name} ${shellWord(value)}`).join(" ");

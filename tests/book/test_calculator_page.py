@@ -22,6 +22,13 @@ function read() {
           command: doc.getElementById("spotmath-plan-command").textContent,
           plotted: doc.querySelectorAll("#spotmath-plan-plot polyline").length,
           note: doc.getElementById("spotmath-plan-plot").textContent,
+          timeline: (() => {
+            const drawn = doc.getElementById("spotmath-plan-timeline-svg");
+            return drawn ? {intervals: +drawn.dataset.intervals,
+                            preemptions: +drawn.dataset.preemptions,
+                            computed: drawn.querySelectorAll("rect[data-kind=compute]").length,
+                            label: drawn.textContent} : null;
+          })(),
           errors: [...doc.querySelectorAll(".spotmath-error")]
             .filter(e => e.textContent).map(e => [e.id, e.textContent])};
 }
@@ -212,3 +219,28 @@ def test_calculator_works_from_a_file_url(built_book, tmp_path, chromium):
     found = re.search(r'<pre id="spotmath-plan-json"[^>]*>(.*?)</pre>', dom, re.S)
     values = json.loads(html.unescape(found.group(1)))
     assert values["nodes"] == 8 and values["preemption_rate"] == 0.5
+
+
+def test_the_calculators_timeline_has_the_plans_intervals(tmp_path, run_harness, plan_json):
+    """The page draws the first hours of the plan: as many whole intervals as the book's
+    own event log (spotmath.model.simulate.timeline) has with preemptions at their mean
+    spacing, and the expected number of preemptions."""
+    from spotmath.model.simulate import timeline
+
+    sets = [{}, {"mtbf": "1h", "checkpoint": "5min"}, {"nodes": "8", "restart": "30min"},
+            {"mtbf": "20h", "checkpoint": "30s", "restart": "2min"}]
+    seen = _run_calculator(run_harness, tmp_path, [{"query": _query(o)} for o in sets])
+    for options, result in zip(sets, seen):
+        plan = plan_json(*[item for name, value in options.items()
+                           for item in (f"--{name}", value)])
+        T, C = plan["recommended_interval_h"], plan["checkpoint_cost_h"]
+        R, rate = plan["restart_time_h"], plan["gang_rate"]
+        window = min(max(3 / rate, 6 * (T + C)), 60 * (T + C))
+        hits = [k / rate for k in range(1, int(window * rate + 1e-9) + 1)]
+        log = timeline(preemption_rate=rate, interval=T, checkpoint_cost=C, restart_time=R,
+                       work=window + 2 * T, preemption_times=hits)
+        intervals = sum(1 for s in log.segments if s.kind == "compute" and s.start < window)
+        drawn = result["loaded"]["timeline"]
+        assert drawn["intervals"] == intervals == drawn["computed"], options
+        assert drawn["preemptions"] == len(hits), options
+        assert "illustrative" in drawn["label"]
