@@ -68,7 +68,7 @@ def _run_calculator(run_harness, tmp_path, cases):
 
     return run_harness(tmp_path, "calculator",
                        _CALCULATOR.replace("CASES", json.dumps(cases)),
-                       f"--virtual-time-budget={3000 * len(cases)}")
+                       f"--virtual-time-budget={4000 * len(cases)}")
 
 
 def _query(options: dict) -> str:
