@@ -16,23 +16,14 @@ import time
 
 import numpy as np
 
+from spotmath.traces.deadline_model import AvailabilityModel, markov_availability
 from spotmath.traces.deadlines import POLICIES, Availability, compare_starts
 
 
-def markov(rng: np.random.Generator, ticks: int, stay_up: float, stay_down: float
-           ) -> np.ndarray:
-    spot = np.empty(ticks, dtype=bool)
-    spot[0] = True
-    draws = rng.random(ticks)
-    for i in range(1, ticks):
-        stay = stay_up if spot[i - 1] else stay_down
-        spot[i] = spot[i - 1] if draws[i] < stay else not spot[i - 1]
-    return spot
-
-
 def main() -> None:
-    rng = np.random.default_rng(2)
-    trace = Availability("markov", 1 / 6, markov(rng, 20_000, 0.97, 0.9).astype(np.int64))
+    chain = AvailabilityModel(stay_up=0.97, stay_down=0.9, transitions=0)
+    spot = markov_availability(chain, 20_000, seed=2)
+    trace = Availability("markov", 1 / 6, spot.astype(np.int64))
     job = ("48h", "60h", "12min", 0.68)
     for policy in POLICIES:
         start = time.perf_counter()
