@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.simulate import Timeline
+from ..model.simulate import PoolTimeline, Timeline
 
 __all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs"]
 
@@ -30,14 +30,15 @@ _LOST_EDGE = "#D55E00"
 _ALWAYS = ("compute", "checkpoint", "lost", "restart")
 
 
-def draw_timeline(run: Timeline, *, unit: str = "h", rows: int = 8, ax: Any = None,
-                  until: float | None = None) -> Any:
+def draw_timeline(run: Timeline | PoolTimeline, *, unit: str = "h", rows: int = 8,
+                  ax: Any = None, until: float | None = None) -> Any:
     """Draw one run: a row per node, its segments, its preemptions.
 
     Parameters
     ----------
-    run : spotmath.model.simulate.Timeline
-        The run's event log.
+    run : spotmath.model.simulate.Timeline or PoolTimeline
+        The run's event log: a gang's (every row the same, a mark on the node preempted)
+        or a pool's (each instance its own row, e.g. a replayed window of a trace).
     unit : {'h', 'min'}, optional
         The x axis's unit (default hours).
     rows : int, optional
@@ -64,15 +65,23 @@ def draw_timeline(run: Timeline, *, unit: str = "h", rows: int = 8, ax: Any = No
     from ..inputs import check_choice
 
     scale = UNITS[check_choice("unit", unit, tuple(UNITS))]
-    shown = max(1, min(run.gang_size, rows))
+    if isinstance(run, PoolTimeline):  # each instance its own row
+        lanes, total, length = list(run.rows), len(run.rows), run.length
+        hits = [(time, row) for row, times in enumerate(run.preemptions) for time in times]
+        names = list(run.names)
+    else:  # a gang: every node the same, preempted one at a time or all at once
+        lanes, total, length = None, run.gang_size, run.wall_time
+        hits = list(run.preemptions)
+        names = [f"node {n + 1}" for n in range(total)] if total > 1 else ["job"]
+    shown = max(1, min(total, rows))
     if ax is None:
         _, ax = plt.subplots(figsize=(7.0, 1.6 + 0.45 * shown))
-    end = run.wall_time if until is None else min(until, run.wall_time)
+    end = length if until is None else min(until, length)
     marked: set[str] = set()
     placed: list[float] = []
     for row in range(shown):
         y = shown - 1 - row
-        for segment in run.segments:
+        for segment in (run.segments if lanes is None else lanes[row]):
             if segment.start >= end:
                 break
             stop = min(segment.end, end)
@@ -96,14 +105,15 @@ def draw_timeline(run: Timeline, *, unit: str = "h", rows: int = 8, ax: Any = No
                 placed.append(middle)
                 ax.annotate(_MARKS[segment.kind], (middle, -0.34), ha="center", va="top",
                             fontsize=9)
-    for time, node in run.preemptions:
+    for time, node in hits:
         if time > end:
             continue
         hit = range(shown) if node < 0 else ([node] if node < shown else [])
         for row in hit:
             ax.plot(time / scale, shown - 1 - row + 0.55, marker="v", color="k",
                     markersize=6, linestyle="none")
-    kinds = [k for k in COLOURS if k in _ALWAYS or any(s.kind == k for s in run.segments)]
+    drawn = run.segments if lanes is None else [s for lane in lanes for s in lane]
+    kinds = [k for k in COLOURS if k in _ALWAYS or any(s.kind == k for s in drawn)]
     handles = [Patch(facecolor=COLOURS[k], edgecolor=_LOST_EDGE if k == "lost" else "none",
                      hatch="////" if k == "lost" else None, label=LABELS[k]) for k in kinds]
     handles.append(plt.Line2D([], [], marker="v", color="k", linestyle="none",
@@ -111,10 +121,10 @@ def draw_timeline(run: Timeline, *, unit: str = "h", rows: int = 8, ax: Any = No
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),
               ncol=len(handles) if len(handles) <= 5 else 4, fontsize=8.5,
               borderaxespad=0.2)
-    names = [f"node {n + 1}" for n in range(shown)]
-    if run.gang_size > shown:
-        names[-1] += f" (of {run.gang_size})"
-    ax.set_yticks(range(shown), names[::-1] if shown > 1 else ["job"])
+    names = names[:shown]
+    if total > shown:
+        names[-1] += f" (of {total})"
+    ax.set_yticks(range(shown), names[::-1])
     ax.set_ylim(-0.75, shown - 0.2)
     ax.set_xlim(0, end / scale)
     ax.set_xlabel(f"time from the start, {'hours' if unit == 'h' else 'minutes'}")

@@ -43,7 +43,8 @@ import numpy as np
 from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
 
-__all__ = ["Simulation", "Segment", "Timeline", "SEGMENT_KINDS", "exposure", "simulate",
+__all__ = ["Simulation", "Segment", "Timeline", "PoolTimeline", "SEGMENT_KINDS",
+           "exposure", "simulate",
            "simulate_reference", "timeline", "gap_scale", "waste_curve"]
 
 _DONE = 1e-9  # work left below this fraction of an interval counts as finished
@@ -81,6 +82,24 @@ class Timeline:
     def total(self, kind: str) -> float:
         """Hours spent on ``kind`` (one of :data:`SEGMENT_KINDS`)."""
         return sum(s.end - s.start for s in self.segments if s.kind == kind)
+
+
+@dataclass(frozen=True)
+class PoolTimeline:
+    """Several instances, each with its own segments (a replayed window of a pool).
+
+    ``rows[i]`` are the segments of instance ``names[i]``, ``preemptions[i]`` the times it
+    was preempted, all hours from the window's start; the window lasts ``length`` hours.
+    """
+
+    names: tuple[str, ...]
+    rows: tuple[tuple[Segment, ...], ...]
+    preemptions: tuple[tuple[float, ...], ...]
+    length: float
+
+    def total(self, kind: str) -> float:
+        """Hours spent on ``kind`` over every instance."""
+        return sum(s.end - s.start for row in self.rows for s in row if s.kind == kind)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from .fitting import rate_interval
 from .reading import Trace
 
 __all__ = ["Replay", "GangPeriods", "gang_periods", "replay", "replay_local_rate",
+           "replayed_window",
            "best_interval", "useful_compute", "bulk_gang_rate", "bulk_fraction",
            "fit_bulk_fraction", "GRID_STEP"]
 
@@ -84,6 +85,78 @@ def useful_compute(lifetimes: np.ndarray, interval: float, checkpoint_cost: floa
     running = np.clip(np.asarray(lifetimes, float) - restart_time, 0.0, None)
     segments = np.floor(running / (interval + checkpoint_cost) + _EDGE)
     return interval * segments
+
+
+def replayed_window(trace: Trace, interval: float | str, checkpoint_cost: float | str,
+                    restart_time: float | str, *, start: float | None = None,
+                    hours: float | str = 6.0, instances: int = 8):
+    """The single-node replay of a window of the trace, segment by segment, per instance.
+
+    Each lifetime of the first ``instances`` instances up in the window is replayed by the
+    rules of :func:`replay`: a restart, then compute and writes in turn; the partial
+    segment a preemption cuts is lost work, and a lifetime still up when observation
+    stops is drawn as compute to its end.
+
+    Parameters
+    ----------
+    trace : Trace
+    interval, checkpoint_cost, restart_time : float or str
+        T, C and R, hours or text such as ``'30min'``.
+    start : float, optional
+        The window's start, hours on the trace's clock (default its first time).
+    hours : float or str, optional
+        The window's length (default 6 hours).
+    instances : int, optional
+        At most this many instances, the first to come up in the window (default 8).
+
+    Returns
+    -------
+    spotmath.model.simulate.PoolTimeline
+        A row per instance (its id), times from the window's start.
+    """
+    from ..model.simulate import PoolTimeline, Segment
+
+    interval, cost, restart, hours = check_parameters(
+        scalar=True, interval=interval, checkpoint_cost=checkpoint_cost,
+        restart_time=restart_time, hours=hours)
+    instances = check_gang_size("instances", instances, what="a whole number of instances")
+    begin = trace.start if start is None else float(start)
+    end = begin + hours
+    inside = (trace.up < end) & (trace.down > begin)
+    order = np.argsort(trace.up[inside], kind="stable")
+    nodes: list[str] = []
+    for node in np.asarray(trace.node, dtype=object)[inside][order]:
+        if node not in nodes and len(nodes) < instances:
+            nodes.append(node)
+    rows: dict[str, list] = {node: [] for node in nodes}
+    hits: dict[str, list] = {node: [] for node in nodes}
+    for node, up, down, preempted in zip(trace.node, trace.up, trace.down, trace.preempted):
+        if node not in rows or up >= end or down <= begin:
+            continue
+        segments = rows[node]
+
+        def add(kind, a, b):
+            a, b = max(a, begin), min(b, end)
+            if b > a:
+                segments.append(Segment(a - begin, b - begin, kind))
+
+        add("restart", up, min(up + restart, down))
+        done = int(useful_compute(np.array([down - up]), interval, cost, restart)[0]
+                   / interval + 0.5)
+        t = up + restart
+        for _ in range(done):
+            add("compute", t, t + interval)
+            add("checkpoint", t + interval, t + interval + cost)
+            t += interval + cost
+        if t < down:
+            add("lost" if preempted else "compute", t, down)
+        if preempted and begin <= down < end:
+            hits[node].append(float(down - begin))
+    return PoolTimeline(names=tuple(str(node) for node in nodes),
+                        rows=tuple(tuple(sorted(rows[n], key=lambda s: s.start))
+                                   for n in nodes),
+                        preemptions=tuple(tuple(hits[n]) for n in nodes),
+                        length=hours)
 
 
 @dataclass(frozen=True)

@@ -678,3 +678,29 @@ def test_cli_fit_and_replay_json(tmp_path, cli, traces_folder):
     assert gang["nodes"] == 4 and gang["model_rate"] == pytest.approx(4 * fit["preemption_rate"])
     bad = cli("replay", path, "--nodes", "0")
     assert bad.returncode == 2 and bad.stderr.startswith("spotmath replay: error: --nodes:")
+
+
+def test_a_replayed_window_is_the_replay_lifetime_by_lifetime(traces_folder):
+    """The window's segments are the single-node replay's: each lifetime inside it has
+    T·⌊(L − R)/(T + C)⌋ of compute, typed here, a restart of R, and ends in lost work
+    where it was preempted; the rows are the first instances up."""
+    import math
+
+    from spotmath.traces import read_trace
+    from spotmath.traces.replay import replayed_window
+
+    trace = read_trace(traces_folder / "p3-trace.csv")
+    T, C, R = 0.5, 1 / 60, 1 / 6
+    window = replayed_window(trace, T, C, R, hours=6, instances=8)
+    assert len(window.names) == 8
+    for name, row, hits in zip(window.names, window.rows, window.preemptions):
+        (index,) = [i for i, node in enumerate(trace.node) if node == name]
+        up, down = trace.up[index] - trace.start, trace.down[index] - trace.start
+        if down <= 6:
+            compute = sum(s.end - s.start for s in row if s.kind == "compute")
+            assert compute == pytest.approx(T * math.floor((down - up - R) / (T + C) + 1e-9))
+            assert row[0].kind == "restart" and row[0].end - row[0].start == pytest.approx(R)
+            assert row[-1].end == pytest.approx(down)
+            if trace.preempted[index]:
+                assert row[-1].kind in ("lost", "checkpoint") and hits == (pytest.approx(down),)
+        assert all(a.end <= b.start + 1e-12 for a, b in zip(row, row[1:]))
