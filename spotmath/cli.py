@@ -335,26 +335,27 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
                              "with --trace the trace says when spot is there")
     trace = deadlines.read_availability(args.trace, args.format, args.tick)
     common = dict(policies=policies, nodes=nodes, billing=args.billing)
+    header = _deadline_header(args, trace)
     if args.interval is not None:
         if args.policy is None:  # the policies that run with checkpoints
             policies[:] = list(deadlines.CHECKPOINT_POLICIES)
         interval = (deadlines.auto_interval(trace, args.checkpoint, nodes)
                     if args.interval.strip() == "auto" else args.interval)
         common.update(interval=interval, checkpoint=args.checkpoint)
-        args.checkpoint_note = (
-            f"checkpoints: every {duration_text(_duration('interval', interval))} of "
-            f"compute, a write of {args.checkpoint}"
-            + (" (auto: the exact optimum at the rate the trace's spells end)"
-               if args.interval.strip() == "auto" else "")
-            + "; omniscient and model do not run (they assume progress kept)")
+        note = (f"every {duration_text(_duration('interval', interval))} of compute, a "
+                f"write of {args.checkpoint}"
+                + (" (auto: the exact optimum at the rate the trace's spells end)"
+                   if args.interval.strip() == "auto" else "")
+                + "; omniscient and model do not run (they assume progress kept)")
+        header = header + [("checkpoints", note)]
     elif args.checkpoint is not None and args.checkpoint != "0":
         raise InputError("--checkpoint: needs --interval (checkpoint mode)")
     if args.starts is None:
         runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
-        return _deadline_single(args, trace, runs)
+        return _deadline_single(args, trace, runs, header)
     summary = deadlines.compare_starts(trace, *job, starts=args.starts, seed=args.seed,
                                        **common)
-    return _deadline_many(args, trace, policies, summary)
+    return _deadline_many(args, policies, summary, header)
 
 
 def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
@@ -413,9 +414,7 @@ def _deadline_header(args: argparse.Namespace, trace) -> list[tuple[str, str]]:
                       f"({duration_text(trace.hours)}){gang}"),
             ("job", f"{args.compute} of compute by {args.deadline}, changeover "
                     f"{args.changeover}, spot discount {args.discount}, billed per "
-                    f"{args.billing}")] + (
-        [("checkpoints", args.checkpoint_note.removeprefix("checkpoints: "))]
-        if getattr(args, "checkpoint_note", None) else [])
+                    f"{args.billing}")]
 
 
 def _unmeetable(args: argparse.Namespace) -> str:
@@ -423,7 +422,8 @@ def _unmeetable(args: argparse.Namespace) -> str:
             f"{args.changeover} + {args.compute}, later than {args.deadline}")
 
 
-def _deadline_single(args: argparse.Namespace, trace, runs: dict) -> int:
+def _deadline_single(args: argparse.Namespace, trace, runs: dict,
+                     header: list[tuple[str, str]]) -> int:
     if args.json:
         print(_dump({"policies": {
             _key(policy): (run.as_dict() if run is not None else
@@ -433,7 +433,7 @@ def _deadline_single(args: argparse.Namespace, trace, runs: dict) -> int:
                                           "preemptions"), None) | {"met": False})
             for policy, run in runs.items()}}))
         return 0
-    rows = _deadline_header(args, trace) + [("start", f"tick {args.start_tick}")]
+    rows = header + [("start", f"tick {args.start_tick}")]
     window = args.start_tick * trace.tick + check_duration("deadline", args.deadline,
                                                           scalar=True, bounded=True)
     if window > trace.hours + 1e-9:
@@ -454,7 +454,8 @@ def _deadline_single(args: argparse.Namespace, trace, runs: dict) -> int:
     return 0
 
 
-def _deadline_many(args: argparse.Namespace, trace, policies: list[str], summary) -> int:
+def _deadline_many(args: argparse.Namespace, policies: list[str], summary,
+                   header: list[tuple[str, str]]) -> int:
     if summary is None:
         if args.json:
             print(_dump({"policies": {_key(policy): None for policy in policies}}))
@@ -466,7 +467,7 @@ def _deadline_many(args: argparse.Namespace, trace, policies: list[str], summary
         print(_dump({"starts": len(summary.starts), "seed": args.seed,
                      "policies": {_key(policy): row for policy, row in rows.items()}}))
         return 0
-    print(_table(_deadline_header(args, trace) + [
+    print(_table(header + [
         ("starts", f"{len(summary.starts)} start ticks drawn with seed {args.seed}")]))
     print(f"\n{'policy':<17} {'mean cost':>9} {'± sd':>6} {'of OD':>6} {'met':>5} "
           f"{'spot share':>10} {'changes':>7} {'gap closed':>10}")
