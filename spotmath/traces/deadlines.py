@@ -365,7 +365,10 @@ class Run:
 
     ``kinds`` holds what the job did in each tick (0 idle, 1 spot, 2 on-demand), up to the
     tick in which it finished; ``progress`` the work done at the end of each of those
-    ticks.
+    ticks.  ``spot_compute_h`` and ``on_demand_compute_h`` are the compute that counted
+    (they add up to the job's); in checkpoint mode ``lost_compute_h`` is the compute
+    preemptions took back and ``checkpoint_writes`` the writes made, periodic and on a
+    chosen switch (both 0 in the paper's model).
     """
 
     policy: str
