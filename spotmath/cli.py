@@ -339,8 +339,7 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
     if args.interval is not None:
         if args.policy is None:  # the policies that run with checkpoints
             policies[:] = list(deadlines.CHECKPOINT_POLICIES)
-        interval = (deadlines.auto_interval(trace, args.checkpoint, nodes)
-                    if args.interval.strip() == "auto" else args.interval)
+        interval = deadlines.resolve_interval(trace, args.interval, args.checkpoint, nodes)
         common.update(interval=interval, checkpoint=args.checkpoint)
         note = (f"every {duration_text(_duration('interval', interval))} of compute, a "
                 f"write of {args.checkpoint}"

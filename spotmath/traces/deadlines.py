@@ -98,7 +98,7 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
            "spot_pays_from", "Checkpoints", "CHECKPOINT_POLICIES", "auto_interval",
-           "spell_end_rate"]
+           "resolve_interval", "spell_end_rate"]
 
 #: The policies, in the order they are reported.
 POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
@@ -927,6 +927,14 @@ def auto_interval(availability: Availability, checkpoint: float | str, nodes: in
     return float(exact_interval(rate, checkpoint))
 
 
+def resolve_interval(availability: Availability, interval: float | str | None,
+                     checkpoint: float | str, nodes: int = 1) -> float | str | None:
+    """``interval`` as given, or :func:`auto_interval` where it is ``'auto'``."""
+    if isinstance(interval, str) and interval.strip() == "auto":
+        return auto_interval(availability, checkpoint, nodes)
+    return interval
+
+
 def spell_end_rate(availability: Availability, nodes: int = 1) -> float:
     """Spells of spot that end (spot followed by none) per hour of spot; 0 if none do."""
     spot = availability.spot(nodes)
@@ -1004,8 +1012,7 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
         raise InputError(f"start_tick: must be a whole number from 0 to "
                          f"{len(availability) - 1} (the trace has {len(availability)} "
                          f"ticks), got {start_tick!r}")
-    if isinstance(interval, str) and interval.strip() == "auto":
-        interval = auto_interval(availability, checkpoint, nodes)
+    interval = resolve_interval(availability, interval, checkpoint, nodes)
     checkpoints = _checkpoints(interval, checkpoint, policies)
     spot = availability.spot(nodes)
     return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick],
@@ -1087,8 +1094,7 @@ def compare_starts(availability: Availability, compute: float | str,
     for the whole trace).  Returns None when no policy can meet the deadline.
     """
     ticks = start_ticks(availability, deadline, starts, seed)
-    if isinstance(interval, str) and interval.strip() == "auto":
-        interval = auto_interval(availability, checkpoint, nodes)
+    interval = resolve_interval(availability, interval, checkpoint, nodes)
     order = range(len(ticks))
     if "model" in policies:  # starts whose histories fit alike in turn: one solve each
         from .deadline_model import fit_availability

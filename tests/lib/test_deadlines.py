@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from spotmath.inputs import InputError
 from spotmath.traces import deadlines
+from spotmath.traces.deadline_model import AvailabilityModel, markov_availability
 from spotmath.traces.deadlines import (
     POLICIES,
     Availability,
@@ -364,22 +365,12 @@ def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, me
 
 # ----------------------------------------------------------------------- the model policy
 
-def markov_spot(rng, ticks, stay_up, stay_down, first=True):
-    spot = np.empty(ticks, dtype=bool)
-    spot[0] = first
-    draws = rng.random(ticks)
-    for i in range(1, ticks):
-        stay = stay_up if spot[i - 1] else stay_down
-        spot[i] = spot[i - 1] if draws[i] < stay else not spot[i - 1]
-    return spot
-
-
 @pytest.mark.parametrize("billing", ["tick", "second"])
 def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
     """On the grid (changeover 2 of 6 steps a tick, whole steps of compute) the solved
     expectation is exact for the simulator: runs on traces drawn from the model, with the
     policy's own choices, average to it."""
-    from spotmath.traces.deadline_model import AvailabilityModel, model_policy
+    from spotmath.traces.deadline_model import model_policy
 
     model = AvailabilityModel(stay_up=0.8, stay_down=0.7, transitions=0)
     tick, compute, deadline, changeover, discount = 1.0, 4.0, 7.0, 1 / 3, 0.6
@@ -393,7 +384,7 @@ def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
     rng = np.random.default_rng(11)
     costs = []
     for _ in range(3000):
-        spot = markov_spot(rng, 12, model.stay_up, model.stay_down, first=True)
+        spot = markov_availability(model, 12, int(rng.integers(2**32)), first=True)
         run = deadlines._simulate(job, spot, "model", choose, safety_net=False)
         assert run.met
         costs.append(run.cost)
@@ -416,10 +407,11 @@ def test_the_model_policy_is_fitted_to_the_history_before_the_start():
 def test_the_model_policy_saves_on_traces_drawn_from_its_model():
     """Spells of 20 ticks of spot and 10 without: the model policy (fitted on the
     history) costs no more than uniform progress on average over fresh draws."""
+    chain = AvailabilityModel(stay_up=0.95, stay_down=0.9, transitions=0)
     rng = np.random.default_rng(5)
     totals = {"uniform-progress": 0.0, "model": 0.0, "omniscient": 0.0, "greedy": 0.0}
     for _ in range(30):
-        spot = markov_spot(rng, 400, 0.95, 0.9)
+        spot = markov_availability(chain, 400, int(rng.integers(2**32)))
         trace = Availability("m", 0.25, spot.astype(np.int64))
         result = run_policies(trace, "10h", "16h", "12min", 0.7, start_tick=300,
                               policies=list(totals))
