@@ -54,13 +54,16 @@ class _Parser(argparse.ArgumentParser):
 #: The command line's name for a parameter that make_plan checks across options.
 _OPTION_NAMES = {"notice_share": "--notice-share", "notice_write": "--notice-write",
                  "persist": "--persist", "notice": "--notice",
-                 "checkpoint_cost": "--checkpoint"}
+                 "checkpoint_cost": "--checkpoint", "level1_cost": "--level1",
+                 "level1_restart": "--level1-restart", "level1_loss": "--level1-loss",
+                 "model": "--model"}
 
 
 def _plan_values(plan: Plan) -> dict:
-    """The plan's documented keys (hours and fractions)."""
+    """The plan's documented keys (hours and fractions), the two-level ones after them."""
     values = plan.as_dict()
-    return {key: values[key] for key in PLAN_KEYS}
+    levels = plan.two_level or {}
+    return {key: values[key] for key in PLAN_KEYS} | {key: levels[key] for key in levels}
 
 
 def _dump(values: dict) -> str:
@@ -87,6 +90,11 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
             "--notice-share", args.notice_share),
         notice_write=duration("--notice-write", args.notice_write),
         persist=duration("--persist", args.persist) or 0.0,
+        level1_cost=None if args.level1 is None else check_duration(
+            "--level1", args.level1, scalar=True, bounded=True),
+        level1_restart=duration("--level1-restart", args.level1_restart),
+        level1_loss=None if args.level1_loss is None else check_fraction(
+            "--level1-loss", args.level1_loss),
     )
     try:
         return make_plan(**options)
@@ -556,6 +564,13 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
                              "(default: checkpoint + persist)")
     parser.add_argument("--persist", help="asynchronous checkpoints: time after the "
                                           "blocking write until durable (default 0)")
+    parser.add_argument("--level1", help="two-level checkpoints: a fast write (peer memory, "
+                                         "local disk), e.g. 5s; --checkpoint and --restart "
+                                         "are then the durable level's")
+    parser.add_argument("--level1-restart", help="restart from a fast copy (default: "
+                                                 "--restart)")
+    parser.add_argument("--level1-loss", help="share of preemptions that take the fast "
+                                              "copies with them, 0 to 1 or 30%%")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead")
 
 

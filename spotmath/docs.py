@@ -47,6 +47,15 @@ DESCRIPTIONS: dict[str, str] = {
                          "checkpoint is durable, P ≥ 0.",
     "simulated_restart_preemptible": "Whether a restart can itself be preempted (default "
                                      "True).",
+    "event_rate": "Preemption events per hour that hit the job, λ > 0 (a gang's rate for "
+                  "a gang).",
+    "level1_interval": "Compute between two writes of either level, T > 0, hours.",
+    "level2_every": "A durable write every n-th write, n ≥ 1 (the others fast).",
+    "level1_cost": "Fast (level-1) write C₁ ≥ 0, hours.",
+    "level2_cost": "Durable (level-2) write C ≥ 0, hours.",
+    "level1_restart": "Restart from a fast copy R₁ ≥ 0, hours.",
+    "level2_restart": "Restart from the durable copy R ≥ 0, hours.",
+    "level1_loss": "Chance p that an event destroys the fast copies, in [0, 1].",
     "seed": "Seed of NumPy's random generator, for reproducible runs (default 0).",
     "name": "The parameter's name, used in the error message.",
     "scalar": "Require a single number (default False).",

@@ -719,6 +719,16 @@ _PARAMETER_CHECKS = {
     "bulk_fraction": lambda v, scalar: check_fraction("bulk_fraction", v),
     "jobs": lambda v, scalar: check_gang_size("jobs", v, what="a whole number of jobs"),
     "seed": lambda v, scalar: check_seed("seed", v),
+    # two-level checkpoints
+    "level1_cost": lambda v, scalar: check_duration("level1_cost", v, allow_zero=True,
+                                                    scalar=scalar),
+    "level1_restart": lambda v, scalar: check_duration("level1_restart", v, allow_zero=True,
+                                                       scalar=scalar),
+    "level1_loss": lambda v, scalar: check_fraction("level1_loss", v),
+    "level2_every": lambda v, scalar: check_gang_size(
+        "level2_every", v, what="a whole number of writes (1: every write durable)"),
+    "periods": lambda v, scalar: check_gang_size("periods", v,
+                                                 what="a whole number of periods"),
     # deadlines
     "compute": lambda v, scalar: check_duration("compute", v, scalar=scalar, bounded=True),
     "deadline": lambda v, scalar: check_duration("deadline", v, scalar=scalar, bounded=True),

@@ -5,7 +5,7 @@ named in spotmath.model.codegen.FORMULAS; the test suite checks that regeneratin
 this text exactly."""
 
 # ruff: noqa
-from numpy import errstate, exp, expm1, less, less_equal, log, log1p, nan, select, sqrt
+from numpy import equal, errstate, exp, expm1, less, less_equal, log, log1p, nan, select, sqrt
 from scipy.special import lambertw
 
 
@@ -77,7 +77,7 @@ def young_interval(lam, C):
 
 def daly_interval(lam, C):
     """Daly's (2006) higher-order optimum: the series of the exact optimum to O((λC)^{3/2})."""
-    with errstate(over="ignore"):
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
         return select([less(C, 2/lam),True], [(1/18)*sqrt(2)*C**(3/2)*sqrt(lam) + sqrt(2)*sqrt(C)/sqrt(lam) - 2/3*C,lam**(-1.0)], default=nan)
 
 
@@ -245,13 +245,13 @@ def bulk_gang_rate(lam, N, rho):
 
 def waste_notice_preemptible(lam, T, C, R, q_n, C_n, P):
     """waste_notice_preemptible"""
-    with errstate(over="ignore"):
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
         return select([less_equal(C_n, T),True], [-lam*(T*exp(-P*lam) + q_n*(C_n*exp(C*lam) - T*exp(C*lam) + T - T*exp(-P*lam) - exp(C*lam)/lam + exp(lam*(C - C_n + T))/lam))*exp(-R*lam)/expm1(C*lam + T*lam) + 1,-lam*(T*exp(-P*lam) + q_n*(T - T*exp(-P*lam)))*exp(-R*lam)/expm1(C*lam + T*lam) + 1], default=nan)
 
 
 def waste_notice_protected(lam, T, C, R, q_n, C_n, P):
     """waste_notice_protected"""
-    with errstate(over="ignore"):
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
         return select([less_equal(C_n, T),True], [-lam*(T*exp(-P*lam) + q_n*(C_n*exp(C*lam) - T*exp(C*lam) + T - T*exp(-P*lam) - exp(C*lam)/lam + exp(lam*(C - C_n + T))/lam))/((R*lam + 1)*expm1(C*lam + T*lam)) + 1,-lam*(T*exp(-P*lam) + q_n*(T - T*exp(-P*lam)))/((R*lam + 1)*expm1(C*lam + T*lam)) + 1], default=nan)
 
 
@@ -297,6 +297,72 @@ def first_order_notice_interval(lam, C, q_n):
         return sqrt(2)*sqrt(C)/(sqrt(lam)*sqrt(1 - q_n))
 
 
+def two_level_period_time_preemptible(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_period_time_preemptible"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return select([equal(p_loss, 0),True], [(n2 - 1)*exp(R1*lam)*expm1(lam*(C1 + T))/lam + exp(R1*lam)*expm1(lam*(C + T))/lam,(p_loss*exp(R*lam) - p_loss + 1)*expm1((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1)))/(lam*p_loss)], default=nan)
+
+
+def two_level_period_time_protected(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_period_time_protected"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return select([equal(p_loss, 0),True], [(R1 + lam**(-1.0))*(n2 - 1)*expm1(lam*(C1 + T)) + (R1 + lam**(-1.0))*expm1(lam*(C + T)),(R*p_loss - R1*p_loss + R1 + lam**(-1.0))*expm1((n2 - 1)*log1p(p_loss*expm1(lam*(C1 + T))) + log1p(p_loss*expm1(lam*(C + T))))/p_loss], default=nan)
+
+
+def waste_two_level_preemptible(lam, T, C1, C, R1, R, p_loss, n2):
+    """waste_two_level_preemptible"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return -T*n2*select([equal(p_loss, 0),True], [((n2 - 1)*exp(R1*lam)*expm1(lam*(C1 + T))/lam + exp(R1*lam)*expm1(lam*(C + T))/lam)**(-1.0),lam*p_loss/((p_loss*exp(R*lam) - p_loss + 1)*expm1((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1))))], default=nan) + 1
+
+
+def waste_two_level_protected(lam, T, C1, C, R1, R, p_loss, n2):
+    """waste_two_level_protected"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return -T*n2*select([equal(p_loss, 0),True], [((R1 + lam**(-1.0))*(n2 - 1)*expm1(lam*(C1 + T)) + (R1 + lam**(-1.0))*expm1(lam*(C + T)))**(-1.0),p_loss/((R*p_loss - R1*p_loss + R1 + lam**(-1.0))*expm1((n2 - 1)*log1p(p_loss*expm1(lam*(C1 + T))) + log1p(p_loss*expm1(lam*(C + T)))))], default=nan) + 1
+
+
+def two_level_condition_preemptible(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_condition_preemptible"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return select([equal(p_loss, 0),True], [T*((n2 - 1)*exp(R1*lam)*exp(lam*(C1 + T)) + exp(R1*lam)*exp(lam*(C + T))) - (n2 - 1)*exp(R1*lam)*expm1(lam*(C1 + T))/lam - exp(R1*lam)*expm1(lam*(C + T))/lam,T*(lam*p_loss*(n2 - 1)*exp(R1*lam)*exp(lam*(C1 + T))/((p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1) + 1)*(p_loss*exp(R1*lam) - p_loss + 1)) + lam*p_loss*exp(R1*lam)*exp(lam*(C + T))/((p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1) + 1)*(p_loss*exp(R1*lam) - p_loss + 1)))*(p_loss*exp(R*lam) - p_loss + 1)*exp((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1)))/(lam*p_loss) - (p_loss*exp(R*lam) - p_loss + 1)*expm1((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1)))/(lam*p_loss)], default=nan)
+
+
+def two_level_condition_protected(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_condition_protected"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return select([equal(p_loss, 0),True], [T*(lam*(R1 + lam**(-1.0))*(n2 - 1)*exp(lam*(C1 + T)) + lam*(R1 + lam**(-1.0))*exp(lam*(C + T))) - (R1 + lam**(-1.0))*(n2 - 1)*expm1(lam*(C1 + T)) - (R1 + lam**(-1.0))*expm1(lam*(C + T)),T*(lam*p_loss*(n2 - 1)*exp(lam*(C1 + T))/(p_loss*expm1(lam*(C1 + T)) + 1) + lam*p_loss*exp(lam*(C + T))/(p_loss*expm1(lam*(C + T)) + 1))*(R*p_loss - R1*p_loss + R1 + lam**(-1.0))*exp((n2 - 1)*log1p(p_loss*expm1(lam*(C1 + T))) + log1p(p_loss*expm1(lam*(C + T))))/p_loss - (R*p_loss - R1*p_loss + R1 + lam**(-1.0))*expm1((n2 - 1)*log1p(p_loss*expm1(lam*(C1 + T))) + log1p(p_loss*expm1(lam*(C + T))))/p_loss], default=nan)
+
+
+def two_level_rollback_chance_preemptible(lam, R1, p_loss):
+    """two_level_rollback_chance_preemptible"""
+    with errstate(over="ignore"):
+        return p_loss*exp(R1*lam)/(p_loss*exp(R1*lam) - p_loss + 1)
+
+
+def two_level_rollback_chance_protected(lam, R1, p_loss):
+    """two_level_rollback_chance_protected"""
+    with errstate(over="ignore"):
+        return p_loss
+
+
+def waste_first_order_two_level(lam, T, C1, C, R1, R, p_loss, n2):
+    """((n − 1)C₁ + C)/(nT) + (1 − p)λ(T/2 + R₁) + pλ(nT/2 + R): first-order two levels."""
+    with errstate(over="ignore"):
+        return lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2)
+
+
+def two_level_first_order_fast(lam, C1, p_loss):
+    """two_level_first_order_fast"""
+    with errstate(over="ignore"):
+        return sqrt(2)*sqrt(C1)/(sqrt(lam)*sqrt(1 - p_loss))
+
+
+def two_level_first_order_durable(lam, C1, C, p_loss):
+    """two_level_first_order_durable"""
+    with errstate(over="ignore"):
+        return sqrt(2*C - 2*C1)/(sqrt(lam)*sqrt(p_loss))
+
+
 #: Every named derivation as LaTeX (``Derivation.latex()``), by name.
 LATEX = {
     'lost-work': '\\ell_{1} = \\frac{T}{2}',
@@ -339,4 +405,11 @@ LATEX = {
     'notice-first-order': 'w_{1} = \\frac{C}{T} + \\lambda \\left(q \\left(C_{n} + R\\right) + \\left(1 - q\\right) \\left(P + R + \\frac{T}{2}\\right)\\right)',
     'notice-first-order-optimum': 'T^{*} = \\frac{\\sqrt{2} \\sqrt{C}}{\\sqrt{\\lambda} \\sqrt{1 - q}}',
     'notice-optimality': '\\ell = - C_{n} \\lambda^{2} q e^{C \\lambda} + T \\lambda^{2} q e^{C \\lambda} - T \\lambda^{2} q + T \\lambda^{2} q e^{- P \\lambda} - T \\lambda^{2} e^{- P \\lambda} + \\lambda q e^{C \\lambda} - \\lambda q e^{- C_{n} \\lambda}',
+    'two-level-rollback-chance': 'c = \\frac{p e^{R_{1} \\lambda}}{p e^{R_{1} \\lambda} - p + 1}',
+    'two-level-recovery-scale': '\\Theta = \\frac{\\left(p e^{R \\lambda} - p + 1\\right) e^{R_{1} \\lambda}}{\\lambda \\left(p e^{R_{1} \\lambda} - p + 1\\right)}',
+    'two-level-period': 'E_{1} = \\frac{\\Theta \\left(\\left(c u_{1} + 1\\right)^{n - 1} \\left(c u_{2} + 1\\right) - 1\\right)}{c}',
+    'two-level-waste': 'w = 1 - \\frac{T n}{E_{1}}',
+    'two-level-optimality': 'h = - E_{1} + T \\frac{d}{d T} E_{1}',
+    'two-level-first-order': 'w_{1} = \\lambda \\left(p \\left(R + \\frac{T n}{2}\\right) + \\left(1 - p\\right) \\left(R_{1} + \\frac{T}{2}\\right)\\right) + \\frac{C + C_{1} \\left(n - 1\\right)}{T n}',
+    'two-level-first-order-optimum': 'nT^{*} = \\frac{\\sqrt{2 C - 2 C_{1}}}{\\sqrt{\\lambda} \\sqrt{p}}',
 }

@@ -25,6 +25,10 @@ symbol     meaning                                                     unit
 ``P``      persist time of an asynchronous checkpoint (after its C);   hour
            in the fleet chapter, an elastic job's pause instead
 ``R_bar``  expected time to complete a restart (R, or (e^{λR}−1)/λ)   hour
+``C1``     fast (level-1) checkpoint write; C is then the durable one  hour
+``R1``     restart from a fast copy; R is then the durable restart     hour
+``p_loss`` chance that a preemption event destroys the fast copies     fraction
+``n2``     a durable write every n-th checkpoint (two levels)          1
 =========  ==========================================================  ==============
 
 Every named result is a :class:`Derivation` with a stable name (see :data:`NAMES`), so a
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import sympy as sp
+from sympy.codegen.cfunctions import expm1, log1p
 
 # The symbols (lam, T, C, ...) are module attributes, not part of the star-import API.
 __all__ = [
@@ -58,6 +63,10 @@ __all__ = [
     "notice_cycle_time", "notice_cycle_reward", "persist_loss", "waste_notice",
     "async_interval_time", "waste_first_order_notice", "first_order_notice_interval",
     "notice_optimality_condition", "notice_waste_floor",
+    "two_level_fast_restart", "two_level_rollback_chance", "two_level_recovery_scale",
+    "two_level_segment", "two_level_period_time", "waste_two_level",
+    "two_level_optimality_condition", "waste_first_order_two_level",
+    "two_level_first_order_optimum",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -100,6 +109,11 @@ Lsum = sp.Symbol("Lambda")  # sum over the complete lifetimes of log(lifetime)
 q_n = sp.Symbol("q", nonnegative=True)  # share of preemptions whose notice is acted on
 C_n = sp.Symbol("C_n", nonnegative=True)  # on-notice checkpoint write
 R_bar = sp.Symbol(r"\bar{R}", nonnegative=True)  # expected time to complete a restart
+# two-level checkpoints (C and R are then the durable level's write and restart)
+C1 = sp.Symbol("C_1", nonnegative=True)  # fast (level-1) checkpoint write
+R1 = sp.Symbol("R_1", nonnegative=True)  # restart from a fast copy
+p_loss = sp.Symbol("p", nonnegative=True)  # chance an event destroys the fast copies
+n2 = sp.Symbol("n", positive=True, integer=True)  # a durable write every n-th checkpoint
 
 
 @dataclass(frozen=True)
@@ -722,6 +736,191 @@ def notice_waste_floor(restart_preemptible: bool = True) -> sp.Expr:
     return sp.simplify(1 - share.subs(R_bar, restart_completion_time(restart_preemptible)))
 
 
+# -- 10. two-level checkpoints ----------------------------------------------------------
+# The rules (λ is here the rate of preemption events that hit the job, a gang's included):
+#   * Events arrive as a Poisson process of rate λ in every phase.  Each one, independently
+#     with chance p, destroys the fast copies (a D event); otherwise (an S event) they
+#     survive.
+#   * The pattern: n segments of T compute; segments 1..n−1 end with a fast write C₁, the
+#     n-th with a durable write C, which is also a valid fast copy.
+#   * An S event rolls back to the last completed write of either level and restarts in
+#     R₁; a D event rolls back to the last durable write and restarts in R.  A write that
+#     is hit is lost.
+#   * Preemptible restarts: an S event during R₁ starts R₁ again, a D event during R₁
+#     moves to R; any event during R starts R again.  Protected restarts: no event lands
+#     in a restart.
+# Renewal: E_i, the expected time from the start of segment i to the end of the period
+# (the durable write), obeys one linear equation per segment.
+_A1, _PI = sp.symbols("A_1 pi", positive=True)  # fast restart: expected time, success
+
+
+@cache
+def two_level_fast_restart(restart_preemptible: bool = True) -> tuple[sp.Expr, sp.Expr]:
+    """(A₁, π): expected time from an S event until a restart is done, and the chance
+    that it ends as the fast restart (not moved to the durable one by a D event).
+
+    A₁ includes the durable restart a D event during R₁ forces.  Protected restarts
+    cannot be hit: (R₁, 1).
+    """
+    if not restart_preemptible:
+        return R1, sp.Integer(1)
+    durable = uninterrupted_run_time().subs(L, R)
+    density = lam * sp.exp(-lam * t)
+    time_eq = sp.Eq(_A1, sp.exp(-lam * R1) * R1 + sp.integrate(
+        (t + (1 - p_loss) * _A1 + p_loss * durable) * density, (t, 0, R1), conds="none"))
+    chance_eq = sp.Eq(_PI, sp.exp(-lam * R1) + (1 - sp.exp(-lam * R1)) * (1 - p_loss) * _PI)
+    (time,) = sp.solve(time_eq, _A1)
+    (chance,) = sp.solve(chance_eq, _PI)
+    return sp.simplify(time), sp.simplify(chance)
+
+
+@cache
+def two_level_segment() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """(α, β, κ) of E_i = αE_{i+1} + βE_1 + κ for a segment of L wall hours (compute and
+    its write), in terms of A₁, π and the durable restart's expected time A₂.
+
+    The segment completes (e^{−λL}) or an event at t < L costs t and then: S, a restart
+    (A₁) back to segment i with chance π, else to segment 1; D, the durable restart (A₂)
+    back to segment 1.
+    """
+    E_i, E_next, E_1, A2 = sp.symbols("E_i E_next E_1 A_2")
+    density = lam * sp.exp(-lam * t)
+    after = ((1 - p_loss) * (_A1 + _PI * E_i + (1 - _PI) * E_1) + p_loss * (A2 + E_1))
+    renewal = sp.Eq(E_i, sp.exp(-lam * L) * (L + E_next)
+                    + sp.integrate((t + after) * density, (t, 0, L), conds="none"))
+    (solution,) = sp.solve(renewal, E_i)
+    solution = sp.expand(solution)
+    alpha, beta = (sp.simplify(solution.coeff(e)) for e in (E_next, E_1))
+    kappa = sp.simplify(solution.subs({E_next: 0, E_1: 0}))
+    return alpha, beta, kappa.subs(A2, sp.Symbol("A_2"))
+
+
+def _two_level_parts() -> tuple[sp.Expr, sp.Expr]:
+    """(c, Θ) in A₁, π, A₂: 1/α = 1 + c(e^{λL} − 1) and κ = Θβ/c, both free of L."""
+    alpha, beta, kappa = two_level_segment()
+    if sp.simplify(alpha + beta - 1) != 0:
+        raise ArithmeticError("a two-level segment's coefficients do not sum to 1")
+    chance = sp.simplify((1 / alpha - 1) / (sp.exp(lam * L) - 1))
+    scale = sp.simplify(kappa * chance / beta)
+    if sp.diff(chance, L) != 0 or sp.simplify(sp.diff(scale, L)) != 0:
+        raise ArithmeticError("the two-level segment does not factor as expected")
+    return chance, scale
+
+
+def _fill_restarts(expression: sp.Expr, restart_preemptible: bool) -> sp.Expr:
+    time, chance = two_level_fast_restart(restart_preemptible)
+    durable = restart_completion_time(restart_preemptible)
+    return sp.simplify(expression.subs({_A1: time, _PI: chance, sp.Symbol("A_2"): durable}))
+
+
+@cache
+def two_level_rollback_chance(restart_preemptible: bool = True) -> sp.Expr:
+    """c = 1 − (1 − p)π: the chance that an event ends in a rollback to the durable copy
+    (a D event, or an S event whose fast restart a D event interrupts)."""
+    return _fill_restarts(_two_level_parts()[0], restart_preemptible)
+
+
+@cache
+def two_level_recovery_scale(restart_preemptible: bool = True) -> sp.Expr:
+    """Θ = 1/λ + (1 − p)A₁ + pA₂: the mean gap between events plus the expected restart
+    after one."""
+    return _fill_restarts(_two_level_parts()[1], restart_preemptible)
+
+
+@cache
+def _two_level_period_general() -> sp.Expr:
+    """E₁ in c, Θ and u_ℓ = e^{λL_ℓ} − 1, for c > 0, by unrolling the n − 1 fast segments.
+
+    With α + β = 1 the recurrence E_i = αE_{i+1} + (1 − α)E₁ + κ sums as a geometric
+    series; the n-th segment ends the period (E_{n+1} = 0).
+    """
+    chance, scale, u_fast, u_durable = sp.symbols("c Theta u_1 u_2", positive=True)
+    a, a_n, E_1 = sp.Symbol("alpha", positive=True), sp.Symbol("alpha_n", positive=True), E
+    j = sp.Symbol("j", integer=True, nonnegative=True)
+    kappa = scale * (1 - a) / chance
+    kappa_n = scale * (1 - a_n) / chance
+    series = sp.summation(a**j, (j, 0, n2 - 2)).args[-1][0]  # the branch for α ≠ 1
+    unrolled = sp.Eq(E_1, a**(n2 - 1) * ((1 - a_n) * E_1 + kappa_n)
+                     + ((1 - a) * E_1 + kappa) * series)
+    (solution,) = sp.solve(unrolled, E_1)
+    solution = solution.subs({a: 1 / (1 + chance * u_fast), a_n: 1 / (1 + chance * u_durable)})
+    # Written twice, each form checked against the solution by SymPy: compact for the page,
+    # and as expm1(x)/c, x = (n − 1)log1p(cu₁) + log1p(cu₂), accurate for a small c.
+    compact = scale * ((1 + chance * u_fast)**(n2 - 1) * (1 + chance * u_durable) - 1) / chance
+    exponent = (n2 - 1) * log1p(chance * u_fast) + log1p(chance * u_durable)
+    stable = scale * expm1(exponent) / chance
+    for form in (compact, stable.rewrite(sp.exp).rewrite(sp.log)):
+        difference = sp.powsimp(sp.expand(solution - form), force=True)
+        if sp.simplify(sp.expand_log(difference, force=True)) != 0:
+            raise ArithmeticError("the two-level period time does not take its forms")
+    return compact, stable, chance, scale, u_fast, u_durable
+
+
+@cache
+def two_level_period_time(restart_preemptible: bool = True) -> sp.Expr:
+    """Θ((1 + cu₁)^{n−1}(1 + cu₂) − 1)/c: expected wall time from a durable write to the
+    next, u₁ = e^{λ(T+C₁)} − 1 and u₂ = e^{λ(T+C)} − 1; at p = 0 (c = 0) its limit
+    Θ((n − 1)u₁ + u₂)."""
+    _, general, chance, scale, u_fast, u_durable = _two_level_period_general()
+    fill = {u_fast: expm1(lam * (T + C1)), u_durable: expm1(lam * (T + C)),
+            scale: two_level_recovery_scale(restart_preemptible)}
+    # Θ((n − 1)u₁ + u₂): collected, it has no difference of terms that may overflow.
+    limit = sp.limit(general.rewrite(sp.exp).rewrite(sp.log), chance, 0, "+")
+    limit = sp.collect(sp.expand(limit), u_fast, sp.factor)
+    rollback = two_level_rollback_chance(restart_preemptible)
+    return sp.Piecewise((limit.subs(fill).subs(p_loss, 0), sp.Eq(p_loss, 0)),
+                        (general.subs(fill | {chance: rollback}), True))
+
+
+@cache
+def waste_two_level(restart_preemptible: bool = True) -> sp.Expr:
+    """1 − nT/E₁: the share of wall time not spent on kept compute, two levels."""
+    return 1 - n2 * T / two_level_period_time(restart_preemptible)
+
+
+@cache
+def two_level_optimality_condition(restart_preemptible: bool = True) -> sp.Expr:
+    """h(T) = T ∂E₁/∂T − E₁: the waste's derivative in T has the sign of h.
+
+    E₁ is convex in T for every n (a product and sum of nonnegative, increasing, convex
+    functions of T), so h' = T ∂²E₁/∂T² ≥ 0: h has one root, the optimal T for that n.
+    """
+    period = two_level_period_time(restart_preemptible)
+    return sp.Piecewise(*[(T * sp.diff(value, T) - value, condition)
+                          for value, condition in period.args])
+
+
+@cache
+def waste_first_order_two_level() -> sp.Expr:
+    """((n − 1)C₁ + C)/(nT) + (1 − p)λ(T/2 + R₁) + pλ(nT/2 + R): first-order two levels.
+
+    Per period of nT compute, n − 1 fast writes and one durable one.  S events (rate
+    (1 − p)λ) land uniformly in a segment and lose T/2 + R₁; D events (rate pλ) land
+    uniformly in the period and lose nT/2 + R.
+    """
+    fast = sp.integrate((t + R1) / T, (t, 0, T))
+    durable = sp.integrate((t + R) / (n2 * T), (t, 0, n2 * T))
+    return ((n2 - 1) * C1 + C) / (n2 * T) + lam * ((1 - p_loss) * fast + p_loss * durable)
+
+
+@cache
+def two_level_first_order_optimum() -> tuple[sp.Expr, sp.Expr]:
+    """(T*, nT*) = (√(2C₁/((1 − p)λ)), √(2(C − C₁)/(pλ))) with n continuous.
+
+    With T₂ = nT the first-order waste is C₁/T + (C − C₁)/T₂ + (1 − p)λT/2 + pλT₂/2 plus
+    a constant: one Young's interval per level, each at the rate of the events it must
+    survive and the extra cost of its write (needs C > C₁ and 0 < p < 1).
+    """
+    period = sp.Symbol("T_2", positive=True)
+    extra, survive = sp.symbols("Delta v", positive=True)  # C − C₁ and 1 − p
+    loss = sp.Symbol("p", positive=True)
+    waste = sp.expand(waste_first_order_two_level().subs(n2, period / T).subs(C, C1 + extra))
+    (fast,) = sp.solve(sp.diff(waste.subs(p_loss, 1 - survive), T), T)
+    (durable,) = sp.solve(sp.diff(waste.subs(p_loss, loss), period), period)
+    back = {extra: C - C1, survive: 1 - p_loss, loss: p_loss}
+    return sp.simplify(fast.subs(back)), sp.simplify(durable.subs(back))
+
+
 # -- the named, citable results -----------------------------------------------------------
 _STAR = sp.Symbol("T^{*}")
 _DERIVATIONS = {
@@ -893,6 +1092,42 @@ _DERIVATIONS = {
         sp.Symbol(r"\ell"), notice_optimality_condition()[1],
         "g'(T) = e^{λ(T+C)}ℓ(T) with ℓ linear in T: g has at most one root on each side of "
         "ℓ's root."),
+    "two-level-rollback-chance": lambda: Derivation(
+        "two-level-rollback-chance",
+        "Chance an event rolls back to the durable copy (restart preemptible)",
+        sp.Symbol("c"), two_level_rollback_chance(True),
+        "The event destroys the fast copies (p), or the fast restart after it is hit by "
+        "one that does before it completes."),
+    "two-level-recovery-scale": lambda: Derivation(
+        "two-level-recovery-scale",
+        "Mean gap between events plus the expected restart (restart preemptible)",
+        sp.Symbol(r"\Theta"), two_level_recovery_scale(True),
+        "1/λ plus the expected time from an event until a restart of either level is done."),
+    "two-level-period": lambda: Derivation(
+        "two-level-period", "Expected wall time between durable writes, two levels",
+        sp.Symbol("E_1"), _two_level_period_general()[0],
+        "Renewal equations of the n segments, E_i = αE_{i+1} + (1 − α)E_1 + κ, unrolled as "
+        "a geometric series; u_1 = e^{λ(T+C_1)} − 1, u_2 = e^{λ(T+C)} − 1."),
+    "two-level-waste": lambda: Derivation(
+        "two-level-waste", "Exact waste fraction, two checkpoint levels",
+        sp.Symbol("w"), 1 - n2 * T / sp.Symbol("E_1"),
+        "n segments of T compute kept per period of expected length E_1."),
+    "two-level-optimality": lambda: Derivation(
+        "two-level-optimality", "Condition for the best interval T at a given n",
+        sp.Symbol("h"), T * sp.Derivative(sp.Symbol("E_1"), T) - sp.Symbol("E_1"),
+        "d/dT (E_1/T) has the sign of h; E_1 is convex in T, so h increases and has one "
+        "root."),
+    "two-level-first-order": lambda: Derivation(
+        "two-level-first-order", "First-order waste, two checkpoint levels",
+        sp.Symbol("w_1"), waste_first_order_two_level(),
+        "n − 1 fast writes and a durable one per nT; events that spare the fast copies "
+        "lose T/2 + R_1, the others nT/2 + R."),
+    "two-level-first-order-optimum": lambda: Derivation(
+        "two-level-first-order-optimum",
+        "First-order optimal interval between durable writes (n continuous)",
+        sp.Symbol("nT^{*}"), two_level_first_order_optimum()[1],
+        "Root of the first-order waste's derivative in T_2 = nT; the fast interval is "
+        "Young's at (1 − p)λ and C_1."),
 }
 
 #: The stable names of all derivations, in the order the book introduces them.

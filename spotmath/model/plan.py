@@ -7,9 +7,10 @@ import textwrap
 from dataclasses import asdict, dataclass, field
 
 from ..inputs import InputError, check_choice, check_gang_size, check_parameters
-from . import numerics
+from . import numerics, two_level
 
-__all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS"]
+__all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
+           "TWO_LEVEL_KEYS"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -25,6 +26,11 @@ PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
              "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
              "spot_discount", "notice_h", "notice_share", "notice_write_h",
              "notice_effective", "persist_h", "first_order_interval_h"]
+#: The keys `spotmath plan --level1 ... --json` adds (:attr:`Plan.two_level`), in order.
+TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_interval_h",
+                  "level2_every", "level2_interval_h", "waste_level2_only",
+                  "level1_loss_break_even", "level1_interval_first_order_h",
+                  "level2_interval_first_order_h"]
 
 
 def duration_text(hours: float | None) -> str:
@@ -81,6 +87,15 @@ class Plan:
     without a notice), ``notice_effective`` (False when C_n does not fit in the notice: the
     notice then changes nothing).  ``persist_h`` P: an asynchronous checkpoint is durable
     P after its blocking part.
+
+    Two-level checkpoints (``two_level``, the keys :data:`TWO_LEVEL_KEYS`): a fast write
+    ``level1_cost_h`` every ``level1_interval_h`` of compute, every ``level2_every``-th
+    write durable (C, restart R), a restart from a fast copy ``level1_restart_h``, the
+    fast copies lost with ``level1_loss`` of the gang's preemptions.  Then
+    ``recommended_interval_h`` is the interval between writes of either level, and the
+    wastes, the effective discount and the verdict are the pattern's;
+    ``waste_level2_only`` is the exact waste of durable writes alone at their optimum
+    (``exact_interval_h``), for which the break-even interval and gang limits stand.
     """
 
     preemption_rate: float
@@ -109,11 +124,12 @@ class Plan:
     persist_h: float = 0.0
     first_order_interval_h: float | None = None
     baseline: dict | None = field(default=None, repr=False, compare=False)
+    two_level: dict | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
-        """Plain JSON-ready values."""
+        """Plain JSON-ready values (the two-level ones are in ``two_level``)."""
         values = asdict(self)
-        del values["baseline"]
+        del values["baseline"], values["two_level"]
         return values
 
     def full_model(self) -> dict:
@@ -170,6 +186,8 @@ class Plan:
                      else "n/a: the first-order waste reaches 100% here, so the approximation "
                           "has broken down (use --model exact)")
         pays = self.verdict == "spot pays"
+        if self.two_level:  # the break-even interval is durable writes alone's
+            pays = self.two_level["waste_level2_only"] < self.spot_discount
         break_even = (f"{duration_text(self.break_even_interval_h)} (checkpoint less often "
                       "than this and spot costs more than on-demand)"
                       if self.break_even_interval_h is not None
@@ -194,6 +212,13 @@ class Plan:
                  else "only on notice (no periodic checkpoint beats none)")
         first_order = ("unbounded" if self.waste_first_order is None
                        else _percent(self.waste_first_order))
+        alone = ""
+        if self.two_level:
+            levels = self.two_level
+            every = (f"{every}: a fast write of {duration_text(levels['level1_cost_h'])}, "
+                     f"and every {_ordinal(levels['level2_every'])} write durable (every "
+                     f"{duration_text(levels['level2_interval_h'])} of compute)")
+            alone = "durable writes alone: "
         rows = [
             ("preemptions", f"every {duration_text(1 / self.preemption_rate)} per node "
                             f"(λ = {self.preemption_rate:.3g}/h), {gang}"),
@@ -205,13 +230,44 @@ class Plan:
             ("checkpoint every", every),
             ("waste at that interval", f"{_percent(self.waste_exact)} exact, "
                                        f"{first_order} first order"),
+            *self._two_level_rows(),
             ("effective spot discount", effective),
-            ("break-even interval", break_even),
-            ("largest gang that pays", max_gang),
+            ("break-even interval", alone + break_even),
+            ("largest gang that pays", alone + max_gang),
             ("never on spot from", never),
         ]
         rows.append(("verdict", self.verdict))
         return _table(rows)
+
+
+    def _two_level_rows(self) -> list[tuple[str, str]]:
+        """What the fast copies do: the waste without them, their restart and loss."""
+        if not self.two_level:
+            return []
+        levels = self.two_level
+        even = levels["level1_loss_break_even"]
+        pays = ("never (a fast write costs no less than a durable one)" if even == 0
+                else f"while fewer than {_percent(even)} of preemptions take the fast "
+                     "copies")
+        rows = [
+            ("durable writes alone", f"checkpoint every {duration_text(self.exact_interval_h)}"
+                                     f", waste {_percent(levels['waste_level2_only'])}"),
+            ("fast copies", f"restart {duration_text(levels['level1_restart_h'])} from one; "
+                            f"lost with {_percent(levels['level1_loss'])} of preemptions"),
+            ("fast writes pay", pays),
+        ]
+        if levels["level1_interval_first_order_h"] is not None:
+            rows.append(("first-order optimum", "fast every "
+                         f"{duration_text(levels['level1_interval_first_order_h'])}, durable "
+                         f"every {duration_text(levels['level2_interval_first_order_h'])}"))
+        return rows
+
+
+def _ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, ..."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
+        number % 10, "th")
+    return f"{number}{suffix}"
 
 
 #: The widest line the plan prints: it fits the book's column and a terminal.
@@ -245,7 +301,8 @@ def make_plan(
     spot_discount: float | str, nodes: int = 1, *, model: str = "exact",
     restart_preemptible: bool = True, notice: float | str = 0.0,
     notice_share: float | str | None = None, notice_write: float | str | None = None,
-    persist: float | str = 0.0,
+    persist: float | str = 0.0, level1_cost: float | str | None = None,
+    level1_restart: float | str | None = None, level1_loss: float | str | None = None,
 ) -> Plan:
     """Work out the checkpointing plan and the spot verdict.
 
@@ -274,6 +331,13 @@ def make_plan(
         On-notice checkpoint write (default C + P, the time to a durable checkpoint).
     persist : float or str, optional
         Time after its blocking part at which a checkpoint is durable (default 0).
+    level1_cost : float or str, optional
+        Two-level checkpoints: the fast write C₁ > 0 (``checkpoint_cost`` and
+        ``restart_time`` are then the durable level's); needs ``level1_loss``.
+    level1_restart : float or str, optional
+        Restart from a fast copy R₁ (default: ``restart_time``).
+    level1_loss : float or str, optional
+        Share of the gang's preemptions that take the fast copies with them, 0 < p ≤ 1.
 
     Returns
     -------
@@ -289,7 +353,7 @@ def make_plan(
 
     References
     ----------
-    ``young1974``, ``daly2006``.
+    ``young1974``, ``daly2006``, ``benoit2017`` (two levels).
 
     Examples
     --------
@@ -332,9 +396,19 @@ def make_plan(
                "daly_interval_h": float(numerics.daly_interval(gang, cost))}
     notice_values = {"notice_h": notice, "notice_share": share, "notice_write_h": write,
                      "notice_effective": effective, "persist_h": persist}
+    levels = _two_level_options(level1_cost, level1_restart, level1_loss, restart)
+    if levels is not None:
+        if notice > 0 or persist > 0:
+            raise InputError(f"level1_cost: two-level checkpoints are not modelled with "
+                             f"{'a notice' if notice > 0 else 'asynchronous writes'} yet; "
+                             "plan them without it")
+        if model != "exact":
+            raise InputError("model: two-level checkpoints are planned with the exact model "
+                             "(the first-order optimum is shown beside it)")
     if full["notice_share"] == 0 and persist == 0:
-        return _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang,
+        plan = _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang,
                              classic, notice_values)
+        return plan if levels is None else _plan_two_level(plan, levels)
     return _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, classic,
                       notice_values, full)
 
@@ -413,3 +487,54 @@ def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, class
         verdict=_verdict(effective), **notice_values,
         first_order_interval_h=_finite(optimum["first-order"]), baseline=baseline,
     )
+
+
+def _two_level_options(level1_cost, level1_restart, level1_loss, restart) -> dict | None:
+    """The checked fast-level options, or None without them."""
+    if level1_cost is None:
+        for name, value in (("level1_restart", level1_restart), ("level1_loss", level1_loss)):
+            if value is not None:
+                raise InputError(f"{name}: given without a fast write (level1_cost); give "
+                                 "it too")
+        return None
+    if level1_loss is None:
+        raise InputError("level1_loss: required with a fast write: the share of preemptions "
+                         "that take the fast copies with them, 0 to 1")
+    cost, fast_restart = check_parameters(
+        scalar=True, level1_cost=level1_cost,
+        level1_restart=restart if level1_restart is None else level1_restart)
+    (loss,) = check_parameters(scalar=True, level1_loss=level1_loss)
+    return {"level1_cost": cost, "level1_restart": fast_restart, "level1_loss": loss}
+
+
+def _plan_two_level(plan: Plan, levels: dict) -> Plan:
+    """The plan with fast copies: the exact optimal pattern and what it changes."""
+    gang, variant = plan.gang_rate, {"restart_preemptible": plan.restart_preemptible}
+    durable = dict(checkpoint_cost=plan.checkpoint_cost_h, restart_time=plan.restart_time_h)
+    fast = dict(level1_cost=levels["level1_cost"], level1_restart=levels["level1_restart"])
+    best = two_level.optimum(gang, level1_loss=levels["level1_loss"], **fast, **durable,
+                             **variant)
+    first_order = float(two_level.waste(
+        gang, best.interval, best.level2_every, level1_loss=levels["level1_loss"],
+        model="first-order", **fast, **durable))
+    loss = levels["level1_loss"]
+    continuous = (None, None)
+    if 0 < loss < 1 and levels["level1_cost"] < plan.checkpoint_cost_h:
+        continuous = two_level.first_order_optimum(
+            gang, level1_cost=levels["level1_cost"], checkpoint_cost=plan.checkpoint_cost_h,
+            level1_loss=loss)
+    values = {
+        "level1_cost_h": levels["level1_cost"], "level1_restart_h": levels["level1_restart"],
+        "level1_loss": loss, "level1_interval_h": best.interval,
+        "level2_every": best.level2_every, "level2_interval_h": best.level2_interval,
+        "waste_level2_only": plan.waste_exact,
+        "level1_loss_break_even": two_level.loss_break_even(gang, **fast, **durable,
+                                                            **variant),
+        "level1_interval_first_order_h": continuous[0],
+        "level2_interval_first_order_h": continuous[1],
+    }
+    effective = numerics.effective_discount(best.waste, plan.spot_discount)
+    changed = dict(plan.as_dict(), recommended_interval_h=best.interval,
+                   waste_exact=best.waste, waste_first_order=first_order,
+                   effective_discount=effective, verdict=_verdict(effective))
+    return Plan(**changed, baseline=plan.baseline, two_level=values)

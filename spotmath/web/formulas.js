@@ -199,5 +199,49 @@
     first_order_notice_interval: function (lam, C, q_n) {
       return Math.sqrt(2)*Math.sqrt(C)/(Math.sqrt(lam)*Math.sqrt(1 - q_n));
     },
+    // two_level_period_time_preemptible
+    two_level_period_time_preemptible: function (lam, T, C1, C, R1, R, p_loss, n2) {
+      return ((p_loss == 0) ? ((n2 - 1)*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/lam + Math.exp(R1*lam)*Math.expm1(lam*(C + T))/lam) : ((p_loss*Math.exp(R*lam) - p_loss + 1)*Math.expm1((n2 - 1)*Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)) + Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)))/(lam*p_loss)));
+    },
+    // two_level_period_time_protected
+    two_level_period_time_protected: function (lam, T, C1, C, R1, R, p_loss, n2) {
+      return ((p_loss == 0) ? ((R1 + 1/lam)*(n2 - 1)*Math.expm1(lam*(C1 + T)) + (R1 + 1/lam)*Math.expm1(lam*(C + T))) : ((R*p_loss - R1*p_loss + R1 + 1/lam)*Math.expm1((n2 - 1)*Math.log1p(p_loss*Math.expm1(lam*(C1 + T))) + Math.log1p(p_loss*Math.expm1(lam*(C + T))))/p_loss));
+    },
+    // waste_two_level_preemptible
+    waste_two_level_preemptible: function (lam, T, C1, C, R1, R, p_loss, n2) {
+      return -T*n2*((p_loss == 0) ? (1/((n2 - 1)*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/lam + Math.exp(R1*lam)*Math.expm1(lam*(C + T))/lam)) : (lam*p_loss/((p_loss*Math.exp(R*lam) - p_loss + 1)*Math.expm1((n2 - 1)*Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)) + Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)))))) + 1;
+    },
+    // waste_two_level_protected
+    waste_two_level_protected: function (lam, T, C1, C, R1, R, p_loss, n2) {
+      return -T*n2*((p_loss == 0) ? (1/((R1 + 1/lam)*(n2 - 1)*Math.expm1(lam*(C1 + T)) + (R1 + 1/lam)*Math.expm1(lam*(C + T)))) : (p_loss/((R*p_loss - R1*p_loss + R1 + 1/lam)*Math.expm1((n2 - 1)*Math.log1p(p_loss*Math.expm1(lam*(C1 + T))) + Math.log1p(p_loss*Math.expm1(lam*(C + T))))))) + 1;
+    },
+    // two_level_condition_preemptible
+    two_level_condition_preemptible: function (lam, T, C1, C, R1, R, p_loss, n2) {
+      return ((p_loss == 0) ? (T*((n2 - 1)*Math.exp(R1*lam)*Math.exp(lam*(C1 + T)) + Math.exp(R1*lam)*Math.exp(lam*(C + T))) - (n2 - 1)*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/lam - Math.exp(R1*lam)*Math.expm1(lam*(C + T))/lam) : (T*(lam*p_loss*(n2 - 1)*Math.exp(R1*lam)*Math.exp(lam*(C1 + T))/((p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1) + 1)*(p_loss*Math.exp(R1*lam) - p_loss + 1)) + lam*p_loss*Math.exp(R1*lam)*Math.exp(lam*(C + T))/((p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1) + 1)*(p_loss*Math.exp(R1*lam) - p_loss + 1)))*(p_loss*Math.exp(R*lam) - p_loss + 1)*Math.exp((n2 - 1)*Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)) + Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)))/(lam*p_loss) - (p_loss*Math.exp(R*lam) - p_loss + 1)*Math.expm1((n2 - 1)*Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)) + Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)))/(lam*p_loss)));
+    },
+    // two_level_condition_protected
+    two_level_condition_protected: function (lam, T, C1, C, R1, R, p_loss, n2) {
+      return ((p_loss == 0) ? (T*(lam*(R1 + 1/lam)*(n2 - 1)*Math.exp(lam*(C1 + T)) + lam*(R1 + 1/lam)*Math.exp(lam*(C + T))) - (R1 + 1/lam)*(n2 - 1)*Math.expm1(lam*(C1 + T)) - (R1 + 1/lam)*Math.expm1(lam*(C + T))) : (T*(lam*p_loss*(n2 - 1)*Math.exp(lam*(C1 + T))/(p_loss*Math.expm1(lam*(C1 + T)) + 1) + lam*p_loss*Math.exp(lam*(C + T))/(p_loss*Math.expm1(lam*(C + T)) + 1))*(R*p_loss - R1*p_loss + R1 + 1/lam)*Math.exp((n2 - 1)*Math.log1p(p_loss*Math.expm1(lam*(C1 + T))) + Math.log1p(p_loss*Math.expm1(lam*(C + T))))/p_loss - (R*p_loss - R1*p_loss + R1 + 1/lam)*Math.expm1((n2 - 1)*Math.log1p(p_loss*Math.expm1(lam*(C1 + T))) + Math.log1p(p_loss*Math.expm1(lam*(C + T))))/p_loss));
+    },
+    // two_level_rollback_chance_preemptible
+    two_level_rollback_chance_preemptible: function (lam, R1, p_loss) {
+      return p_loss*Math.exp(R1*lam)/(p_loss*Math.exp(R1*lam) - p_loss + 1);
+    },
+    // two_level_rollback_chance_protected
+    two_level_rollback_chance_protected: function (lam, R1, p_loss) {
+      return p_loss;
+    },
+    // ((n − 1)C₁ + C)/(nT) + (1 − p)λ(T/2 + R₁) + pλ(nT/2 + R): first-order two levels.
+    waste_first_order_two_level: function (lam, T, C1, C, R1, R, p_loss, n2) {
+      return lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2);
+    },
+    // two_level_first_order_fast
+    two_level_first_order_fast: function (lam, C1, p_loss) {
+      return Math.sqrt(2)*Math.sqrt(C1)/(Math.sqrt(lam)*Math.sqrt(1 - p_loss));
+    },
+    // two_level_first_order_durable
+    two_level_first_order_durable: function (lam, C1, C, p_loss) {
+      return Math.sqrt(2*C - 2*C1)/(Math.sqrt(lam)*Math.sqrt(p_loss));
+    },
   };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -27,7 +27,8 @@ def test_generated_functions_agree_with_sympy_at_sample_points():
               "c": 0.01, "H": 24.0, "F": 0.1, "m": 74.0, "n": 16.0, "tau": 100.0,
               "p": 7e9, "q": 14.0, "B": 7.2e12, "P": 0.05, "w": 0.1, "g": 0.6, "a": 0.8,
               "k": 0.8, "G": 130.0, "Lsum": 20.0, "sigma": 2.0, "t": 1.5, "r": 1.2,
-              "rho": 0.3, "q_n": 0.7, "C_n": 0.01}
+              "rho": 0.3, "q_n": 0.7, "C_n": 0.01, "C1": 0.005, "R1": 0.05, "p_loss": 0.4,
+              "n2": 5.0}
     for name, (thunk, arguments) in codegen.FORMULAS.items():
         expr = thunk()
         point = {getattr(D, a): values[a] for a in arguments}

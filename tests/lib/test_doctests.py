@@ -20,7 +20,8 @@ def test_docstring_examples_run(name):
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} failed"
 
 
-NUMPYDOC = ["model.numerics", "model.calibration", "model.plan", "model.simulate", "inputs"]
+NUMPYDOC = ["model.numerics", "model.calibration", "model.plan", "model.simulate",
+            "model.two_level", "model.simulate_two_level", "inputs"]
 #: Functions that take any value and cannot fail, so have no Raises section.
 NEVER_RAISE = {"duration_text", "closest_name", "show"}
 

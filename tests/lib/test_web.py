@@ -66,7 +66,8 @@ SAMPLE = {"lam": 0.3, "T": 0.7, "C": 0.02, "R": 0.15, "d": 0.6, "N": 8.0, "x": 0
           "c": 0.01, "H": 24.0, "F": 0.1, "m": 74.0, "n": 16.0, "tau": 100.0,
           "p": 7e9, "q": 14.0, "B": 7.2e12, "P": 0.05, "w": 0.1, "g": 0.6, "a": 0.8,
           "k": 0.8, "G": 130.0, "Lsum": 20.0, "sigma": 2.0, "t": 1.5, "r": 1.2,
-          "rho": 0.3, "q_n": 0.7, "C_n": 0.01}
+          "rho": 0.3, "q_n": 0.7, "C_n": 0.01, "C1": 0.005, "R1": 0.05, "p_loss": 0.4,
+          "n2": 5.0}
 
 
 def test_generated_javascript_is_what_python_prints_now():
@@ -82,8 +83,9 @@ def test_every_formula_agrees_with_python():
     points = [SAMPLE] + [{k: v * math.exp(rng.uniform(-2, 2)) for k, v in SAMPLE.items()}
                          for _ in range(200)]
     for point in points:  # keep shares and discounts below 1, the notice write below T
-        for key in ("d", "F", "w", "g", "a", "q_n", "rho", "x"):
+        for key in ("d", "F", "w", "g", "a", "q_n", "rho", "x", "p_loss"):
             point[key] = min(point[key], 0.95)
+    points.append(SAMPLE | {"p_loss": 0.0})  # the two-level model's other branch
     calls = {name: arguments for name, (_, arguments) in codegen.FORMULAS.items()}
     got = node(f"const calls = {json.dumps(calls)}, points = {json.dumps(points)};\n"
                "console.log(JSON.stringify(points.map(p => Object.fromEntries("

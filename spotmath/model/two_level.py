@@ -1,0 +1,517 @@
+"""Two-level checkpoints: a fast copy a preemption may take with it, and a durable one.
+
+The rules are those of :mod:`spotmath.model.derivations` (section 10), in short: preemption
+events hit the job as a Poisson process of rate λ (for a gang, the gang's rate); each one,
+independently with chance p (``level1_loss``), destroys the fast copies.  The job computes
+n segments of T (``interval``); segments 1..n−1 end with a fast write C₁
+(``level1_cost``), the n-th with a durable write C (``checkpoint_cost``), which is also a
+fast copy.  An event that spares the fast copies rolls back to the last write of either
+level and restarts in R₁ (``level1_restart``); one that destroys them rolls back to the
+last durable write and restarts in R (``restart_time``).  p = 1 with n = 1 is the exact
+model of :mod:`spotmath.model.numerics`, exactly.
+
+The optimum over whole n and continuous T is found by a search that cannot miss it
+(:func:`optimum`): for each n the expected period time E₁ is convex in T, so the waste has
+one minimum in T, the root of the generated condition h(T) = T ∂E₁/∂T − E₁; and a lower
+bound on the waste that grows with n (from the binomial expansion of the derived E₁) says
+where larger n can no longer win.  Times in hours, rates per hour.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ..docs import fill_doc
+from ..inputs import InputError, check_parameters
+from . import _generated
+from .solving import Number, as_output, check_model
+
+__all__ = ["Pattern", "waste", "best_interval", "optimum", "first_order_optimum",
+           "loss_break_even", "MOST_SEGMENTS"]
+
+#: Intervals beyond this many mean times between events (λT > 300) are not searched.
+LONGEST = 300.0
+
+#: The search refuses patterns with more fast segments per durable write than this (a
+#: fast copy so rarely lost that durable writes almost never pay).
+MOST_SEGMENTS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A two-level checkpoint pattern and its waste.
+
+    ``interval`` hours of compute between writes, a durable write every ``level2_every``
+    writes (the others fast), and the exact waste of the pattern.
+    """
+
+    interval: float
+    level2_every: int
+    waste: float
+
+    @property
+    def level2_interval(self) -> float:
+        """Compute between durable writes, hours."""
+        return self.interval * self.level2_every
+
+
+def _f_waste(model: str, preemptible: bool) -> Callable:
+    if model == "first-order":
+        return _generated.waste_first_order_two_level
+    return (_generated.waste_two_level_preemptible if preemptible
+            else _generated.waste_two_level_protected)
+
+
+def _f_period(preemptible: bool) -> Callable:
+    return (_generated.two_level_period_time_preemptible if preemptible
+            else _generated.two_level_period_time_protected)
+
+
+def _f_condition(preemptible: bool) -> Callable:
+    return (_generated.two_level_condition_preemptible if preemptible
+            else _generated.two_level_condition_protected)
+
+
+def _f_rollback(preemptible: bool) -> Callable:
+    return (_generated.two_level_rollback_chance_preemptible if preemptible
+            else _generated.two_level_rollback_chance_protected)
+
+
+@fill_doc
+def waste(
+    preemption_rate: ArrayLike, interval: ArrayLike, level2_every: int, *,
+    level1_cost: ArrayLike, checkpoint_cost: ArrayLike, level1_restart: ArrayLike,
+    restart_time: ArrayLike, level1_loss: float, model: str = "exact",
+    restart_preemptible: bool = True,
+) -> Number:
+    """Share of wall time not spent on kept compute, with two checkpoint levels.
+
+    Exact: 1 − nT/E₁ [two-level-waste]; first order: ((n − 1)C₁ + C)/(nT)
+    + (1 − p)λ(T/2 + R₁) + pλ(nT/2 + R) [two-level-first-order].
+
+    Parameters
+    ----------
+    preemption_rate : array_like
+        [[event_rate]]
+    interval : array_like
+        [[level1_interval]]
+    level2_every : int
+        [[level2_every]]
+    level1_cost : array_like
+        [[level1_cost]]
+    checkpoint_cost : array_like
+        [[level2_cost]]
+    level1_restart : array_like
+        [[level1_restart]]
+    restart_time : array_like
+        [[level2_restart]]
+    level1_loss : float
+        [[level1_loss]]
+    model : {"exact", "first-order"}, optional
+        [[model]]
+    restart_preemptible : bool, optional
+        [[restart_preemptible]]
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The waste, a fraction.
+        Scalars give a float, arrays an array (inputs broadcast).
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]
+
+    References
+    ----------
+    ``benoit2017`` (first order).
+
+    Examples
+    --------
+    With p = 1 and n = 1 this is the single-level exact waste:
+
+    >>> from spotmath.model import numerics
+    >>> one = waste(0.5, 1.0, 1, level1_cost=0.01, checkpoint_cost=0.05,
+    ...             level1_restart=0.03, restart_time=0.1, level1_loss=1.0)
+    >>> bool(abs(one - numerics.waste_fraction(0.5, 1.0, 0.05, 0.1)) < 1e-15)
+    True
+    """
+    rate, interval, fast, durable, fast_restart, restart, every, loss = _checked(
+        preemption_rate, interval, level1_cost, checkpoint_cost, level1_restart,
+        restart_time, level1_loss, level2_every=level2_every, scalar=False)
+    function = _f_waste(check_model(model), bool(restart_preemptible))
+    return as_output(function(rate, interval, fast, durable, fast_restart, restart, loss,
+                              every))
+
+
+def _checked(rate, interval, fast, durable, fast_restart, restart, loss, *, level2_every,
+             scalar: bool) -> list:
+    values = check_parameters(
+        scalar=scalar, preemption_rate=rate, interval=interval, level1_cost=fast,
+        checkpoint_cost=durable, level1_restart=fast_restart, restart_time=restart)
+    every, loss = check_parameters(scalar=True, level2_every=level2_every, level1_loss=loss)
+    return [*values, every, loss]
+
+
+@dataclass(frozen=True)
+class _Setting:
+    """Checked scalars of one optimisation, and the generated functions it uses."""
+
+    rate: float
+    fast: float
+    durable: float
+    fast_restart: float
+    restart: float
+    loss: float
+    preemptible: bool
+
+    def arguments(self, interval, every) -> tuple:
+        return (self.rate, interval, self.fast, self.durable, self.fast_restart,
+                self.restart, self.loss, every)
+
+    def period(self, interval, every):
+        return _f_period(self.preemptible)(*self.arguments(interval, every))
+
+    def condition(self, interval, every):
+        return _f_condition(self.preemptible)(*self.arguments(interval, every))
+
+
+def _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart, restart_time,
+             level1_loss, restart_preemptible) -> _Setting:
+    rate, fast, durable, fast_restart, restart = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, level1_cost=level1_cost,
+        checkpoint_cost=checkpoint_cost, level1_restart=level1_restart,
+        restart_time=restart_time)
+    (loss,) = check_parameters(scalar=True, level1_loss=level1_loss)
+    if durable <= 0:
+        raise InputError("checkpoint_cost: must be above 0 for an optimum (a free durable "
+                         "write is best written continuously)")
+    return _Setting(rate, fast, durable, fast_restart, restart, loss,
+                    bool(restart_preemptible))
+
+
+def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
+    """The optimal T for each n in ``every``: the root of h, bisected for all n at once.
+
+    h(T) = T ∂E₁/∂T − E₁ increases in T (E₁ is convex in T) from −E₁(0) < 0, so its root
+    is bracketed by doubling and bisected until the bracket is one ulp wide.
+    """
+    low = np.zeros(every.shape)
+    high = np.full(every.shape, 1.0 / setting.rate)
+    longest = LONGEST / setting.rate
+    for _ in range(200):
+        below = setting.condition(high, every) < 0
+        if not below.any():
+            break
+        if (high[below] >= longest).any():
+            raise InputError("preemption_rate: no optimal interval within 300 mean times "
+                             "between events (the writes cost too much for this rate)")
+        low[below], high[below] = high[below], np.minimum(high[below] * 2, longest)
+    for _ in range(2100):
+        middle = (low + high) / 2
+        open_ = (middle > low) & (middle < high)
+        if not open_.any():
+            break
+        below = setting.condition(middle, every) < 0
+        low = np.where(open_ & below, middle, low)
+        high = np.where(open_ & ~below, middle, high)
+    return high
+
+
+@fill_doc
+def best_interval(
+    preemption_rate: float, level2_every: int, *, level1_cost: float, checkpoint_cost: float,
+    level1_restart: float, restart_time: float, level1_loss: float,
+    restart_preemptible: bool = True,
+) -> float:
+    """The exact optimal interval T for a given n: the root of h(T) [two-level-optimality].
+
+    Parameters
+    ----------
+    preemption_rate : float
+        [[event_rate]]
+    level2_every : int
+        [[level2_every]]
+    level1_cost : float
+        [[level1_cost]]
+    checkpoint_cost : float
+        Durable write C > 0, hours.
+    level1_restart : float
+        [[level1_restart]]
+    restart_time : float
+        [[level2_restart]]
+    level1_loss : float
+        [[level1_loss]]
+    restart_preemptible : bool, optional
+        [[restart_preemptible]]
+
+    Returns
+    -------
+    float
+        The interval T, hours.
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]
+
+    Examples
+    --------
+    With n = 1 and p = 1 it is the single-level exact optimum:
+
+    >>> from spotmath.model import numerics
+    >>> best = best_interval(0.5, 1, level1_cost=0.01, checkpoint_cost=0.05,
+    ...                      level1_restart=0.03, restart_time=0.1, level1_loss=1.0)
+    >>> bool(abs(best / numerics.exact_interval(0.5, 0.05) - 1) < 1e-12)
+    True
+    """
+    setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
+                       restart_time, level1_loss, restart_preemptible)
+    (every,) = check_parameters(scalar=True, level2_every=level2_every)
+    if every > 1 and setting.fast <= 0:
+        raise InputError("level1_cost: must be above 0 for an optimum with fast writes")
+    return float(_best_intervals(setting, np.array([every]))[0])
+
+
+def _ratios(setting: _Setting, every: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The best T for each n and the least E₁/(nT) there (1/(1 − waste))."""
+    intervals = _best_intervals(setting, every)
+    return intervals, setting.period(intervals, every) / (every * intervals)
+
+
+def _bound(setting: _Setting, every: np.ndarray, chance: float) -> np.ndarray:
+    """A lower bound on E₁/(nT) over every T, for n ≥ 2, increasing in n.
+
+    From E₁ = Θ((1 + cu₁)^{n−1}(1 + cu₂) − 1)/c with Θ ≥ 1/λ, u ≥ λL and the first
+    three binomial terms: E₁ ≥ nT + (n − 1)C₁ + C + C(n−1, 2)cλT², whose ratio to nT is
+    at least 1 + 2√(((n − 1)C₁ + C)(n − 1)(n − 2)cλ/(2n²)) (the AM-GM minimum over T).
+    """
+    writes = (every - 1) * setting.fast + setting.durable
+    return 1 + 2 * np.sqrt(writes * (every - 1) * (every - 2) * chance * setting.rate
+                           / (2 * every**2))
+
+
+def _last_candidate(setting: _Setting, best_ratio: float) -> int:
+    """The smallest n ≥ 2 whose lower bound reaches ``best_ratio``: no n from there on
+    can beat it."""
+    chance = float(_f_rollback(setting.preemptible)(setting.rate, setting.fast_restart,
+                                                    setting.loss))
+
+    def reaches(every: int) -> bool:
+        return bool(_bound(setting, np.array([float(every)]), chance)[0] >= best_ratio)
+
+    high = 2
+    while not reaches(high):
+        if high > MOST_SEGMENTS:
+            raise InputError(
+                f"level1_loss: {setting.loss:g} is too small: the best pattern would write "
+                f"a durable copy less often than every {MOST_SEGMENTS:,} writes")
+        high *= 2
+    low = high // 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        if reaches(middle):
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+@fill_doc
+def optimum(
+    preemption_rate: float, *, level1_cost: float, checkpoint_cost: float,
+    level1_restart: float, restart_time: float, level1_loss: float,
+    restart_preemptible: bool = True,
+) -> Pattern:
+    """The exact optimal pattern: whole n and continuous T of least waste.
+
+    For each n the optimal T is the root of h [two-level-optimality]; n runs from 1 up to
+    the first n whose lower bound on the waste reaches the best waste found among n = 1
+    and the first-order optimum's neighbours (:func:`first_order_optimum`).  The bound,
+    from the derived period time, grows with n, so no larger n can do better.  Among equal
+    wastes the smallest n.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        [[event_rate]]
+    level1_cost : float
+        Fast write C₁ > 0, hours.
+    checkpoint_cost : float
+        Durable write C > 0, hours.
+    level1_restart : float
+        [[level1_restart]]
+    restart_time : float
+        [[level2_restart]]
+    level1_loss : float
+        Chance p that an event destroys the fast copies, 0 < p ≤ 1.
+    restart_preemptible : bool, optional
+        [[restart_preemptible]]
+
+    Returns
+    -------
+    Pattern
+        The interval T, every how many writes one is durable, and the exact waste.
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]; a zero fast write or loss (no finite optimum).
+
+    References
+    ----------
+    ``benoit2017``.
+
+    Examples
+    --------
+    >>> best = optimum(0.5, level1_cost=5 / 3600, checkpoint_cost=3 / 60,
+    ...                level1_restart=2 / 60, restart_time=5 / 60, level1_loss=0.3)
+    >>> best.level2_every > 1
+    True
+    """
+    setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
+                       restart_time, level1_loss, restart_preemptible)
+    if setting.fast <= 0:
+        raise InputError("level1_cost: must be above 0 for an optimum (free fast writes "
+                         "are best written continuously)")
+    if setting.loss <= 0:
+        raise InputError("level1_loss: must be above 0 for an optimum (with fast copies "
+                         "never lost, a durable write never pays)")
+    start = [1.0]
+    if setting.loss < 1 and setting.durable > setting.fast:
+        fast, durable = first_order_optimum(
+            setting.rate, level1_cost=setting.fast, checkpoint_cost=setting.durable,
+            level1_loss=setting.loss)
+        guess = durable / fast
+        start += [float(max(1, math.floor(guess))), float(max(1, math.ceil(guess)))]
+    _, ratios = _ratios(setting, np.array(start))
+    last = _last_candidate(setting, float(ratios.min()))
+    every = np.arange(1, last, dtype=float)
+    intervals, ratios = _ratios(setting, every)
+    best = int(np.argmin(ratios))
+    return Pattern(float(intervals[best]), int(every[best]), float(1 - 1 / ratios[best]))
+
+
+@fill_doc
+def first_order_optimum(
+    preemption_rate: float, *, level1_cost: float, checkpoint_cost: float,
+    level1_loss: float,
+) -> tuple[float, float]:
+    """The first-order optimum with n continuous: (T, nT) [two-level-first-order-optimum].
+
+    √(2C₁/((1 − p)λ)) and √(2(C − C₁)/(pλ)): one Young's interval per level, at the rate
+    of the events it must survive and the extra cost of its write.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        [[event_rate]]
+    level1_cost : float
+        Fast write C₁ > 0, hours.
+    checkpoint_cost : float
+        Durable write C > C₁, hours.
+    level1_loss : float
+        Chance p that an event destroys the fast copies, 0 < p < 1.
+
+    Returns
+    -------
+    tuple of float
+        Compute between writes and between durable writes, hours.
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]; C ≤ C₁ or p outside (0, 1).
+
+    References
+    ----------
+    ``benoit2017``.
+
+    Examples
+    --------
+    >>> fast, durable = first_order_optimum(0.5, level1_cost=0.01, checkpoint_cost=0.05,
+    ...                                     level1_loss=0.5)
+    >>> round(fast, 4), round(durable, 4)
+    (0.2828, 0.5657)
+    """
+    rate, fast, durable = check_parameters(
+        scalar=True, preemption_rate=preemption_rate, level1_cost=level1_cost,
+        checkpoint_cost=checkpoint_cost)
+    (loss,) = check_parameters(scalar=True, level1_loss=level1_loss)
+    if not 0 < loss < 1:
+        raise InputError(f"level1_loss: must be strictly between 0 and 1 for a first-order "
+                         f"optimum, got {loss:g}")
+    if not 0 < fast < durable:
+        raise InputError("level1_cost: must be above 0 and below checkpoint_cost for a "
+                         "first-order optimum")
+    return (float(_generated.two_level_first_order_fast(rate, fast, loss)),
+            float(_generated.two_level_first_order_durable(rate, fast, durable, loss)))
+
+
+@fill_doc
+def loss_break_even(
+    preemption_rate: float, *, level1_cost: float, checkpoint_cost: float,
+    level1_restart: float, restart_time: float, restart_preemptible: bool = True,
+) -> float:
+    """The chance p above which fast writes between durable ones stop paying.
+
+    Above it the optimum writes every checkpoint durably (n = 1; the durable write's own
+    fast copy still serves the fast restarts); below it some n > 1 has less waste.  At
+    p = 0 a durable write only costs, so n = 2 beats n = 1 whenever C₁ < C; at p = 1 a
+    fast write only costs, so n = 1 wins.  Bisection on p of whether :func:`optimum`
+    chooses n > 1.
+
+    Parameters
+    ----------
+    preemption_rate : float
+        [[event_rate]]
+    level1_cost : float
+        Fast write C₁ > 0, hours.
+    checkpoint_cost : float
+        Durable write C > 0, hours.
+    level1_restart : float
+        [[level1_restart]]
+    restart_time : float
+        [[level2_restart]]
+    restart_preemptible : bool, optional
+        [[restart_preemptible]]
+
+    Returns
+    -------
+    float
+        The break-even chance, to 1e-6; 0.0 when a fast write costs no less than a
+        durable one (fast writes never pay).
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]
+
+    Examples
+    --------
+    >>> p = loss_break_even(0.5, level1_cost=5 / 3600, checkpoint_cost=3 / 60,
+    ...                     level1_restart=2 / 60, restart_time=5 / 60)
+    >>> 0 < p < 1
+    True
+    """
+    setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
+                       restart_time, 1.0, restart_preemptible)
+    if setting.fast >= setting.durable:
+        return 0.0
+    options = dict(level1_cost=setting.fast, checkpoint_cost=setting.durable,
+                   level1_restart=setting.fast_restart, restart_time=setting.restart,
+                   restart_preemptible=setting.preemptible)
+    low, high = 0.0, 1.0
+    while high - low > 1e-6:
+        middle = (low + high) / 2
+        if optimum(setting.rate, level1_loss=middle, **options).level2_every > 1:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
