@@ -196,15 +196,20 @@ def _fit(args: argparse.Namespace) -> int:
     trace = read_trace(args.trace, args.format)
     window = check_duration("--window", args.window, scalar=True, bounded=True)
     fit = fit_trace(trace, window)
-    plan = _make_plan(args, fit.preemption_rate)
+    # --level1-restart without --level1 is only the window of --level1-group's events
+    plan_args = (args if args.level1 is not None or args.level1_group is None
+                 else argparse.Namespace(**dict(vars(args), level1_restart=None)))
+    plan = _make_plan(plan_args, fit.preemption_rate)
     low, high = fit.preemption_rate_ci95
     across = [float(optimal_interval(rate * plan.nodes, plan.checkpoint_cost_h, plan.model))
               if rate > 0 else None for rate in (high, low)]
     needed = preemptions_needed(plan.gang_rate, plan.checkpoint_cost_h, model=plan.model)
+    copies = _fit_fast_copies(args, trace, plan)
     if args.json:
+        extra = {} if copies is None else {"fast_copies": copies.as_dict()}
         print(_dump(dict(fit.as_dict(), plan=_plan_values(plan),
                          interval_at_rate_ci95_h=across,
-                         preemptions_for_10pct_interval=needed)))
+                         preemptions_for_10pct_interval=needed, **extra)))
         return 0
     if fit.weibull_shape is None:
         shape_rows = [("Weibull shape k", f"not fitted: {fit.weibull_note}")]
@@ -240,7 +245,43 @@ def _fit(args: argparse.Namespace) -> int:
         ("to know it within ±10%", f"about {needed} preemptions (this trace has "
                                    f"{fit.preemptions})"),
     ]))
+    if copies is not None:
+        print("\n" + _table(_fast_copy_rows(copies)))
     return 0
+
+
+def _fit_fast_copies(args: argparse.Namespace, trace, plan: Plan):
+    """With --level1-group: the gang's events and the chance they take its fast copies."""
+    if args.level1_group is None:
+        return None
+    from .traces.fast_copies import fit_fast_copies
+
+    window = plan.restart_time_h if args.level1_restart is None else args.level1_restart
+    try:
+        return fit_fast_copies(trace, plan.nodes, args.level1_group, window)
+    except InputError as error:
+        raise error.renamed({"level1_group": "--level1-group", "nodes": "--nodes",
+                             "level1_restart": "--level1-restart"}.get(
+                                 error.name, error.name)) from None
+
+
+def _fast_copy_rows(copies) -> list[tuple[str, str]]:
+    low, high = copies.event_rate_ci95
+    rows = [
+        ("gang events", f"{copies.events} in {copies.held_hours:.4g} h the gang of "
+                        f"{copies.nodes} held (preemptions within "
+                        f"{duration_text(copies.window_h)} of each other are one)"),
+        ("gang event rate", f"{copies.event_rate:.3g}/h (95%: {low:.3g} to {high:.3g})"),
+    ]
+    if copies.level1_loss is None:
+        return rows + [("fast copies lost", "no events: not measured")]
+    p_low, p_high = copies.level1_loss_ci95
+    return rows + [
+        (f"fast copies lost (groups of {copies.group})",
+         f"with {copies.level1_loss:.1%} of events (95%: {p_low:.1%} to {p_high:.1%})"),
+        ("for spotmath plan", f"--rate {copies.event_rate / copies.nodes:.4g}/h --nodes "
+                              f"{copies.nodes} --level1-loss {copies.level1_loss:.3g}"),
+    ]
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -613,6 +654,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="preemptions at most this far apart count as together "
                           "(default 60s)")
     _plan_options(fit)
+    fit.add_argument("--level1-group",
+                     help="fast copies held by groups of this many nodes of the gang "
+                          "(2: a pairwise backup): measure how often a preemption event "
+                          "takes them (events: preemptions within --level1-restart)")
     fit.set_defaults(run=_fit)
 
     replay_ = commands.add_parser(

@@ -51,7 +51,7 @@ from ..model.solving import as_output
 from .fitting import rate_interval
 from .reading import Trace
 
-__all__ = ["Replay", "GangPeriods", "gang_periods", "replay", "replay_local_rate",
+__all__ = ["Replay", "GangPeriods", "gang_periods", "gang_walk", "replay", "replay_local_rate",
            "replayed_window",
            "best_interval", "useful_compute", "bulk_gang_rate", "bulk_fraction",
            "fit_bulk_fraction", "GRID_STEP"]
@@ -184,9 +184,27 @@ def gang_periods(trace: Trace, nodes: int) -> GangPeriods:
     (array([2., 3.]), array([ True, False]), 0.0)
     """
     size = check_gang_size("nodes", nodes)
+    periods, waiting = gang_walk(trace, size)
+    return GangPeriods(nodes=size,
+                       lengths=np.array([end - start for start, end, _, _ in periods],
+                                        dtype=float),
+                       interrupted=np.array([bool(hit) for *_, hit in periods], dtype=bool),
+                       lost=np.array([len(hit) for *_, hit in periods], dtype=int),
+                       waiting_hours=float(waiting))
+
+
+def gang_walk(trace: Trace, nodes: int
+              ) -> tuple[list[tuple[float, float, list[int], list[int]]], float]:
+    """The gang's periods by the rules of the module docstring, with identities.
+
+    Returns each period as (start, end, the trace indices of the instances held, those
+    of the held instances preempted at its end: none for a censored period), and the
+    hours spent waiting for capacity.
+    """
+    size = check_gang_size("nodes", nodes)
     order = np.lexsort((np.arange(trace.up.size), trace.up))  # longest up first
     up, down, preempted = trace.up[order], trace.down[order], trace.preempted[order]
-    lengths, interrupted, lost = [], [], []
+    periods = []
     waiting, now, admitted = 0.0, trace.start, 0
     free: list[int] = []  # heap of up, unheld instances, longest up first
     held: list[int] = []
@@ -208,17 +226,13 @@ def gang_periods(trace: Trace, nodes: int) -> GangPeriods:
             now = up[admitted]
             continue
         first = min(down[i] for i in held)
-        gone = [i for i in held if down[i] == first]
-        hit = [i for i in gone if preempted[i]]
-        lengths.append(first - now)
-        interrupted.append(bool(hit))
-        lost.append(len(hit))
+        hit = [i for i in held if down[i] == first and preempted[i]]
+        periods.append((float(now), float(first), [int(order[i]) for i in held],
+                        [int(order[i]) for i in hit]))
         if not hit and first >= trace.end:
             break
         now = first
-    return GangPeriods(nodes=size, lengths=np.array(lengths, dtype=float),
-                       interrupted=np.array(interrupted, dtype=bool),
-                       lost=np.array(lost, dtype=int), waiting_hours=float(waiting))
+    return periods, float(waiting)
 
 
 @dataclass(frozen=True)

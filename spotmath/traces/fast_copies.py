@@ -1,0 +1,187 @@
+"""Where a gang's fast copies die: the event rate λ and the loss chance p from a trace.
+
+Two-level checkpoints (:mod:`spotmath.model.two_level`) need the rate of preemption events
+that hit the gang and the chance p that an event destroys the fast copies.  On a pool
+trace both are measured, not assumed:
+
+1. The gang of N walks through the pool by the rules of :mod:`spotmath.traces.replay`
+   (:func:`~spotmath.traces.replay.gang_walk`); each interruption is a preemption event.
+2. An event takes the held instances preempted at that moment and every held instance
+   preempted within the restart window of the last one taken (the fast restart R₁, while
+   the copies are read): the copies must survive until the restart has read them.  Later
+   interruptions inside that window belong to the same event.
+3. The fast copies sit in disjoint groups of m nodes (``group``; m = 2 is a pairwise
+   backup, m = 1 a copy on the node's own disk), placed at random: a node's copy is lost
+   when its whole group is taken.  An event that takes k of the N nodes destroys some
+   copy with chance q(k) = Σ_{j≥1} (−1)^{j+1} C(N/m, j) C(N − jm, k − jm) / C(N, k)
+   (inclusion–exclusion over the groups wholly taken).
+4. λ = events / hours the gang held its instances (a Poisson interval); p = the mean of
+   q(k) over the events, with a Wilson interval over the events.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy.special import ndtri
+
+from ..inputs import InputError, check_gang_size, check_parameters
+from .fitting import LEVEL, rate_interval
+from .reading import Trace
+from .replay import gang_walk
+
+__all__ = ["FastCopyFit", "loss_chance", "fit_fast_copies"]
+
+
+def loss_chance(taken: int, nodes: int, group: int) -> float:
+    """q(k): the chance that ``taken`` of ``nodes`` nodes include a whole group of ``group``.
+
+    The groups are a random partition of the gang into groups of ``group`` nodes.
+
+    Parameters
+    ----------
+    taken : int
+        Nodes an event takes, 0 ≤ k ≤ N.
+    nodes : int
+        The gang, N ≥ 1, a multiple of ``group``.
+    group : int
+        Nodes holding each fast copy, m ≥ 1.
+
+    Returns
+    -------
+    float
+        The chance, in [0, 1].
+
+    Raises
+    ------
+    InputError
+        A group that does not divide the gang, or k outside [0, N].
+
+    Examples
+    --------
+    >>> loss_chance(2, 4, 2)  # {a, b} or {c, d} among the C(4, 2) = 6 pairs
+    0.3333333333333333
+    >>> loss_chance(1, 8, 1), loss_chance(3, 8, 4)
+    (1.0, 0.0)
+    """
+    nodes = check_gang_size("nodes", nodes)
+    group = check_gang_size("level1_group", group, what="a whole number of nodes")
+    if nodes % group:
+        raise InputError(f"level1_group: {group} does not divide the gang of {nodes} nodes")
+    if not 0 <= taken <= nodes:
+        raise InputError(f"taken: {taken} is not between 0 and the gang's {nodes} nodes")
+    groups = nodes // group
+    total = sum((-1) ** (j + 1) * math.comb(groups, j) * math.comb(nodes - j * group,
+                                                                  taken - j * group)
+                for j in range(1, min(groups, taken // group) + 1))
+    return total / math.comb(nodes, taken)
+
+
+@dataclass(frozen=True)
+class FastCopyFit:
+    """A gang's preemption events on a trace and the chance they take its fast copies.
+
+    ``event_rate`` λ per gang-hour held (``held_hours``), ``level1_loss`` p; ``taken``
+    holds each event's count of instances taken (k), ``loss_chances`` its q(k).
+    """
+
+    trace: str
+    nodes: int
+    group: int
+    window_h: float
+    events: int
+    held_hours: float
+    event_rate: float
+    event_rate_ci95: tuple[float, float]
+    level1_loss: float | None
+    level1_loss_ci95: tuple[float, float] | None
+    taken: tuple[int, ...]
+    loss_chances: tuple[float, ...]
+
+    def as_dict(self) -> dict:
+        """Plain JSON-ready values (pairs as lists)."""
+        return {key: list(value) if isinstance(value, tuple) else value
+                for key, value in asdict(self).items()}
+
+
+def _wilson(share: float, count: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson's score interval for a share observed over ``count`` trials."""
+    z = float(ndtri(1 - (1 - level) / 2))
+    centre = (share + z * z / (2 * count)) / (1 + z * z / count)
+    half = z * math.sqrt(share * (1 - share) / count + z * z / (4 * count * count)) / (
+        1 + z * z / count)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def fit_fast_copies(trace: Trace, nodes: int, group: int,
+                    level1_restart: float | str) -> FastCopyFit:
+    """The gang's event rate and the chance an event takes its fast copies, on a trace.
+
+    Parameters
+    ----------
+    trace : Trace
+        A pool trace (:func:`spotmath.traces.read_trace`).
+    nodes : int
+        The gang, N ≥ 1, a multiple of ``group``.
+    group : int
+        Nodes holding each fast copy, m ≥ 1 (2: a pairwise backup).
+    level1_restart : float or str
+        The restart from a fast copy R₁ ≥ 0, hours or text such as ``'2min'``: the window
+        in which further preemptions join an event.
+
+    Returns
+    -------
+    FastCopyFit
+        λ with its 95% Poisson interval, p with its 95% Wilson interval (None without
+        events), and each event's k and q(k).
+
+    Raises
+    ------
+    InputError
+        A bad value, a group that does not divide the gang, or a gang the pool never holds.
+
+    Examples
+    --------
+    >>> from spotmath.traces.synthetic import synthetic_trace
+    >>> pool = synthetic_trace(preemption_rate=0.25, pool_size=4, hours=200,
+    ...                        bulk_fraction=0.3, seed=2)
+    >>> fit = fit_fast_copies(pool, 4, 2, 0.0)
+    >>> 0 < fit.level1_loss < 1
+    True
+    """
+    nodes = check_gang_size("nodes", nodes)
+    group = check_gang_size("level1_group", group, what="a whole number of nodes")
+    loss_chance(0, nodes, group)  # checks that the group divides the gang
+    (window,) = check_parameters(scalar=True, level1_restart=level1_restart)
+    periods, _ = gang_walk(trace, nodes)
+    if not periods:
+        raise InputError(f"nodes: {trace.name} never has {nodes} instances up at once "
+                         f"(at most {trace.most_up})")
+    held_hours = sum(end - start for start, end, _, _ in periods)
+    if held_hours <= 0:
+        raise InputError(f"nodes: {trace.name} holds a gang of {nodes} for no time at all")
+    slack = 1e-9 * max(1.0, abs(trace.end))
+    taken, until = [], -math.inf
+    for _, end, held, hit in periods:
+        if not hit or end <= until + slack:
+            continue  # censored, or part of the event before
+        later = sorted(trace.down[i] for i in held if trace.preempted[i]
+                       and trace.down[i] > end)
+        last, count = end, len(hit)
+        for down in later:
+            if down > last + window + slack:
+                break
+            last, count = down, count + 1
+        taken.append(count)
+        until = last + window
+    chances = [loss_chance(k, nodes, group) for k in taken]
+    events = len(taken)
+    loss = float(np.mean(chances)) if events else None
+    return FastCopyFit(
+        trace=trace.name, nodes=nodes, group=group, window_h=window, events=events,
+        held_hours=float(held_hours), event_rate=events / held_hours,
+        event_rate_ci95=rate_interval(events, held_hours),
+        level1_loss=loss, level1_loss_ci95=None if loss is None else _wilson(loss, events),
+        taken=tuple(taken), loss_chances=tuple(chances))

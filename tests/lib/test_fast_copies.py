@@ -1,0 +1,107 @@
+"""Where a gang's fast copies die: the loss chance q(k) against random partitions, the fit
+on a pool worked by hand and on synthetic pools with a known p, and the command."""
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+from spotmath.inputs import InputError
+from spotmath.traces import Trace
+from spotmath.traces.fast_copies import fit_fast_copies, loss_chance
+from spotmath.traces.synthetic import synthetic_trace
+
+
+@pytest.mark.parametrize("nodes, group", [(4, 2), (8, 2), (8, 4), (6, 3), (12, 2), (5, 1)])
+def test_loss_chance_counts_every_partition_and_every_taken_set(nodes, group):
+    """All ways to take k nodes, against one fixed partition (by symmetry, any)."""
+    groups = [set(range(g, g + group)) for g in range(0, nodes, group)]
+    for taken in range(nodes + 1):
+        sets = list(itertools.combinations(range(nodes), taken))
+        hit = sum(any(g <= set(s) for g in groups) for s in sets)
+        assert loss_chance(taken, nodes, group) == pytest.approx(hit / len(sets), abs=1e-15)
+
+
+def test_loss_chance_against_random_partitions():
+    rng = np.random.default_rng(3)
+    draws = 20_000
+    lost = 0
+    for _ in range(draws):
+        order = rng.permutation(16)
+        taken = set(order[:5])  # any fixed set; the groups are drawn at random
+        partition = rng.permutation(16).reshape(8, 2)
+        lost += any(set(pair) <= taken for pair in partition)
+    share = lost / draws
+    assert abs(share - loss_chance(5, 16, 2)) < 4 * np.sqrt(share * (1 - share) / draws)
+
+
+def _pool():
+    """a and b preempted together at 1 h; c at 2 h and d 1.2 min later; i, never held,
+    at 4 h; the rest up to the end at 5 h."""
+    names = ("a", "b", "c", "d", "e", "f", "g", "h", "i")
+    up = np.array([0, 0, 0, 0, 1, 1, 2, 2.02, 3.0])
+    down = np.array([1, 1, 2, 2.02, 5, 5, 5, 5, 4.0])
+    preempted = np.array([True, True, True, True, False, False, False, False, True])
+    return Trace("hand", names, up, down, preempted, 0.0, 5.0, 0.0)
+
+
+@pytest.mark.parametrize("group, loss", [(2, 1 / 3), (1, 1.0), (4, 0.0)])
+def test_a_pool_worked_by_hand(group, loss):
+    fit = fit_fast_copies(_pool(), 4, group, "2min")
+    assert fit.taken == (2, 2)  # d joins c's event; the gang's next interruption too
+    assert fit.events == 2 and fit.held_hours == pytest.approx(5.0)
+    assert fit.event_rate == pytest.approx(2 / 5)
+    assert fit.level1_loss == pytest.approx(loss)
+
+
+def test_a_shorter_window_splits_the_event():
+    fit = fit_fast_copies(_pool(), 4, 2, "30s")
+    assert fit.taken == (2, 1, 1) and fit.level1_loss == pytest.approx(1 / 9)
+
+
+@pytest.mark.parametrize("rho", [0.2, 0.5])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_synthetic_pools_with_a_known_loss(rho, seed, z_limit):
+    """A gang holding the whole pool: single preemptions at N(1 − ρ)λ take one node (no
+    pair's copy), bulk reclaims at ρλ take all: p = ρ/(N(1 − ρ) + ρ)."""
+    nodes, rate = 8, 0.05
+    pool = synthetic_trace(preemption_rate=rate, pool_size=nodes, hours=3000,
+                           bulk_fraction=rho, seed=seed)
+    fit = fit_fast_copies(pool, nodes, 2, 0.0)
+    events = (nodes * (1 - rho) + rho) * rate
+    loss = rho / (nodes * (1 - rho) + rho)
+    z = z_limit(12)
+    assert abs(fit.level1_loss - loss) <= z * np.sqrt(loss * (1 - loss) / fit.events)
+    assert abs(fit.event_rate - events) <= z * np.sqrt(events / fit.held_hours)
+    low, high = fit.level1_loss_ci95
+    assert low <= fit.level1_loss <= high
+
+
+@pytest.mark.parametrize("args, message", [
+    ((4, 3, 0.0), "level1_group: 3 does not divide the gang of 4 nodes"),
+    ((4, 0, 0.0), "level1_group: must be a whole number"),
+    ((4, 2, -1.0), "level1_restart: "),
+    ((40, 2, 0.0), "nodes: hand never has 40 instances up at once"),
+])
+def test_bad_values_are_named(args, message):
+    with pytest.raises(InputError, match=f"^{message}"):
+        fit_fast_copies(_pool(), *args)
+
+
+def test_fit_command_reports_the_fast_copies(cli, checkout):
+    trace = str(checkout / "book" / "data" / "traces" / "p3-trace.csv")
+    result = cli("fit", trace, "--nodes", "8", "--level1-group", "2", "--level1-restart",
+                 "2min", "--json")
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout)["fast_copies"]
+    from spotmath.traces.reading import read_trace
+
+    want = fit_fast_copies(read_trace(trace), 8, 2, "2min").as_dict()
+    assert got == json.loads(json.dumps(want))
+    table = cli("fit", trace, "--nodes", "8", "--level1-group", "2").stdout
+    assert "fast copies lost (groups of 2)" in table and "for spotmath plan" in table
+    bad = cli("fit", trace, "--nodes", "8", "--level1-group", "3")
+    assert bad.returncode == 2
+    assert bad.stderr == ("spotmath fit: error: --level1-group: 3 does not divide the gang "
+                          "of 8 nodes\n")
