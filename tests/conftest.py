@@ -222,3 +222,40 @@ def uniform_progress_typed():
     """``uniform_progress_typed(spot, tick, compute, deadline, d, discount)``: (kinds,
     cost) of uniform progress by its rules, typed independently of the library."""
     return _uniform_progress_typed
+
+
+# -- two-level checkpoints: the period time typed again, as a Markov chain over phases ------
+def _two_level_period_typed(rate, interval, every, fast, durable, fast_restart, restart,
+                            loss, preemptible):
+    """E₁ from a linear system over the phases (segment i, the fast restart back to it,
+    the durable restart back to segment 1), each phase's outcome from the exponential law
+    alone: independent of the renewal equations SymPy solves."""
+    size, back = 2 * every + 1, 2 * every
+    matrix, times = np.eye(size), np.zeros(size)
+
+    def phase(length, can_fail):
+        survive = math.exp(-rate * length) if can_fail else 1.0
+        partial = (1 - survive * (1 + rate * length)) / rate if can_fail else 0.0
+        return survive, survive * length + partial  # P(no event), E[time in the phase]
+
+    for i in range(every):
+        survive, times[i] = phase(interval + (fast if i < every - 1 else durable), True)
+        if i < every - 1:
+            matrix[i, i + 1] -= survive
+        matrix[i, every + i] -= (1 - survive) * (1 - loss)
+        matrix[i, back] -= (1 - survive) * loss
+        survive, times[every + i] = phase(fast_restart, preemptible)
+        matrix[every + i, i] -= survive
+        matrix[every + i, every + i] -= (1 - survive) * (1 - loss)
+        matrix[every + i, back] -= (1 - survive) * loss
+    survive, times[back] = phase(restart, preemptible)
+    matrix[back, 0] -= survive
+    matrix[back, back] -= 1 - survive
+    return float(np.linalg.solve(matrix, times)[0])
+
+
+@pytest.fixture
+def two_level_typed():
+    """``two_level_typed(rate, T, n, C1, C, R1, R, p, preemptible)``: the expected time
+    between durable writes, from a Markov chain typed in tests/conftest.py."""
+    return _two_level_period_typed

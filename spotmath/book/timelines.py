@@ -17,15 +17,18 @@ __all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs"]
 
 #: Colours by segment kind (Okabe and Ito's colour-blind-safe palette).
 COLOURS = {"compute": "#0072B2", "checkpoint": "#E69F00", "lost": "#F4C7AE",
-           "restart": "#999999", "notice-write": "#009E73", "persist": "#CC79A7"}
+           "restart": "#999999", "notice-write": "#009E73", "persist": "#CC79A7",
+           "fast-checkpoint": "#56B4E9", "fast-restart": "#F0E442"}
 #: Legend labels by segment kind.
 LABELS = {"compute": "compute", "checkpoint": "checkpoint write", "lost": "lost work",
           "restart": "restart", "notice-write": "on-notice write",
-          "persist": "write becoming durable"}
+          "persist": "write becoming durable", "fast-checkpoint": "fast write",
+          "fast-restart": "restart from a fast copy"}
 #: Hours per unit of the x axis.
 UNITS = {"h": 1.0, "min": 1 / 60}
 #: Marks drawn in the first segment of each kind.
-_MARKS = {"compute": "T", "checkpoint": "C", "restart": "R", "lost": "lost"}
+_MARKS = {"compute": "T", "checkpoint": "C", "restart": "R", "lost": "lost",
+          "fast-checkpoint": "C₁", "fast-restart": "R₁"}
 _LOST_EDGE = "#D55E00"
 _ALWAYS = ("compute", "checkpoint", "lost", "restart")
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
-from .simulate import Segment, Simulation, Timeline
+from .simulate import MAX_PREEMPTIONS_PER_JOB, Segment, Simulation, Timeline
 
 __all__ = ["simulate", "TWO_LEVEL_KINDS"]
 
@@ -103,6 +103,14 @@ def simulate(
         scalar=True, level2_every=level2_every, level1_loss=level1_loss, periods=periods,
         jobs=jobs, seed=seed)
     rng = random.Random(seed)
+    # A period must run n segments, and its durable write, without a D event: refuse a
+    # run that would take more events than the reference simulator allows a job.
+    expected = count * n * math.expm1(min(rate * n * (T + max(fast, durable)
+                                                      + max(fast_restart, restart)), 700.0))
+    if expected > MAX_PREEMPTIONS_PER_JOB:
+        raise InputError(f"preemption_rate: at {rate:g} events per hour a job of {count} "
+                         f"periods would take about {expected:.2g} events; shorten the "
+                         "interval, the writes or the restarts")
     if events is not None:
         if runs != 1:
             raise InputError(f"jobs: a hand-worked run is one job, got {runs}")

@@ -13,8 +13,8 @@ model of :mod:`spotmath.model.numerics`, exactly.
 The optimum over whole n and continuous T is found by a search that cannot miss it
 (:func:`optimum`): for each n the expected period time E₁ is convex in T, so the waste has
 one minimum in T, the root of the generated condition h(T) = T ∂E₁/∂T − E₁; and a lower
-bound on the waste that grows with n (from the binomial expansion of the derived E₁) says
-where larger n can no longer win.  Times in hours, rates per hour.
+bound on the waste that never falls as n grows (from the binomial series of the derived
+E₁, :func:`_bound`) says where larger n can no longer win.  Times in hours, rates per hour.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
+from scipy.optimize import minimize_scalar
 
 from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
 from . import _generated
+from .intervals import exact_interval
 from .solving import Number, as_output, check_model
 
 __all__ = ["Pattern", "waste", "best_interval", "optimum", "first_order_optimum",
@@ -146,8 +148,29 @@ def waste(
         preemption_rate, interval, level1_cost, checkpoint_cost, level1_restart,
         restart_time, level1_loss, level2_every=level2_every, scalar=False)
     function = _f_waste(check_model(model), bool(restart_preemptible))
-    return as_output(function(rate, interval, fast, durable, fast_restart, restart, loss,
-                              every))
+    values = function(rate, interval, fast, durable, fast_restart, restart, loss, every)
+    return as_output(_overflow_is_total(values, rate, interval, every, fast, durable,
+                                        fast_restart, restart))
+
+
+def _overflow_is_total(values, rate, interval, every, fast, durable, fast_restart,
+                       restart) -> np.ndarray:
+    """The waste where the period time overflows double precision: 1.
+
+    There e^{λ(...)} passes 1e300 and the printed formula can meet ∞ − ∞ or 0·∞ (a NaN)
+    where the waste is 1 to double precision: E₁ is at least the time to run the longest
+    stretch the period needs without an event.  A NaN anywhere else is an error.
+    """
+    values = np.asarray(values, dtype=float)
+    missing = np.isnan(values)
+    if not missing.any():
+        return values
+    stretch = rate * (every * interval + (every - 1) * fast + durable
+                      + np.maximum(fast_restart, restart))
+    overflowed = np.broadcast_to(stretch > 700, values.shape)
+    if (missing & ~overflowed).any():
+        raise ArithmeticError("the two-level waste is NaN away from overflow")
+    return np.where(missing, 1.0, values)
 
 
 def _checked(rate, interval, fast, durable, fast_restart, restart, loss, *, level2_every,
@@ -282,19 +305,38 @@ def best_interval(
 def _ratios(setting: _Setting, every: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The best T for each n and the least E₁/(nT) there (1/(1 − waste))."""
     intervals = _best_intervals(setting, every)
-    return intervals, setting.period(intervals, every) / (every * intervals)
+    with np.errstate(over="ignore"):
+        return intervals, setting.period(intervals, every) / (every * intervals)
 
 
-def _bound(setting: _Setting, every: np.ndarray, chance: float) -> np.ndarray:
-    """A lower bound on E₁/(nT) over every T, for n ≥ 2, increasing in n.
+def _bound(setting: _Setting, every: int, chance: float) -> float:
+    """A lower bound on E₁/(nT) over every T, for n ≥ 2, nondecreasing in n.
 
-    From E₁ = Θ((1 + cu₁)^{n−1}(1 + cu₂) − 1)/c with Θ ≥ 1/λ, u ≥ λL and the first
-    three binomial terms: E₁ ≥ nT + (n − 1)C₁ + C + C(n−1, 2)cλT², whose ratio to nT is
-    at least 1 + 2√(((n − 1)C₁ + C)(n − 1)(n − 2)cλ/(2n²)) (the AM-GM minimum over T).
+    With x = cλ, Θ ≥ 1/λ, u₁ ≥ λ(T + C₁) ≥ λT, u₂ ≥ λ(T + C) and
+    (1 + cu₁)^{n−1}(1 + cu₂) − 1 ≥ (1 + cu₁)^{n−1} − 1 + cu₂, the binomial series gives
+
+        E₁/(nT) ≥ 1 + A/T + S(T),  S(T) = ((1 + xT)^{n−1} − 1 − (n − 1)xT)/(xnT),
+
+    A = ((n − 1)C₁ + C)/n.  S(T) = Σ_{j≥2} C(n−1, j)(xT)^{j−1}/n grows with n term by
+    term, and A is replaced by its least value over n' ≥ n (C₁ when C ≥ C₁), so the
+    minimum over T (of a convex function of T) never falls as n grows.  It is found to
+    a tolerance far below the margin of one part in a million kept below it.
     """
-    writes = (every - 1) * setting.fast + setting.durable
-    return 1 + 2 * np.sqrt(writes * (every - 1) * (every - 2) * chance * setting.rate
-                           / (2 * every**2))
+    x = chance * setting.rate
+    writes = (setting.fast if setting.durable >= setting.fast
+              else ((every - 1) * setting.fast + setting.durable) / every)
+
+    def excess(log_interval: float) -> float:
+        interval = math.exp(log_interval)
+        with np.errstate(over="ignore"):
+            grown = math.expm1(min((every - 1) * math.log1p(x * interval), 700.0))
+        return writes / interval + (grown - (every - 1) * x * interval) / (
+            x * every * interval)
+
+    low, high = math.log(1e-9 / setting.rate), math.log(LONGEST / setting.rate)
+    found = minimize_scalar(excess, bounds=(low, high), method="bounded",
+                            options={"xatol": 1e-10})
+    return 1 + (1 - 1e-6) * float(found.fun)
 
 
 def _last_candidate(setting: _Setting, best_ratio: float) -> int:
@@ -304,7 +346,7 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
                                                     setting.loss))
 
     def reaches(every: int) -> bool:
-        return bool(_bound(setting, np.array([float(every)]), chance)[0] >= best_ratio)
+        return _bound(setting, every, chance) >= best_ratio
 
     high = 2
     while not reaches(high):
@@ -357,12 +399,15 @@ def optimum(
     Returns
     -------
     Pattern
-        The interval T, every how many writes one is durable, and the exact waste.
+        The interval T, every how many writes one is durable, and the exact waste.  Where
+        the waste is 1 to double precision for every pattern (E₁/(nT) ≥ 2⁵³), n = 1 at
+        the single-level exact interval, waste 1.
 
     Raises
     ------
     InputError
-        [[bad_value]]; a zero fast write or loss (no finite optimum).
+        [[bad_value]]; a zero fast write or loss (no finite optimum); a durable write or
+        restart that overflows the period time (the waste is 100%).
 
     References
     ----------
@@ -390,7 +435,13 @@ def optimum(
             level1_loss=setting.loss)
         guess = durable / fast
         start += [float(max(1, math.floor(guess))), float(max(1, math.ceil(guess)))]
+    if not math.isfinite(float(setting.period(0.0, 1.0))):
+        raise InputError(
+            f"preemption_rate: at {setting.rate:g} events per hour a durable write of "
+            f"{setting.durable:g} h or a restart almost never completes: the waste is 100%")
     _, ratios = _ratios(setting, np.array(start))
+    if not ratios.min() < 2.0**53:  # the waste is 1 to double precision for any pattern
+        return Pattern(float(exact_interval(setting.rate, setting.durable)), 1, 1.0)
     last = _last_candidate(setting, float(ratios.min()))
     every = np.arange(1, last, dtype=float)
     intervals, ratios = _ratios(setting, every)
@@ -485,8 +536,8 @@ def loss_break_even(
     Returns
     -------
     float
-        The break-even chance, to 1e-6; 0.0 when a fast write costs no less than a
-        durable one (fast writes never pay).
+        The break-even chance, to 1e-6; 0.0 when fast writes never pay (a fast write
+        costs no less than a durable one, or the waste is 1 for every pattern).
 
     Raises
     ------
@@ -507,11 +558,20 @@ def loss_break_even(
     options = dict(level1_cost=setting.fast, checkpoint_cost=setting.durable,
                    level1_restart=setting.fast_restart, restart_time=setting.restart,
                    restart_preemptible=setting.preemptible)
+
+    def fast_pays(loss: float) -> bool:
+        try:
+            return optimum(setting.rate, level1_loss=loss, **options).level2_every > 1
+        except InputError as error:  # so rarely lost that n passes MOST_SEGMENTS
+            if error.name != "level1_loss":
+                raise
+            return True
+
     low, high = 0.0, 1.0
     while high - low > 1e-6:
         middle = (low + high) / 2
-        if optimum(setting.rate, level1_loss=middle, **options).level2_every > 1:
+        if fast_pays(middle):
             low = middle
         else:
             high = middle
-    return (low + high) / 2
+    return 0.0 if low == 0 else (low + high) / 2

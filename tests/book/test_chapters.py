@@ -8,6 +8,7 @@ import math
 import re
 import subprocess
 import sys
+import types
 
 import nbformat
 import numpy as np
@@ -50,7 +51,10 @@ PARAMETER_SETS = {
                 "notice_write_seconds": 20, "availability_file": "a100x1-east1b.txt",
                 "deadline_nodes": 60, "compute_hours": 8, "deadline_hours": 9,
                 "changeover_minutes": 3, "start_share": 0.5,
-                "slack_ratios": [0.3, 0.85], "deadline_starts": 20},
+                "slack_ratios": [0.3, 0.85], "deadline_starts": 20,
+                "two_level_nodes": 8, "level1_seconds": 20, "level2_minutes": 10,
+                "level1_restart_minutes": 1, "level2_restart_minutes": 15,
+                "level1_loss": 0.8, "level1_group": 4, "example_billions": 405},
     "gentle": {"mtbf_hours": 24, "restart_minutes": 15, "checkpoint_minutes": 0.5,
                "spot_discount": 0.5, "cadences_minutes": [30, 120, 480, 1440],
                "gang_sizes": [1, 16, 128, 512], "seed": 11, "jobs": 1500,
@@ -66,7 +70,10 @@ PARAMETER_SETS = {
                "notice_shares": [0.0, 0.99], "notice_write_seconds": 400,
                "deadline_nodes": 8, "compute_hours": 12, "deadline_hours": 30,
                "changeover_minutes": 20, "start_share": 0.0,
-               "slack_ratios": [0.2, 0.4, 0.6], "deadline_starts": 30},
+               "slack_ratios": [0.2, 0.4, 0.6], "deadline_starts": 30,
+               "two_level_nodes": 64, "level1_seconds": 2, "level2_minutes": 1,
+               "level1_restart_minutes": 0.5, "level2_restart_minutes": 3,
+               "level1_loss": 0.05, "level1_group": 2, "example_billions": 8},
 }
 
 
@@ -383,7 +390,7 @@ def check_notice(values: dict, parameters: dict, bamboo, _typed=None) -> int:
     return 5
 
 
-def check_deadlines(values: dict, parameters: dict, bamboo, typed_policy) -> int:
+def check_deadlines(values: dict, parameters: dict, bamboo, typed) -> int:
     """The deadlines chapter: on-demand's cost and uniform progress's retyped, the
     optimum below every policy, the Markov fit counted here."""
     from spotmath.book.parameters import TRACES
@@ -398,7 +405,7 @@ def check_deadlines(values: dict, parameters: dict, bamboo, typed_policy) -> int
     # on-demand from the start: ⌈(J + d)/h⌉ whole ticks at price 1, typed
     assert costs["on-demand"] == pytest.approx(math.ceil((compute + d) / tick - 1e-9) * tick)
     start = int(p["start_share"] * len(trace))
-    _, typed_cost = typed_policy(spot[start:], tick, compute, deadline, d, discount)
+    _, typed_cost = typed.uniform_progress(spot[start:], tick, compute, deadline, d, discount)
     assert costs["uniform-progress"] == pytest.approx(typed_cost, rel=1e-12)
     assert all(costs["omniscient"] <= cost + 1e-9 for cost in costs.values())
     # the chain fitted to the whole trace: transitions counted, half a count each way
@@ -426,9 +433,42 @@ def check_deadlines(values: dict, parameters: dict, bamboo, typed_policy) -> int
     return 6
 
 
+def check_two_level(values: dict, parameters: dict, bamboo, typed) -> int:
+    """The two-level chapter: the pattern against a brute-force search over n and T on a
+    Markov-chain solve typed here, durable writes alone against a numeric minimiser, the
+    state from the published bytes per parameter, a copy on one node lost every time."""
+    p = book_defaults(parameters)
+    nodes, variant = p["two_level_nodes"], p["restart_preemptible"]
+    rate = nodes / p["mtbf_hours"]
+    fast, durable = p["level1_seconds"] / 3600, p["level2_minutes"] / 60
+    fast_restart, restart = p["level1_restart_minutes"] / 60, p["level2_restart_minutes"] / 60
+    loss = p["level1_loss"]
+    assert values["level2_only_waste"] == pytest.approx(
+        typed_optimal_waste(rate, durable, restart, variant), abs=1e-9)
+    every, best = values["level2_every"], values["two_level_interval_min"] / 60
+    assert values["two_level_waste"] == pytest.approx(1 - every * best / typed.two_level_period(
+        rate, best, every, fast, durable, fast_restart, restart, loss, variant), rel=1e-9)
+    for n in {1, max(every - 1, 1), every + 1, 2 * every}:  # no other n does better
+        found = minimize_scalar(
+            lambda x: typed.two_level_period(rate, math.exp(x), n, fast, durable,
+                                             fast_restart, restart, loss, variant)
+            / (n * math.exp(x)), bounds=(math.log(best / 50), math.log(best * 50)),
+            method="bounded", options={"xatol": 1e-10})
+        assert 1 - 1 / found.fun >= values["two_level_waste"] - 1e-9, n
+    assert values["two_level_waste"] <= values["level2_only_waste"] + 1e-12
+    per_parameter = sum(FIGURES[name] for name in (
+        "zero_weight_bytes", "zero_gradient_bytes", "zero_optimizer_bytes"))
+    assert values["state_tb"] == pytest.approx(p["example_billions"] * per_parameter / 1e3)
+    for fit in values["pool_fits"]:
+        assert fit["events"] > 0 and fit["rate"] > 0
+        if fit["group"] == 1:  # a copy on the node's own disk: every event takes one
+            assert fit["loss"] == 1.0
+    return 5
+
+
 CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet,
                   "real_preemptions": check_real_preemptions, "notice": check_notice,
-                  "deadlines": check_deadlines}
+                  "deadlines": check_deadlines, "two_level": check_two_level}
 
 
 def check_simulation(values: dict, parameters: dict, bamboo) -> int:
@@ -468,22 +508,24 @@ def assert_matches(values: dict, expected: dict, chapter: str) -> int:
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
-def test_stored_outputs_match_the_defaults(chapter, bamboo, uniform_progress_typed):
+def test_stored_outputs_match_the_defaults(chapter, bamboo, uniform_progress_typed,
+                                           two_level_typed):
     """The committed notebook's glued numbers are the defaults' (and nbval reruns them)."""
     values = glued(chapter)
     compared = assert_matches(values, expected_values({}), chapter.stem)
     if chapter.stem == "simulation":
         compared += check_simulation(values, {}, bamboo)
     if chapter.stem in CHAPTER_CHECKS:
-        compared += CHAPTER_CHECKS[chapter.stem](values, {}, bamboo,
-                                                 uniform_progress_typed)
+        typed = types.SimpleNamespace(uniform_progress=uniform_progress_typed,
+                                      two_level_period=two_level_typed)
+        compared += CHAPTER_CHECKS[chapter.stem](values, {}, bamboo, typed)
     assert compared >= 1
 
 
 @pytest.mark.parametrize("label", sorted(PARAMETER_SETS))
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
 def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo,
-                                                uniform_progress_typed):
+                                                uniform_progress_typed, two_level_typed):
     declared = declared_parameters(chapter)
     parameters = {k: v for k, v in PARAMETER_SETS[label].items() if k in declared}
     values = run_chapter(chapter, tmp_path / chapter.name, parameters)
@@ -491,8 +533,9 @@ def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo,
     if chapter.stem == "simulation":
         compared += check_simulation(values, parameters, bamboo)
     if chapter.stem in CHAPTER_CHECKS:
-        compared += CHAPTER_CHECKS[chapter.stem](values, parameters, bamboo,
-                                                 uniform_progress_typed)
+        typed = types.SimpleNamespace(uniform_progress=uniform_progress_typed,
+                                      two_level_period=two_level_typed)
+        compared += CHAPTER_CHECKS[chapter.stem](values, parameters, bamboo, typed)
     assert compared >= 1
     output = nbformat.read(tmp_path / chapter.name, as_version=4)
     errors = [o for c in output.cells for o in c.get("outputs", []) if o.output_type == "error"]

@@ -71,39 +71,7 @@ def test_the_first_order_optimum_is_young_at_each_level():
 
 
 # -- the exact waste against an independent solve ---------------------------------------
-def _markov_waste(rate, interval, every, fast, durable, fast_restart, restart, loss,
-                  preemptible):
-    """1 − nT/E from a linear system over phases: segment i, fast restart back to
-    segment i, durable restart; each phase's outcome from the exponential law alone."""
-    size = 2 * every + 1
-    durable_state = 2 * every
-    A, b = np.eye(size), np.zeros(size)
-
-    def phase(length, can_fail):
-        survive = math.exp(-rate * length) if can_fail else 1.0
-        partial = (1 - survive * (1 + rate * length)) / rate if can_fail else 0.0
-        return survive, survive * length + partial  # P(no event), E[time in phase]
-
-    for i in range(every):
-        survive, time = phase(interval + (fast if i < every - 1 else durable), True)
-        b[i] = time
-        if i < every - 1:
-            A[i, i + 1] -= survive
-        A[i, every + i] -= (1 - survive) * (1 - loss)
-        A[i, durable_state] -= (1 - survive) * loss
-        survive, time = phase(fast_restart, preemptible)
-        b[every + i] = time
-        A[every + i, i] -= survive
-        A[every + i, every + i] -= (1 - survive) * (1 - loss)
-        A[every + i, durable_state] -= (1 - survive) * loss
-    survive, time = phase(restart, preemptible)
-    b[durable_state] = time
-    A[durable_state, 0] -= survive
-    A[durable_state, durable_state] -= 1 - survive
-    return 1 - every * interval / np.linalg.solve(A, b)[0]
-
-
-def test_exact_waste_equals_a_markov_chain_solve():
+def test_exact_waste_equals_a_markov_chain_solve(two_level_typed):
     rng = np.random.default_rng(7)
     for _ in range(300):
         rate = rng.uniform(0.05, 3)
@@ -117,7 +85,8 @@ def test_exact_waste_equals_a_markov_chain_solve():
         preemptible = bool(rng.integers(2))
         got = two_level.waste(rate, interval, every, level1_loss=loss,
                               restart_preemptible=preemptible, **values)
-        want = _markov_waste(rate, interval, every, *values.values(), loss, preemptible)
+        period = two_level_typed(rate, interval, every, *values.values(), loss, preemptible)
+        want = 1 - every * interval / period
         assert got == pytest.approx(want, rel=1e-12, abs=1e-14)
 
 
@@ -403,3 +372,42 @@ def test_plan_refuses_bad_fast_levels_in_one_line(args, message, cli):
     assert result.returncode == 2 and result.stdout == ""
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"spotmath plan: error: {message}"), line
+
+
+def test_where_every_pattern_wastes_everything_the_optimum_says_so():
+    values = dict(level1_cost=0.1 / 3600, level1_restart=0.1, restart_time=0.1,
+                  level1_loss=0.3)
+    best = two_level.optimum(10.0, checkpoint_cost=24.0, **values)
+    assert (best.level2_every, best.waste) == (1, 1.0)
+    assert best.interval == numerics.exact_interval(10.0, 24.0)
+    assert two_level.loss_break_even(10.0, checkpoint_cost=24.0, level1_cost=0.1 / 3600,
+                                     level1_restart=0.1, restart_time=0.1) == 0.0
+    with pytest.raises(InputError, match="^preemption_rate: at 40 events per hour a "
+                                         "durable write of 1 h or a restart almost never"):
+        two_level.optimum(40.0, checkpoint_cost=1.0, **(values | {"restart_time": 24.0}))
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_the_search_bound_is_below_every_n_and_never_falls(setting):
+    """The optimum's stopping rule (private, but the proof rests on it): the bound is at
+    most the least E₁/(nT) of each n and does not fall as n grows."""
+    rate, values = _values(setting)
+    loss = values.pop("level1_loss")
+    state = two_level._setting(rate, values["level1_cost"], values["checkpoint_cost"],
+                               values["level1_restart"], values["restart_time"], loss, True)
+    chance = float(two_level._f_rollback(True)(rate, values["level1_restart"], loss))
+    every = np.unique(np.geomspace(2, 400, 40).astype(int)).astype(float)
+    _, least = two_level._ratios(state, every)
+    bounds = [two_level._bound(state, int(n), chance) for n in every]
+    assert all(b <= r for b, r in zip(bounds, least))
+    assert all(later >= earlier for earlier, later in zip(bounds, bounds[1:]))
+
+
+@pytest.mark.parametrize("preemptible", [True, False])
+@pytest.mark.parametrize("every", [1, 2, 9])
+def test_a_waste_beyond_double_precision_is_one_never_nan(preemptible, every):
+    grid = np.geomspace(1e-6, 1.0, 7)
+    got = two_level.waste(10240.0, grid, every, level1_cost=1.0, checkpoint_cost=24.0,
+                          level1_restart=24.0, restart_time=24.0, level1_loss=1.0,
+                          restart_preemptible=preemptible)
+    assert got.tolist() == [1.0] * 7
