@@ -310,15 +310,16 @@ BOOK_TABLE: tuple[BookParameter, ...] = (
     _P("slack_ratios", [0.5, 0.6, 0.7, 0.8, 0.9, 0.95], "J/D ratios to compare",
        "slack_ratios", "fraction", 0.05, 0.95),
     _P("deadline_starts", 60, "start ticks per comparison", "starts", "whole", 10, 100),
-    _P("two_level_nodes", 16, "the gang with fast copies, nodes", "nodes", "whole", 1, 1024),
+    _P("two_level_nodes", 16, "the gang with fast copies, nodes", "gang_nodes", "whole", 1,
+       1024),
     _P("level1_seconds", 5.0, "fast write to a peer's memory, seconds (assumed)",
        "level1_cost", "duration", 0.1, 3600, "s"),
     _P("level2_minutes", 3.0, "durable write to storage, minutes (assumed)",
-       "checkpoint_cost", "duration", 0.01, 1440, "min"),
+       "level2_cost", "duration", 0.01, 1440, "min"),
     _P("level1_restart_minutes", 2.0, "restart from a fast copy, minutes",
        "level1_restart", "duration", 0, 1440, "min"),
     _P("level2_restart_minutes", 5.0, "restart from the durable copy, minutes",
-       "restart_time", "duration", 0, 1440, "min"),
+       "level2_restart", "duration", 0, 1440, "min"),
     _P("level1_loss", 0.3, "share of events that take the fast copies",
        "level1_loss", "fraction", 0.001, 1),
     _P("level1_group", 2, "nodes holding each fast copy (2: a partner)", "level1_group",
@@ -423,8 +424,8 @@ def check_book_parameters(**values: Any) -> BookValues:
                              f"{show(values['persist_minutes'])}")
     if "deadline" in checked:
         _check_deadline_room(checked, values)
-    if "level1_group" in checked and checked.get("nodes", 0) % checked["level1_group"]:
-        raise InputError(f"level1_group: must divide the gang of {checked['nodes']} nodes "
+    if "level1_group" in checked and checked.get("gang_nodes", 0) % checked["level1_group"]:
+        raise InputError(f"level1_group: must divide the gang of {checked['gang_nodes']} nodes "
                          f"(two_level_nodes), got {show(values['level1_group'])}")
     if checked.get("notice_share", 0.0) > 0 and checked.get("notice", 1.0) == 0:
         raise InputError("notice_share: must be 0 when notice_seconds is 0 (there is no "
