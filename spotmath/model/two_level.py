@@ -223,7 +223,9 @@ def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
     """The optimal T for each n in ``every``: the root of h, bisected for all n at once.
 
     h(T) = T ∂E₁/∂T − E₁ increases in T (E₁ is convex in T) from −E₁(0) < 0, so its root
-    is bracketed by doubling and bisected until the bracket is one ulp wide.
+    is bracketed by doubling and bisected until the bracket is one ulp wide.  Where the
+    printed h overflows (∞ − ∞, far past the root, where E₁ has grown beyond 1e300) its
+    NaN counts as above the root.
     """
     low = np.zeros(every.shape)
     high = np.full(every.shape, 1.0 / setting.rate)
