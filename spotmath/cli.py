@@ -250,6 +250,65 @@ def _fit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: float,
+                      nodes: int | None) -> int:
+    """spotmath replay --level1 ...: the two-level schedule on the pool's real instances."""
+    from .model import two_level
+    from .traces.fast_copies import fit_fast_copies, replay_fast_copies
+
+    for option, value in (("--level1", args.level1), ("--level1-group", args.level1_group),
+                          ("--nodes", nodes)):
+        if value is None:
+            raise InputError(f"{option}: required to replay two-level checkpoints")
+    if args.scan:
+        raise InputError("--scan: not for two-level checkpoints (the pattern is the "
+                         "model's optimum or --interval with --level2-every)")
+    if (args.interval is None) != (args.level2_every is None):
+        raise InputError("--level2-every: goes with --interval (or give neither for the "
+                         "optimum at the fitted rate and share)")
+    names = {"level1_cost": "--level1", "level1_restart": "--level1-restart",
+             "level1_group": "--level1-group", "level2_every": "--level2-every",
+             "interval": "--interval", "seed": "--seed", "nodes": "--nodes"}
+    fast = check_duration("--level1", args.level1, scalar=True, bounded=True)
+    fast_restart = (restart if args.level1_restart is None else check_duration(
+        "--level1-restart", args.level1_restart, allow_zero=True, scalar=True, bounded=True))
+    levels = dict(level1_cost=fast, checkpoint_cost=cost, level1_restart=fast_restart,
+                  restart_time=restart)
+    try:
+        if args.interval is None:
+            fit = fit_fast_copies(trace, nodes, args.level1_group, fast_restart)
+            if not fit.level1_loss:
+                raise InputError(f"--level1-group: no event on {trace.name} takes a fast "
+                                 "copy: give --interval and --level2-every")
+            best = two_level.optimum(fit.event_rate, level1_loss=fit.level1_loss, **levels)
+            interval, every = best.interval, best.level2_every
+        else:
+            interval, every = args.interval, args.level2_every
+        result = replay_fast_copies(trace, nodes, args.level1_group, interval=interval,
+                                    level2_every=every, seed=args.seed, **levels)
+    except InputError as error:
+        raise error.renamed(names.get(error.name, error.name)) from None
+    if args.json:
+        print(_dump(result.as_dict()))
+        return 0
+    fit = result.fit
+    model = "n/a" if result.model_waste is None else f"{result.model_waste:.1%}"
+    print(_table([
+        ("trace", f"{result.trace}, a gang of {result.nodes}, fast copies held by random "
+                  f"groups of {result.group}"),
+        ("schedule", f"a write every {duration_text(result.interval_h)}, durable every "
+                     f"{result.level2_every} writes; fast {duration_text(fast)}, durable "
+                     f"{duration_text(cost)}; restarts {duration_text(fast_restart)} / "
+                     f"{duration_text(restart)}"),
+        ("events", f"{result.events} in {result.held_hours:.4g} h held; "
+                   f"{result.copies_lost} took a fast copy"),
+        ("replayed waste", f"{result.waste:.1%} (kept {result.kept_hours:.4g} h)"),
+        ("exact model", f"{model} at the fitted {fit.event_rate:.3g} events/h and share "
+                        + ("n/a" if fit.level1_loss is None else f"{fit.level1_loss:.1%}")),
+    ]))
+    return 0
+
+
 def _fit_fast_copies(args: argparse.Namespace, trace, plan: Plan):
     """With --level1-group: the gang's events and the chance they take its fast copies."""
     if args.level1_group is None:
@@ -294,6 +353,9 @@ def _replay(args: argparse.Namespace) -> int:
     restart = check_duration("--restart", args.restart, allow_zero=True, scalar=True,
                              bounded=True)
     nodes = None if args.nodes is None else check_gang_size("--nodes", args.nodes)
+    two_level = (args.level1, args.level1_group, args.level2_every, args.level1_restart)
+    if any(value is not None for value in two_level):
+        return _replay_two_level(args, trace, cost, restart, nodes)
     if args.interval is not None:
         interval = check_duration("--interval", args.interval, scalar=True, bounded=True)
     elif trace.preemptions == 0:
@@ -673,6 +735,16 @@ def build_parser() -> argparse.ArgumentParser:
     replay_.add_argument("--nodes", help="replay a synchronous gang of N on the pool")
     replay_.add_argument("--scan", action="store_true",
                          help="also find the best fixed interval on the trace")
+    replay_.add_argument("--level1", help="two-level checkpoints: the fast write (needs "
+                                          "--nodes and --level1-group)")
+    replay_.add_argument("--level1-restart", help="restart from a fast copy (default: "
+                                                  "--restart), also an event's window")
+    replay_.add_argument("--level1-group", help="fast copies held by groups of this many "
+                                                "nodes, placed at random")
+    replay_.add_argument("--level2-every", help="a durable write every n-th write (with "
+                                                "--interval; default: the optimum)")
+    replay_.add_argument("--seed", type=int, default=0,
+                         help="seed of the random groups (default 0)")
     replay_.add_argument("--json", action="store_true", help="print one JSON object instead")
     replay_.set_defaults(run=_replay)
 

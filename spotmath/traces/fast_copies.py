@@ -32,7 +32,8 @@ from .fitting import LEVEL, rate_interval
 from .reading import Trace
 from .replay import gang_walk
 
-__all__ = ["FastCopyFit", "loss_chance", "fit_fast_copies"]
+__all__ = ["FastCopyFit", "FastCopyReplay", "loss_chance", "fit_fast_copies",
+           "replay_fast_copies"]
 
 
 def loss_chance(taken: int, nodes: int, group: int) -> float:
@@ -162,20 +163,7 @@ def fit_fast_copies(trace: Trace, nodes: int, group: int,
     held_hours = sum(end - start for start, end, _, _ in periods)
     if held_hours <= 0:
         raise InputError(f"nodes: {trace.name} holds a gang of {nodes} for no time at all")
-    slack = 1e-9 * max(1.0, abs(trace.end))
-    taken, until = [], -math.inf
-    for _, end, held, hit in periods:
-        if not hit or end <= until + slack:
-            continue  # censored, or part of the event before
-        later = sorted(trace.down[i] for i in held if trace.preempted[i]
-                       and trace.down[i] > end)
-        last, count = end, len(hit)
-        for down in later:
-            if down > last + window + slack:
-                break
-            last, count = down, count + 1
-        taken.append(count)
-        until = last + window
+    taken = [len(gone) for _, _, gone in _events(trace, periods, window)]
     chances = [loss_chance(k, nodes, group) for k in taken]
     events = len(taken)
     loss = float(np.mean(chances)) if events else None
@@ -185,3 +173,194 @@ def fit_fast_copies(trace: Trace, nodes: int, group: int,
         event_rate_ci95=rate_interval(events, held_hours),
         level1_loss=loss, level1_loss_ci95=None if loss is None else _wilson(loss, events),
         taken=tuple(taken), loss_chances=tuple(chances))
+
+
+def _events(trace: Trace, periods: list, window: float
+            ) -> list[tuple[float, list[int], list[int]]]:
+    """The gang's preemption events: (time, the instances held then, those it takes).
+
+    An event takes the held instances preempted at an interruption and every one
+    preempted within ``window`` of the last taken; interruptions inside that window
+    belong to it (module docstring, step 2).
+    """
+    slack = 1e-9 * max(1.0, abs(trace.end))
+    found, until = [], -math.inf
+    for _, end, held, hit in periods:
+        if not hit or end <= until + slack:
+            continue  # censored, or part of the event before
+        later = sorted((trace.down[i], i) for i in held if trace.preempted[i]
+                       and trace.down[i] > end)
+        last, gone = end, list(hit)
+        for down, i in later:
+            if down > last + window + slack:
+                break
+            last = down
+            gone.append(i)
+        found.append((float(end), list(held), gone))
+        until = last + window
+    return found
+
+
+@dataclass(frozen=True)
+class FastCopyReplay:
+    """A two-level schedule replayed on a pool with its real instances (hours).
+
+    ``waste`` is 1 − kept compute / hours the gang held its instances; ``model_waste`` the
+    exact model's at the fitted event rate and share (``fit``).
+    """
+
+    trace: str
+    nodes: int
+    group: int
+    interval_h: float
+    level2_every: int
+    events: int
+    copies_lost: int
+    held_hours: float
+    kept_hours: float
+    waste: float
+    model_waste: float | None
+    fit: FastCopyFit
+
+    def as_dict(self) -> dict:
+        """Plain JSON-ready values (the fit nested)."""
+        values = {key: value for key, value in asdict(self).items() if key != "fit"}
+        return dict(values, fit=self.fit.as_dict())
+
+
+def replay_fast_copies(
+    trace: Trace, nodes: int, group: int, *, interval: float | str, level2_every: int,
+    level1_cost: float | str, checkpoint_cost: float | str, level1_restart: float | str,
+    restart_time: float | str, seed: int = 0,
+) -> FastCopyReplay:
+    """Replay a two-level schedule on a pool: which copies died is read, not drawn.
+
+    The gang of N walks through the pool (:func:`~spotmath.traces.replay.gang_walk`) and
+    is hit by its events (:func:`fit_fast_copies`).  Its N places are split once into
+    groups of m at random (``seed``); a new instance takes the place of one that was
+    taken.  An event destroys the fast copies when it takes every instance of some group.
+    Between events the gang's held hours run the schedule of
+    :mod:`spotmath.model.two_level`: a restart (R after an event that destroyed the copies
+    and at the start, R₁ otherwise; an event during it starts it again, R₁ becoming R if
+    that event destroys the copies), then segments of T compute each ending with a fast
+    write C₁, every n-th with a durable write C.  An event keeps every completed segment
+    if the copies survive and only those up to the last durable write otherwise.
+    Compute kept at the end of the trace counts as kept.  A held instance whose
+    observation ends is replaced without an event.
+
+    Parameters
+    ----------
+    trace : Trace
+        A pool trace.
+    nodes : int
+        The gang, N ≥ 1, a multiple of ``group``.
+    group : int
+        Nodes holding each fast copy, m ≥ 1.
+    interval : float or str
+        Compute between writes T > 0, hours or text.
+    level2_every : int
+        A durable write every n-th write, n ≥ 1.
+    level1_cost : float or str
+        Fast write C₁ ≥ 0.
+    checkpoint_cost : float or str
+        Durable write C ≥ 0.
+    level1_restart : float or str
+        Restart from a fast copy R₁ ≥ 0; also the window of an event.
+    restart_time : float or str
+        Restart from the durable copy R ≥ 0.
+    seed : int, optional
+        Seed of the random split into groups (default 0).
+
+    Returns
+    -------
+    FastCopyReplay
+        The replayed waste next to the exact model at the fitted rate and share.
+
+    Raises
+    ------
+    InputError
+        A bad value, a group that does not divide the gang, or a gang the pool never holds.
+
+    Examples
+    --------
+    >>> from spotmath.traces.synthetic import synthetic_trace
+    >>> pool = synthetic_trace(preemption_rate=0.1, pool_size=4, hours=300, seed=3)
+    >>> run = replay_fast_copies(pool, 4, 2, interval=0.5, level2_every=3,
+    ...                          level1_cost=0.002, checkpoint_cost=0.05,
+    ...                          level1_restart=0.02, restart_time=0.1)
+    >>> 0 < run.waste < 1
+    True
+    """
+    from ..model import two_level
+
+    fit = fit_fast_copies(trace, nodes, group, level1_restart)
+    T, fast, durable, fast_restart, restart = check_parameters(
+        scalar=True, interval=interval, level1_cost=level1_cost,
+        checkpoint_cost=checkpoint_cost, level1_restart=level1_restart,
+        restart_time=restart_time)
+    (every,) = check_parameters(scalar=True, level2_every=level2_every)
+    (seed,) = check_parameters(scalar=True, seed=seed)
+    periods, _ = gang_walk(trace, fit.nodes)
+    events = _events(trace, periods, fast_restart)
+    split = np.random.default_rng(seed).permutation(fit.nodes).reshape(-1, fit.group)
+    groups = [set(int(member) for member in members) for members in split]
+    # the gang's held stretches, and where each event falls in its held time
+    held_at, clock = [], 0.0
+    for start, end, _, _ in periods:
+        held_at.append((start, end, clock))
+        clock += end - start
+
+    def held_time(at: float) -> float:
+        for start, end, before in held_at:
+            if at <= end:
+                return before + max(at - start, 0.0)
+        return clock
+
+    place: dict[int, int] = {}
+    kept = durable_kept = 0.0  # compute kept by either copy, and by the durable one
+    since = 0  # segments completed since the last durable write
+    state, now, lost_copies = "restart", 0.0, 0
+    for at, held, gone in [*events, (None, None, None)]:
+        until = clock if at is None else held_time(at)
+        if held is not None:  # fill the places of the instances held now
+            free = sorted(set(range(fit.nodes)) - {place[i] for i in held if i in place})
+            for i in held:
+                if i not in place:
+                    place[i] = free.pop(0)
+        while now < until - 1e-12:  # run the schedule up to the event
+            if state in ("restart", "fast-restart"):
+                length = restart if state == "restart" else fast_restart
+                if now + length > until:
+                    break
+                now, state = now + length, "compute"
+                continue
+            length = T + (durable if since == every - 1 else fast)
+            if now + length > until:
+                break
+            now += length
+            since += 1
+            kept += T
+            if since == every:
+                since, durable_kept = 0, kept
+        if at is None:
+            break
+        taken = {place[i] for i in gone if i in place}
+        destroyed = any(members <= taken for members in groups)
+        lost_copies += destroyed
+        if destroyed:
+            kept, since = durable_kept, 0
+        # an event during R, or one that takes the copies: R; otherwise R₁ (again)
+        state = "restart" if state == "restart" or destroyed else "fast-restart"
+        now = until
+        for i in gone:
+            place.pop(i, None)
+    waste = 1 - kept / clock if clock > 0 else None
+    model = None
+    if fit.level1_loss is not None:
+        model = float(two_level.waste(fit.event_rate, T, every, level1_cost=fast,
+                                      checkpoint_cost=durable, level1_restart=fast_restart,
+                                      restart_time=restart, level1_loss=fit.level1_loss))
+    return FastCopyReplay(trace=trace.name, nodes=fit.nodes, group=fit.group, interval_h=T,
+                          level2_every=every, events=len(events), copies_lost=lost_copies,
+                          held_hours=float(clock), kept_hours=float(kept),
+                          waste=float(waste), model_waste=model, fit=fit)

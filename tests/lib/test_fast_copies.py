@@ -105,3 +105,64 @@ def test_fit_command_reports_the_fast_copies(cli, checkout):
     assert bad.returncode == 2
     assert bad.stderr == ("spotmath fit: error: --level1-group: 3 does not divide the gang "
                           "of 8 nodes\n")
+
+
+# -- replay on the pool's real instances ---------------------------------------------------
+SCHEDULE = dict(interval=0.2, level2_every=2, level1_cost=0.05, checkpoint_cost=0.1,
+                level1_restart="2min", restart_time=0.1)
+
+
+@pytest.mark.parametrize("group, kept", [
+    # every event takes a copy: back to the durable write each time (0.4, 0.8, then
+    # ten more segments from 2.1 h to 4.85 h)
+    (1, 2.8),
+    # one group of four, never taken whole: the fast copies serve (1.2 h kept by 2 h,
+    # then ten segments from 2.033 h)
+    (4, 3.2),
+])
+def test_a_replay_worked_by_hand(group, kept):
+    from spotmath.traces.fast_copies import replay_fast_copies
+
+    run = replay_fast_copies(_pool(), 4, group, **SCHEDULE)
+    assert run.events == 2 and run.held_hours == pytest.approx(5.0)
+    assert run.copies_lost == (2 if group == 1 else 0)
+    assert run.kept_hours == pytest.approx(kept)
+    assert run.waste == pytest.approx(1 - kept / 5.0)
+
+
+@pytest.mark.parametrize("rho", [0.0, 0.3])
+def test_a_long_synthetic_pool_replays_as_the_model_predicts(rho):
+    """Poisson events with a known share taking a pair whole: one long replay lands on
+    the exact model at the fitted rate and share (about 12,000 to 16,000 events)."""
+    from spotmath.traces.fast_copies import replay_fast_copies
+
+    pool = synthetic_trace(preemption_rate=0.1, pool_size=8, hours=20_000,
+                           bulk_fraction=rho, seed=5)
+    run = replay_fast_copies(pool, 8, 2, interval=0.3, level2_every=5, level1_cost=0.01,
+                             checkpoint_cost=0.05, level1_restart=0.0, restart_time=0.1)
+    assert run.events > 10_000
+    assert run.waste == pytest.approx(run.model_waste, abs=0.005)
+
+
+def test_replay_command_reports_the_two_level_schedule(cli, checkout):
+    from spotmath.traces.fast_copies import replay_fast_copies
+    from spotmath.traces.reading import read_trace
+
+    trace = str(checkout / "book" / "data" / "traces" / "g4dn-trace.csv")
+    args = ("--nodes", "8", "--level1", "5s", "--level1-group", "2", "--interval", "2min",
+            "--level2-every", "5", "--restart", "5min", "--checkpoint", "3min")
+    result = cli("replay", trace, *args, "--json")
+    assert result.returncode == 0, result.stderr
+    want = replay_fast_copies(read_trace(trace), 8, 2, interval=2 / 60, level2_every=5,
+                              level1_cost=5 / 3600, checkpoint_cost=3 / 60,
+                              level1_restart=5 / 60, restart_time=5 / 60).as_dict()
+    assert json.loads(result.stdout) == json.loads(json.dumps(want))
+    table = cli("replay", trace, *args).stdout
+    assert "replayed waste" in table and "exact model" in table
+    for bad, message in ((["--level1-group", "3"], "--level1-group: 3 does not divide"),
+                         (["--level2-every", "0"], "--level2-every: must be a whole")):
+        swapped = list(args)
+        swapped[swapped.index(bad[0]) + 1] = bad[1]
+        out = cli("replay", trace, *swapped)
+        assert out.returncode == 2 and out.stderr.startswith(
+            f"spotmath replay: error: {message}"), out.stderr
