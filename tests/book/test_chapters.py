@@ -463,6 +463,7 @@ def check_two_level(values: dict, parameters: dict, bamboo, typed) -> int:
         assert fit["events"] > 0 and fit["rate"] > 0
         if fit["group"] == 1:  # a copy on the node's own disk: every event takes one
             assert fit["loss"] == 1.0
+        assert fit["replayed"] is None or 0 <= fit["replayed"] <= 1
     return 5
 
 
