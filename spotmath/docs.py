@@ -53,6 +53,8 @@ DESCRIPTIONS: dict[str, str] = {
     "level2_every": "A durable write every n-th write, n ≥ 1 (the others fast).",
     "level1_cost": "Fast (level-1) write C₁ ≥ 0, hours.",
     "level2_cost": "Durable (level-2) write C ≥ 0, hours.",
+    "level1_cost_positive": "Fast write C₁ > 0, hours (an optimum needs writes that cost).",
+    "level2_cost_positive": "Durable write C > 0, hours.",
     "level1_restart": "Restart from a fast copy R₁ ≥ 0, hours.",
     "level2_restart": "Restart from the durable copy R ≥ 0, hours.",
     "level1_loss": "Chance p that an event destroys the fast copies, in [0, 1].",

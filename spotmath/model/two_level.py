@@ -266,7 +266,7 @@ def best_interval(
     level1_cost : float
         [[level1_cost]]
     checkpoint_cost : float
-        Durable write C > 0, hours.
+        [[level2_cost_positive]]
     level1_restart : float
         [[level1_restart]]
     restart_time : float
@@ -386,9 +386,9 @@ def optimum(
     preemption_rate : float
         [[event_rate]]
     level1_cost : float
-        Fast write C₁ > 0, hours.
+        [[level1_cost_positive]]
     checkpoint_cost : float
-        Durable write C > 0, hours.
+        [[level2_cost_positive]]
     level1_restart : float
         [[level1_restart]]
     restart_time : float
@@ -466,7 +466,7 @@ def first_order_optimum(
     preemption_rate : float
         [[event_rate]]
     level1_cost : float
-        Fast write C₁ > 0, hours.
+        [[level1_cost_positive]]
     checkpoint_cost : float
         Durable write C > C₁, hours.
     level1_loss : float
@@ -525,9 +525,9 @@ def loss_break_even(
     preemption_rate : float
         [[event_rate]]
     level1_cost : float
-        Fast write C₁ > 0, hours.
+        [[level1_cost_positive]]
     checkpoint_cost : float
-        Durable write C > 0, hours.
+        [[level2_cost_positive]]
     level1_restart : float
         [[level1_restart]]
     restart_time : float
