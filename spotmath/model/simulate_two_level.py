@@ -222,22 +222,19 @@ class _Job:
         """Restart after the event that just came; True if from the fast copy."""
         use_fast = not self.destroyed
         while True:
-            length = fast_restart if use_fast else restart
+            length, kind = (fast_restart, "fast-restart") if use_fast else (restart, "restart")
             if not use_fast:
                 self._roll_back_to_durable()
             start = self.clock
-            if not self.preemptible:
-                self._add("fast-restart" if use_fast else "restart", start, start + length)
-                self.clock += length
-                self.restarting += length
-                self.next_event = self._draw(self.clock)
+            # protected restarts cannot be hit: the events' clock stands still meanwhile
+            end = start + length if not self.preemptible else min(start + length,
+                                                                    self.next_event)
+            self._add(kind, start, end)
+            self.restarting += end - start
+            if end == start + length:
+                self.clock = end
+                if not self.preemptible:
+                    self.next_event = self._draw(self.clock)
                 return use_fast
-            if self.next_event >= start + length:
-                self._add("fast-restart" if use_fast else "restart", start, start + length)
-                self.clock += length
-                self.restarting += length
-                return use_fast
-            self._add("fast-restart" if use_fast else "restart", start, self.next_event)
-            self.restarting += self.next_event - start
             if self._event():
                 use_fast = False
