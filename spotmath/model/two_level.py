@@ -30,14 +30,12 @@ from scipy.optimize import minimize_scalar
 from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
 from . import _generated
+from ._full_model import LONGEST
 from .intervals import exact_interval
 from .solving import Number, as_output, check_model
 
 __all__ = ["Pattern", "waste", "best_interval", "optimum", "first_order_optimum",
            "loss_break_even", "MOST_SEGMENTS"]
-
-#: Intervals beyond this many mean times between events (λT > 300) are not searched.
-LONGEST = 300.0
 
 #: The search refuses patterns with more fast segments per durable write than this (a
 #: fast copy so rarely lost that durable writes almost never pay).

@@ -152,6 +152,13 @@ def fit_fast_copies(trace: Trace, nodes: int, group: int,
     >>> 0 < fit.level1_loss < 1
     True
     """
+    return _walked(trace, nodes, group, level1_restart)[0]
+
+
+def _walked(trace: Trace, nodes: int, group: int, level1_restart: float | str
+            ) -> tuple[FastCopyFit, list, list]:
+    """The fit, and the gang's periods and events it rests on (one walk for both the
+    fit and a replay)."""
     nodes = check_gang_size("nodes", nodes)
     group = check_gang_size("level1_group", group, what="a whole number of nodes")
     loss_chance(0, nodes, group)  # checks that the group divides the gang
@@ -163,16 +170,18 @@ def fit_fast_copies(trace: Trace, nodes: int, group: int,
     held_hours = sum(end - start for start, end, _, _ in periods)
     if held_hours <= 0:
         raise InputError(f"nodes: {trace.name} holds a gang of {nodes} for no time at all")
-    taken = [len(gone) for _, _, gone in _events(trace, periods, window)]
+    found = _events(trace, periods, window)
+    taken = [len(gone) for _, _, gone in found]
     chances = [loss_chance(k, nodes, group) for k in taken]
     events = len(taken)
     loss = float(np.mean(chances)) if events else None
-    return FastCopyFit(
+    fit = FastCopyFit(
         trace=trace.name, nodes=nodes, group=group, window_h=window, events=events,
         held_hours=float(held_hours), event_rate=events / held_hours,
         event_rate_ci95=rate_interval(events, held_hours),
         level1_loss=loss, level1_loss_ci95=None if loss is None else _wilson(loss, events),
         taken=tuple(taken), loss_chances=tuple(chances))
+    return fit, periods, found
 
 
 def _events(trace: Trace, periods: list, window: float
@@ -293,15 +302,13 @@ def replay_fast_copies(
     """
     from ..model import two_level
 
-    fit = fit_fast_copies(trace, nodes, group, level1_restart)
+    fit, periods, events = _walked(trace, nodes, group, level1_restart)
     T, fast, durable, fast_restart, restart = check_parameters(
         scalar=True, interval=interval, level1_cost=level1_cost,
         checkpoint_cost=checkpoint_cost, level1_restart=level1_restart,
         restart_time=restart_time)
     (every,) = check_parameters(scalar=True, level2_every=level2_every)
     (seed,) = check_parameters(scalar=True, seed=seed)
-    periods, _ = gang_walk(trace, fit.nodes)
-    events = _events(trace, periods, fast_restart)
     split = np.random.default_rng(seed).permutation(fit.nodes).reshape(-1, fit.group)
     groups = [set(int(member) for member in members) for members in split]
     # the gang's held stretches, and where each event falls in its held time
