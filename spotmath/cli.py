@@ -666,7 +666,8 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
                         help="on-notice checkpoint write, durable before the reclaim "
                              "(default: checkpoint + persist)")
     parser.add_argument("--persist", help="asynchronous checkpoints: time after the "
-                                          "blocking write until durable (default 0)")
+                                          "blocking write until durable (default 0; with "
+                                          "--level1, the durable write's)")
     parser.add_argument("--level1", help="two-level checkpoints: a fast write (peer memory, "
                                          "local disk), e.g. 5s; --checkpoint and --restart "
                                          "are then the durable level's")

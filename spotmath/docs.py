@@ -58,6 +58,9 @@ DESCRIPTIONS: dict[str, str] = {
     "level1_restart": "Restart from a fast copy R₁ ≥ 0, hours.",
     "level2_restart": "Restart from the durable copy R ≥ 0, hours.",
     "level1_loss": "Chance p that an event destroys the fast copies, in [0, 1].",
+    "level2_persist": "Asynchronous durable writes: hours after the durable write's "
+                      "snapshot until it is\ndurable, P ≥ 0 (default 0: blocking "
+                      "writes); needs nT ≥ P and preemptible restarts.",
     "seed": "Seed of NumPy's random generator, for reproducible runs (default 0).",
     "name": "The parameter's name, used in the error message.",
     "scalar": "Require a single number (default False).",

@@ -351,6 +351,18 @@ def waste_first_order_two_level(lam, T, C1, C, R1, R, p_loss, n2):
         return lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2)
 
 
+def waste_two_level_persist(lam, T, C1, C, R1, R, p_loss, n2, P):
+    """1 − nTe^{−pλP}/E₁: the two-level waste with asynchronous durable writes (P ≤ nT)."""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return -T*n2*select([equal(p_loss, 0),True], [((n2 - 1)*exp(R1*lam)*expm1(lam*(C1 + T))/lam + exp(R1*lam)*expm1(lam*(C + T))/lam)**(-1.0),lam*p_loss/((p_loss*exp(R*lam) - p_loss + 1)*expm1((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1))))], default=nan)*exp(-P*lam*p_loss) + 1
+
+
+def waste_first_order_two_level_persist(lam, T, C1, C, R1, R, p_loss, n2, P):
+    """... + pλ(nT/2 + R + P): first-order two levels with asynchronous durable writes."""
+    with errstate(over="ignore"):
+        return P*lam*p_loss + lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2)
+
+
 def two_level_first_order_fast(lam, C1, p_loss):
     """two_level_first_order_fast"""
     with errstate(over="ignore"):
@@ -412,4 +424,6 @@ LATEX = {
     'two-level-optimality': 'h = - E_{1} + T \\frac{d}{d T} E_{1}',
     'two-level-first-order': 'w_{1} = \\lambda \\left(p \\left(R + \\frac{T n}{2}\\right) + \\left(1 - p\\right) \\left(R_{1} + \\frac{T}{2}\\right)\\right) + \\frac{C + C_{1} \\left(n - 1\\right)}{T n}',
     'two-level-first-order-optimum': 'nT^{*} = \\frac{\\sqrt{2 C - 2 C_{1}}}{\\sqrt{\\lambda} \\sqrt{p}}',
+    'two-level-persist-period': 'E_{P} = E_{1} e^{P \\lambda p}',
+    'two-level-persist-first-order': 'w_{1} = P \\lambda p + \\lambda \\left(p \\left(R + \\frac{T n}{2}\\right) + \\left(1 - p\\right) \\left(R_{1} + \\frac{T}{2}\\right)\\right) + \\frac{C + C_{1} \\left(n - 1\\right)}{T n}',
 }

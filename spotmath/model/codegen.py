@@ -145,6 +145,9 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     "two_level_rollback_chance_protected": (
         lambda: derivations.two_level_rollback_chance(False), ("lam", "R1", "p_loss")),
     "waste_first_order_two_level": (derivations.waste_first_order_two_level, _TWO_LEVEL),
+    "waste_two_level_persist": (derivations.waste_two_level_persist, (*_TWO_LEVEL, "P")),
+    "waste_first_order_two_level_persist": (derivations.waste_first_order_two_level_persist,
+                                            (*_TWO_LEVEL, "P")),
     "two_level_first_order_fast": (lambda: derivations.two_level_first_order_optimum()[0],
                                    ("lam", "C1", "p_loss")),
     "two_level_first_order_durable": (lambda: derivations.two_level_first_order_optimum()[1],
@@ -168,7 +171,8 @@ def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
 #: overflow to ∞ − ∞).
 _AS_GIVEN = {"lost_work_exact", *(f"{name}_{variant}" for variant in ("preemptible", "protected")
                                    for name in ("two_level_period_time", "waste_two_level",
-                                                "two_level_condition"))}
+                                                "two_level_condition")),
+             "waste_two_level_persist"}
 
 
 def _rewritten(name: str) -> tuple[sp.Expr, list[sp.Symbol]]:

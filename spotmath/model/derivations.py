@@ -903,6 +903,52 @@ def waste_first_order_two_level() -> sp.Expr:
     return ((n2 - 1) * C1 + C) / (n2 * T) + lam * ((1 - p_loss) * fast + p_loss * durable)
 
 
+# Asynchronous durable writes (P, the persist time): the durable write blocks only for its
+# snapshot C, which is a fast copy at once, and becomes durable P later (P ≤ nT) while the
+# next period runs; an S event in those P hours leaves the upload running.  A rollback to
+# the durable level within them (a D event) finds the snapshot not yet durable and goes
+# back to the durable write before it: the period just completed is redone as well.
+# Derived for preemptible restarts: with protected ones no event lands in a restart, so how
+# much of the P hours is exposed depends on the restarts in it.
+@cache
+def two_level_persist_period() -> sp.Expr:
+    """E_P = e^{pλP}E₁: expected wall time from a snapshot still persisting to the next.
+
+    D events (rate pλ) are independent of S events, and a rollback to the durable level
+    comes exactly at a D event.  Let X be the first D event after the snapshot.  A period
+    takes at least nT ≥ P, so it cannot end before P; from a durable start the time to the
+    next snapshot is E₁ whatever came first.  A snapshot still persisting changes only the
+    case X < P (chance 1 − e^{−pλP}): after the durable restart the previous period is
+    redone (E₁, from a durable start) and its snapshot persists in turn (E_P).  So
+    E_P = E₁ + (1 − e^{−pλP})E_P.  Restarts preemptible.
+    """
+    E_P, E_1 = sp.symbols("E_P E_1", positive=True)
+    caught = 1 - sp.exp(-p_loss * lam * P)
+    (solution,) = sp.solve(sp.Eq(E_P, E_1 + caught * E_P), E_P)
+    return sp.simplify(solution).subs(E_1, two_level_period_time(True))
+
+
+@cache
+def waste_two_level_persist() -> sp.Expr:
+    """1 − nTe^{−pλP}/E₁: the two-level waste with asynchronous durable writes (P ≤ nT).
+
+    The factor is free of T and n, so the best pattern is the blocking one's, kept to
+    nT ≥ P.  Restarts preemptible.
+    """
+    return 1 - n2 * T / two_level_persist_period()
+
+
+@cache
+def waste_first_order_two_level_persist() -> sp.Expr:
+    """... + pλ(nT/2 + R + P): first-order two levels with asynchronous durable writes.
+
+    A D event lands within P of the last snapshot with chance P/(nT) and then loses one
+    more period, nT: pλP on top of :func:`waste_first_order_two_level`.
+    """
+    extra = sp.integrate(n2 * T / (n2 * T), (t, 0, P))
+    return waste_first_order_two_level() + lam * p_loss * extra
+
+
 @cache
 def two_level_first_order_optimum() -> tuple[sp.Expr, sp.Expr]:
     """(T*, nT*) = (√(2C₁/((1 − p)λ)), √(2(C − C₁)/(pλ))) with n continuous.
@@ -1128,6 +1174,20 @@ _DERIVATIONS = {
         sp.Symbol("nT^{*}"), two_level_first_order_optimum()[1],
         "Root of the first-order waste's derivative in T_2 = nT; the fast interval is "
         "Young's at (1 − p)λ and C_1."),
+    "two-level-persist-period": lambda: Derivation(
+        "two-level-persist-period",
+        "Expected wall time between snapshots, asynchronous durable writes",
+        sp.Symbol("E_P"), two_level_persist_period().subs(
+            two_level_period_time(True), sp.Symbol("E_1")),
+        "Only a rollback to the durable level within P of a snapshot (chance 1 − e^{−pλP}, "
+        "as a period lasts at least nT ≥ P) redoes the period before: "
+        "E_P = E_1 + (1 − e^{−pλP})E_P."),
+    "two-level-persist-first-order": lambda: Derivation(
+        "two-level-persist-first-order",
+        "First-order waste, two levels with asynchronous durable writes",
+        sp.Symbol("w_1"), waste_first_order_two_level_persist(),
+        "As two-level-first-order, and a D event within P of a snapshot loses one more "
+        "period."),
 }
 
 #: The stable names of all derivations, in the order the book introduces them.

@@ -96,6 +96,8 @@ class Plan:
     wastes, the effective discount and the verdict are the pattern's;
     ``waste_level2_only`` is the exact waste of durable writes alone at their optimum
     (``exact_interval_h``), for which the break-even interval and gang limits stand.
+    With ``persist_h`` both are asynchronous: the durable write blocks for its snapshot
+    and the compute between durable writes is at least P.
     """
 
     preemption_rate: float
@@ -159,8 +161,10 @@ class Plan:
                         "and the plan is as without it")
             rows.append(("preemption notice", text))
         if self.persist_h > 0:
+            between = ("the compute between durable writes" if self.two_level
+                       else "the interval")
             rows.append(("asynchronous write", f"blocks {duration_text(self.checkpoint_cost_h)}"
-                         f", durable {duration_text(self.persist_h)} later; the interval "
+                         f", durable {duration_text(self.persist_h)} later; {between} "
                          "must be at least that"))
         for label, key in (("without the notice", "no_notice"),
                            ("with blocking writes", "blocking")):
@@ -250,8 +254,9 @@ class Plan:
                 else f"while fewer than {_percent(even)} of preemptions take the fast "
                      "copies")
         rows = [
-            ("durable writes alone", f"checkpoint every {duration_text(self.exact_interval_h)}"
-                                     f", waste {_percent(levels['waste_level2_only'])}"),
+            ("durable writes alone", "checkpoint every " + duration_text(
+                max(self.exact_interval_h, self.persist_h))  # the best one of at least P
+                + f", waste {_percent(levels['waste_level2_only'])}"),
             ("fast copies", f"restart {duration_text(levels['level1_restart_h'])} from one; "
                             f"lost with {_percent(levels['level1_loss'])} of preemptions"),
             ("fast writes pay", pays),
@@ -330,7 +335,8 @@ def make_plan(
     notice_write : float or str, optional
         On-notice checkpoint write (default C + P, the time to a durable checkpoint).
     persist : float or str, optional
-        Time after its blocking part at which a checkpoint is durable (default 0).
+        Time after its blocking part at which a checkpoint is durable (default 0); with
+        ``level1_cost``, the durable write's (restarts preemptible).
     level1_cost : float or str, optional
         Two-level checkpoints: the fast write C₁ > 0 (``checkpoint_cost`` and
         ``restart_time`` are then the durable level's); needs ``level1_loss``.
@@ -398,19 +404,22 @@ def make_plan(
                      "notice_effective": effective, "persist_h": persist}
     levels = _two_level_options(level1_cost, level1_restart, level1_loss, restart)
     if levels is not None:
-        if notice > 0 or persist > 0:
-            raise InputError(f"level1_cost: two-level checkpoints are not modelled with "
-                             f"{'a notice' if notice > 0 else 'asynchronous writes'} yet; "
-                             "plan them without it")
+        if notice > 0:
+            raise InputError("level1_cost: two-level checkpoints are not modelled with a "
+                             "notice yet; plan them without it")
+        if persist > 0 and not restart_preemptible:
+            raise InputError("persist: asynchronous durable writes with two levels are "
+                             "derived for preemptible restarts only")
         if model != "exact":
             raise InputError("model: two-level checkpoints are planned with the exact model "
                              "(the first-order optimum is shown beside it)")
     if full["notice_share"] == 0 and persist == 0:
         plan = _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang,
                              classic, notice_values)
-        return plan if levels is None else _plan_two_level(plan, levels)
-    return _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, classic,
-                      notice_values, full)
+    else:
+        plan = _plan_full(rate, restart, cost, discount, nodes, model, variant, gang,
+                          classic, notice_values, full)
+    return plan if levels is None else _plan_two_level(plan, levels)
 
 
 def _verdict(effective: float | None) -> str:
@@ -509,14 +518,15 @@ def _two_level_options(level1_cost, level1_restart, level1_loss, restart) -> dic
 
 def _plan_two_level(plan: Plan, levels: dict) -> Plan:
     """The plan with fast copies: the exact optimal pattern and what it changes."""
-    gang, variant = plan.gang_rate, {"restart_preemptible": plan.restart_preemptible}
+    gang, variant = plan.gang_rate, {"restart_preemptible": plan.restart_preemptible,
+                                     "persist": plan.persist_h}
     durable = dict(checkpoint_cost=plan.checkpoint_cost_h, restart_time=plan.restart_time_h)
     fast = dict(level1_cost=levels["level1_cost"], level1_restart=levels["level1_restart"])
     best = two_level.optimum(gang, level1_loss=levels["level1_loss"], **fast, **durable,
                              **variant)
     first_order = float(two_level.waste(
         gang, best.interval, best.level2_every, level1_loss=levels["level1_loss"],
-        model="first-order", **fast, **durable))
+        model="first-order", persist=plan.persist_h, **fast, **durable))
     loss = levels["level1_loss"]
     continuous = (None, None)
     if 0 < loss < 1 and levels["level1_cost"] < plan.checkpoint_cost_h:

@@ -11,6 +11,13 @@ write and restarts in R.  A job starts just after a durable write and ends with 
 its wall time is a sum of independent period times, and the long-run waste is
 1 − work/E[wall time] exactly (no edge effect).
 
+With asynchronous durable writes (``persist`` P ≤ nT, preemptible restarts) the durable
+write is a snapshot of C, a fast copy at once and durable P later; a rollback to the durable
+level within those P hours goes back to the durable write before it, and the period just
+completed is redone too.  The first period starts from a durable copy, the others from a
+snapshot still persisting, and the job ends with its last snapshot: E[wall time] is
+E₁ + (periods − 1)E_P, not periods · E_P.
+
 Each job's run can be kept as a :class:`~spotmath.model.simulate.Timeline` (``record``):
 compute, fast and durable writes, the work a rollback threw away (``lost``), and fast and
 durable restarts, tiling the run.
@@ -20,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,9 +37,10 @@ from .simulate import MAX_PREEMPTIONS_PER_JOB, Segment, Simulation, Timeline
 
 __all__ = ["simulate", "TWO_LEVEL_KINDS"]
 
-#: The segment kinds of a two-level run, in the order a legend lists them.
+#: The segment kinds of a two-level run, in the order a legend lists them (``persist``
+#: segments overlap the run after a snapshot, as in :mod:`spotmath.model.simulate`).
 TWO_LEVEL_KINDS = ("compute", "fast-checkpoint", "checkpoint", "lost", "fast-restart",
-                   "restart")
+                   "restart", "persist")
 
 
 @fill_doc
@@ -40,6 +49,7 @@ def simulate(
     checkpoint_cost: float, level1_restart: float, restart_time: float, level1_loss: float,
     periods: int = 10, jobs: int = 1000, restart_preemptible: bool = True, seed: int = 0,
     record: list | None = None, events: list[tuple[float, bool]] | None = None,
+    persist: float = 0.0,
 ) -> Simulation:
     """Simulate jobs under the two-level rules; their waste estimates the exact model's.
 
@@ -74,6 +84,8 @@ def simulate(
     events : list of (float, bool), optional
         A hand-worked run: exactly these events, hours from the start, each with whether
         it destroys the fast copies, and no others (one job; ``level1_loss`` unused).
+    persist : float, optional
+        [[level2_persist]]
 
     Returns
     -------
@@ -85,7 +97,7 @@ def simulate(
     Raises
     ------
     InputError
-        [[bad_value]]
+        [[bad_value]]; a persist time longer than nT, or with protected restarts.
 
     Examples
     --------
@@ -102,6 +114,13 @@ def simulate(
     n, loss, count, runs, seed = check_parameters(
         scalar=True, level2_every=level2_every, level1_loss=level1_loss, periods=periods,
         jobs=jobs, seed=seed)
+    (persist,) = check_parameters(scalar=True, persist=persist)
+    if persist > 0 and not restart_preemptible:
+        raise InputError("persist: asynchronous durable writes with two levels are "
+                         "simulated with preemptible restarts only, as they are derived")
+    if persist > n * T * (1 + 1e-12):  # P = nT given as decimals may round up
+        raise InputError(f"persist: {persist:g} h is longer than the compute between "
+                         f"durable writes (nT = {n * T:g} h)")
     rng = random.Random(seed)
     # A period must run n segments, and its durable write, without a D event: refuse a
     # run that would take more events than the reference simulator allows a job.
@@ -119,18 +138,20 @@ def simulate(
                               "checkpoints")}
     attempts = 0
     for _ in range(runs):
-        job = _Job(rng, rate, loss, bool(restart_preemptible), record is not None, events)
-        for _ in range(count):
-            segment = 0
-            while segment < n:
-                write = fast if segment < n - 1 else durable
-                attempts += 1
-                if job.run(T, write, last=segment == n - 1):
-                    segment += 1
-                    continue
-                if job.recover(fast_restart, restart):
-                    continue  # the fast copy served: redo this segment
-                segment = 0
+        job = _Job(rng, rate, loss, bool(restart_preemptible), record is not None, events,
+                   persist)
+        period = segment = 0
+        while period < count:
+            attempts += 1
+            if job.run(T, fast if segment < n - 1 else durable, last=segment == n - 1):
+                segment += 1
+                if segment == n:
+                    period, segment = period + 1, 0
+                continue
+            back = job.recover(fast_restart, restart)
+            if back != "segment":  # else the fast copy served: redo this segment
+                period, segment = period - (back == "previous"), 0
+        job.finish()
         fields["wall_time"].append(job.clock)
         fields["preemptions"].append(job.events)
         fields["rework"].append(job.lost)
@@ -147,7 +168,8 @@ class _Job:
     """One job's clock, its next event, and what it has spent so far."""
 
     def __init__(self, rng: random.Random, rate: float, loss: float, preemptible: bool,
-                 logged: bool, events: list[tuple[float, bool]] | None = None) -> None:
+                 logged: bool, events: list[tuple[float, bool]] | None = None,
+                 persist: float = 0.0) -> None:
         self.rng, self.rate, self.loss, self.preemptible = rng, rate, loss, preemptible
         self.fixed = None if events is None else iter(events)
         self.clock = 0.0
@@ -162,6 +184,8 @@ class _Job:
         self.kept = 0.0  # compute and fast writes kept only by fast copies, hours
         self.kept_writes = 0.0  # the fast writes among them
         self.destroyed = False  # did the last event take the fast copies?
+        self.persist = persist
+        self.persisting: _Persisting | None = None  # the last snapshot, not yet durable
 
     def _add(self, kind: str, start: float, end: float) -> int | None:
         if self.logged and end > start:
@@ -197,6 +221,11 @@ class _Job:
                                  start + compute, end)]
             self.clock = end
             self.writing += write
+            if last and self.persist > 0:  # kept by the snapshot until it is durable
+                self.persisting = _Persisting(
+                    end + self.persist, self.since_durable + [e for e in entries if e],
+                    self.kept + compute + write, self.kept_writes + write,
+                    self._add("persist", end, end + self.persist))
             if last:
                 self.since_durable, self.kept, self.kept_writes = [], 0.0, 0.0
             else:
@@ -209,22 +238,51 @@ class _Job:
         self.destroyed = self._event()
         return False
 
-    def _roll_back_to_durable(self) -> None:
-        """The fast copies are gone: the compute and writes they kept are lost too."""
-        for index in self.since_durable:
+    def _lose(self, entries: list[int], kept: float, writes: float) -> None:
+        for index in entries:
             earlier = self.log[index]
             self.log[index] = Segment(earlier.start, earlier.end, "lost")
-        self.lost += self.kept
-        self.writing -= self.kept_writes
-        self.since_durable, self.kept, self.kept_writes = [], 0.0, 0.0
+        self.lost += kept
+        self.writing -= writes
 
-    def recover(self, fast_restart: float, restart: float) -> bool:
-        """Restart after the event that just came; True if from the fast copy."""
-        use_fast = not self.destroyed
+    def _cut_persist(self, at: float) -> None:
+        """The snapshot still persisting at ``at`` never will: its segment ends there."""
+        index = self.persisting.entry
+        if index is not None:
+            self.log[index] = Segment(self.log[index].start, at, "persist")
+        self.persisting = None
+
+    def _roll_back_to_durable(self) -> bool:
+        """The fast copies are gone: the compute and writes they kept are lost too, and
+        the period before if its snapshot is still persisting (True then)."""
+        self._lose(self.since_durable, self.kept, self.kept_writes)
+        self.since_durable, self.kept, self.kept_writes = [], 0.0, 0.0
+        if self.persisting is None:
+            return False
+        pending = self.persisting
+        if self.clock >= pending.durable_at:
+            self.persisting = None
+            return False
+        self._lose(pending.entries, pending.kept, pending.writes)
+        self._cut_persist(self.clock)
+        return True
+
+    def finish(self) -> None:
+        """The job ends with its last snapshot: the persist that starts there is not
+        part of the run."""
+        if self.persisting is not None and self.persisting.entry is not None:
+            self.log.pop(self.persisting.entry)  # the last entry, added with the snapshot
+        self.persisting = None
+
+    def recover(self, fast_restart: float, restart: float) -> str:
+        """Restart after the event that just came; from where the job goes on: the
+        ``"segment"`` cut short (a fast copy served), the ``"period"``'s start (the durable
+        copy), or the ``"previous"`` period's (the last snapshot was not durable yet)."""
+        use_fast, previous = not self.destroyed, False
         while True:
             length, kind = (fast_restart, "fast-restart") if use_fast else (restart, "restart")
             if not use_fast:
-                self._roll_back_to_durable()
+                previous = self._roll_back_to_durable() or previous
             start = self.clock
             # protected restarts cannot be hit: the events' clock stands still meanwhile
             end = start + length if not self.preemptible else min(start + length,
@@ -235,6 +293,18 @@ class _Job:
                 self.clock = end
                 if not self.preemptible:
                     self.next_event = self._draw(self.clock)
-                return use_fast
+                return "segment" if use_fast else "previous" if previous else "period"
             if self._event():
                 use_fast = False
+
+
+@dataclass
+class _Persisting:
+    """A snapshot not yet durable: when it will be, and the period only it keeps (its log
+    entries, compute and writes, and the writes among them, hours)."""
+
+    durable_at: float
+    entries: list[int]
+    kept: float
+    writes: float
+    entry: int | None  # its persist segment in the log

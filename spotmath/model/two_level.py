@@ -87,12 +87,15 @@ def waste(
     preemption_rate: ArrayLike, interval: ArrayLike, level2_every: int, *,
     level1_cost: ArrayLike, checkpoint_cost: ArrayLike, level1_restart: ArrayLike,
     restart_time: ArrayLike, level1_loss: float, model: str = "exact",
-    restart_preemptible: bool = True,
+    restart_preemptible: bool = True, persist: float = 0.0,
 ) -> Number:
     """Share of wall time not spent on kept compute, with two checkpoint levels.
 
     Exact: 1 − nT/E₁ [two-level-waste]; first order: ((n − 1)C₁ + C)/(nT)
-    + (1 − p)λ(T/2 + R₁) + pλ(nT/2 + R) [two-level-first-order].
+    + (1 − p)λ(T/2 + R₁) + pλ(nT/2 + R) [two-level-first-order].  With asynchronous
+    durable writes (``persist`` P > 0): 1 − nT/E_P, E_P = e^{pλP}E₁
+    [two-level-persist-period], and pλP more at first order
+    [two-level-persist-first-order].
 
     Parameters
     ----------
@@ -116,6 +119,8 @@ def waste(
         [[model]]
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    persist : float, optional
+        [[level2_persist]]
 
     Returns
     -------
@@ -126,7 +131,7 @@ def waste(
     Raises
     ------
     InputError
-        [[bad_value]]
+        [[bad_value]]; a persist time longer than nT, or with protected restarts.
 
     References
     ----------
@@ -145,10 +150,32 @@ def waste(
     rate, interval, fast, durable, fast_restart, restart, every, loss = _checked(
         preemption_rate, interval, level1_cost, checkpoint_cost, level1_restart,
         restart_time, level1_loss, level2_every=level2_every, scalar=False)
-    function = _f_waste(check_model(model), bool(restart_preemptible))
-    values = function(rate, interval, fast, durable, fast_restart, restart, loss, every)
+    model, preemptible = check_model(model), bool(restart_preemptible)
+    persist = _checked_persist(persist, preemptible, np.min(every * interval))
+    if persist > 0:
+        function = (_generated.waste_first_order_two_level_persist if model == "first-order"
+                    else _generated.waste_two_level_persist)
+        values = function(rate, interval, fast, durable, fast_restart, restart, loss, every,
+                          persist)
+    else:
+        values = _f_waste(model, preemptible)(rate, interval, fast, durable, fast_restart,
+                                              restart, loss, every)
     return as_output(_overflow_is_total(values, rate, interval, every, fast, durable,
                                         fast_restart, restart))
+
+
+def _checked_persist(persist, preemptible: bool, shortest_period: float) -> float:
+    """P, checked: nonnegative, within the compute between durable writes, and only with
+    preemptible restarts (the model is derived for them)."""
+    (persist,) = check_parameters(scalar=True, persist=persist)
+    if persist > 0 and not preemptible:
+        raise InputError("persist: asynchronous durable writes with two levels are derived "
+                         "for preemptible restarts only")
+    if persist > shortest_period * (1 + 1e-12):  # P = nT given as decimals may round up
+        raise InputError(f"persist: {persist:g} h is longer than the compute between durable "
+                         f"writes (nT = {shortest_period:g} h); a snapshot must be durable "
+                         "before the next one")
+    return persist
 
 
 def _overflow_is_total(values, rate, interval, every, fast, durable, fast_restart,
@@ -191,6 +218,7 @@ class _Setting:
     restart: float
     loss: float
     preemptible: bool
+    persist: float = 0.0
 
     def arguments(self, interval, every) -> tuple:
         return (self.rate, interval, self.fast, self.durable, self.fast_restart,
@@ -204,7 +232,7 @@ class _Setting:
 
 
 def _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart, restart_time,
-             level1_loss, restart_preemptible) -> _Setting:
+             level1_loss, restart_preemptible, persist=0.0) -> _Setting:
     rate, fast, durable, fast_restart, restart = check_parameters(
         scalar=True, preemption_rate=preemption_rate, level1_cost=level1_cost,
         checkpoint_cost=checkpoint_cost, level1_restart=level1_restart,
@@ -213,15 +241,17 @@ def _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart, rest
     if durable <= 0:
         raise InputError("checkpoint_cost: must be above 0 for an optimum (a free durable "
                          "write is best written continuously)")
-    return _Setting(rate, fast, durable, fast_restart, restart, loss,
-                    bool(restart_preemptible))
+    preemptible = bool(restart_preemptible)
+    return _Setting(rate, fast, durable, fast_restart, restart, loss, preemptible,
+                    _checked_persist(persist, preemptible, math.inf))
 
 
 def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
     """The optimal T for each n in ``every``: the root of h, bisected for all n at once.
 
     h(T) = T ∂E₁/∂T − E₁ increases in T (E₁ is convex in T) from −E₁(0) < 0, so its root
-    is bracketed by doubling and bisected until the bracket is one ulp wide.  Where the
+    is bracketed by doubling and bisected until the bracket is one ulp wide; with
+    asynchronous durable writes, at least P/n.  Where the
     printed h overflows (∞ − ∞, far past the root, where E₁ has grown beyond 1e300) its
     NaN counts as above the root.
     """
@@ -244,16 +274,19 @@ def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
         below = setting.condition(middle, every) < 0
         low = np.where(open_ & below, middle, low)
         high = np.where(open_ & ~below, middle, high)
-    return high
+    # E₁/(nT) falls before the root and rises after it: kept to nT ≥ P, the best T is
+    # the root or P/n.
+    return np.maximum(high, setting.persist / every)
 
 
 @fill_doc
 def best_interval(
     preemption_rate: float, level2_every: int, *, level1_cost: float, checkpoint_cost: float,
     level1_restart: float, restart_time: float, level1_loss: float,
-    restart_preemptible: bool = True,
+    restart_preemptible: bool = True, persist: float = 0.0,
 ) -> float:
-    """The exact optimal interval T for a given n: the root of h(T) [two-level-optimality].
+    """The exact optimal interval T for a given n: the root of h(T) [two-level-optimality],
+    or P/n if that is longer (asynchronous durable writes).
 
     Parameters
     ----------
@@ -273,6 +306,8 @@ def best_interval(
         [[level1_loss]]
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    persist : float, optional
+        [[level2_persist]]
 
     Returns
     -------
@@ -295,7 +330,7 @@ def best_interval(
     True
     """
     setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
-                       restart_time, level1_loss, restart_preemptible)
+                       restart_time, level1_loss, restart_preemptible, persist)
     (every,) = check_parameters(scalar=True, level2_every=level2_every)
     if every > 1 and setting.fast <= 0:
         raise InputError("level1_cost: must be above 0 for an optimum with fast writes")
@@ -369,7 +404,7 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
 def optimum(
     preemption_rate: float, *, level1_cost: float, checkpoint_cost: float,
     level1_restart: float, restart_time: float, level1_loss: float,
-    restart_preemptible: bool = True,
+    restart_preemptible: bool = True, persist: float = 0.0,
 ) -> Pattern:
     """The exact optimal pattern: whole n and continuous T of least waste.
 
@@ -377,7 +412,9 @@ def optimum(
     the first n whose lower bound on the waste reaches the best waste found among n = 1
     and the first-order optimum's neighbours (:func:`first_order_optimum`).  The bound,
     from the derived period time, grows with n, so no larger n can do better.  Among equal
-    wastes the smallest n.
+    wastes the smallest n.  Asynchronous durable writes multiply the period by e^{pλP},
+    the same for every pattern [two-level-persist-period]: the search is the same, each
+    T kept to nT ≥ P (a bound for all T is one for these).
 
     Parameters
     ----------
@@ -395,6 +432,8 @@ def optimum(
         Chance p that an event destroys the fast copies, 0 < p ≤ 1.
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    persist : float, optional
+        [[level2_persist]]
 
     Returns
     -------
@@ -421,7 +460,7 @@ def optimum(
     True
     """
     setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
-                       restart_time, level1_loss, restart_preemptible)
+                       restart_time, level1_loss, restart_preemptible, persist)
     if setting.fast <= 0:
         raise InputError("level1_cost: must be above 0 for an optimum (free fast writes "
                          "are best written continuously)")
@@ -441,12 +480,19 @@ def optimum(
             f"{setting.durable:g} h or a restart almost never completes: the waste is 100%")
     _, ratios = _ratios(setting, np.array(start))
     if not ratios.min() < 2.0**53:  # the waste is 1 to double precision for any pattern
-        return Pattern(float(exact_interval(setting.rate, setting.durable)), 1, 1.0)
+        return Pattern(max(float(exact_interval(setting.rate, setting.durable)),
+                           setting.persist), 1, 1.0)
     last = _last_candidate(setting, float(ratios.min()))
     every = np.arange(1, last, dtype=float)
     intervals, ratios = _ratios(setting, every)
     best = int(np.argmin(ratios))
-    return Pattern(float(intervals[best]), int(every[best]), float(1 - 1 / ratios[best]))
+    if setting.persist == 0:
+        return Pattern(float(intervals[best]), int(every[best]), float(1 - 1 / ratios[best]))
+    interval, every = float(intervals[best]), int(every[best])
+    return Pattern(interval, every, float(waste(
+        setting.rate, interval, every, level1_cost=setting.fast,
+        checkpoint_cost=setting.durable, level1_restart=setting.fast_restart,
+        restart_time=setting.restart, level1_loss=setting.loss, persist=setting.persist)))
 
 
 @fill_doc
@@ -509,6 +555,7 @@ def first_order_optimum(
 def loss_break_even(
     preemption_rate: float, *, level1_cost: float, checkpoint_cost: float,
     level1_restart: float, restart_time: float, restart_preemptible: bool = True,
+    persist: float = 0.0,
 ) -> float:
     """The chance p above which fast writes between durable ones stop paying.
 
@@ -532,6 +579,8 @@ def loss_break_even(
         [[level2_restart]]
     restart_preemptible : bool, optional
         [[restart_preemptible]]
+    persist : float, optional
+        [[level2_persist]]
 
     Returns
     -------
@@ -552,12 +601,12 @@ def loss_break_even(
     True
     """
     setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
-                       restart_time, 1.0, restart_preemptible)
+                       restart_time, 1.0, restart_preemptible, persist)
     if setting.fast >= setting.durable:
         return 0.0
     options = dict(level1_cost=setting.fast, checkpoint_cost=setting.durable,
                    level1_restart=setting.fast_restart, restart_time=setting.restart,
-                   restart_preemptible=setting.preemptible)
+                   restart_preemptible=setting.preemptible, persist=setting.persist)
 
     def fast_pays(loss: float) -> bool:
         try:

@@ -235,6 +235,14 @@
     waste_first_order_two_level: function (lam, T, C1, C, R1, R, p_loss, n2) {
       return lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2);
     },
+    // 1 − nTe^{−pλP}/E₁: the two-level waste with asynchronous durable writes (P ≤ nT).
+    waste_two_level_persist: function (lam, T, C1, C, R1, R, p_loss, n2, P) {
+      return -T*n2*((p_loss == 0) ? (1/((n2 - 1)*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/lam + Math.exp(R1*lam)*Math.expm1(lam*(C + T))/lam)) : (lam*p_loss/((p_loss*Math.exp(R*lam) - p_loss + 1)*Math.expm1((n2 - 1)*Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C1 + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1)) + Math.log1p(p_loss*Math.exp(R1*lam)*Math.expm1(lam*(C + T))/(p_loss*Math.exp(R1*lam) - p_loss + 1))))))*Math.exp(-P*lam*p_loss) + 1;
+    },
+    // ... + pλ(nT/2 + R + P): first-order two levels with asynchronous durable writes.
+    waste_first_order_two_level_persist: function (lam, T, C1, C, R1, R, p_loss, n2, P) {
+      return P*lam*p_loss + lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2);
+    },
     // two_level_first_order_fast
     two_level_first_order_fast: function (lam, C1, p_loss) {
       return Math.sqrt(2)*Math.sqrt(C1)/(Math.sqrt(lam)*Math.sqrt(1 - p_loss));
