@@ -563,7 +563,8 @@ def loss_break_even(
     fast copy still serves the fast restarts); below it some n > 1 has less waste.  At
     p = 0 a durable write only costs, so n = 2 beats n = 1 whenever C₁ < C; at p = 1 a
     fast write only costs, so n = 1 wins.  Bisection on p of whether :func:`optimum`
-    chooses n > 1.
+    chooses n > 1.  With asynchronous durable writes fast ones can pay even when they
+    cost as much as the snapshot: they come more often than every P.
 
     Parameters
     ----------
@@ -586,7 +587,8 @@ def loss_break_even(
     -------
     float
         The break-even chance, to 1e-6; 0.0 when fast writes never pay (a fast write
-        costs no less than a durable one, or the waste is 1 for every pattern).
+        costs no less than a durable one and the best single-level interval is at least
+        P, or the waste is 1 for every pattern).
 
     Raises
     ------
@@ -603,7 +605,12 @@ def loss_break_even(
     setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
                        restart_time, 1.0, restart_preemptible, persist)
     if setting.fast >= setting.durable:
-        return 0.0
+        # Then a pattern (n, T) never beats (1, T): its writes cost no less and its
+        # rollbacks go no less far.  So fast writes can pay only where n = 1's best
+        # interval, the single-level one whatever p, is shorter than P.
+        blocking = _Setting(**dict(vars(setting), persist=0.0))
+        if _best_intervals(blocking, np.array([1.0]))[0] >= setting.persist:
+            return 0.0
     options = dict(level1_cost=setting.fast, checkpoint_cost=setting.durable,
                    level1_restart=setting.fast_restart, restart_time=setting.restart,
                    restart_preemptible=setting.preemptible, persist=setting.persist)
