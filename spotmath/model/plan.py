@@ -219,7 +219,10 @@ class Plan:
         alone = ""
         if self.two_level:
             levels = self.two_level
-            every = (f"{every}: a fast write of {duration_text(levels['level1_cost_h'])}, "
+            every = (f"{every}: every write durable, its fast copy kept for fast "
+                     "restarts (fast writes between durable ones do not pay here)"
+                     if levels["level2_every"] == 1 else
+                     f"{every}: a fast write of {duration_text(levels['level1_cost_h'])}, "
                      f"and every {_ordinal(levels['level2_every'])} write durable (every "
                      f"{duration_text(levels['level2_interval_h'])} of compute)")
             alone = "durable writes alone: "

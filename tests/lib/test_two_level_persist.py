@@ -278,3 +278,11 @@ def test_plan_table_says_the_compute_between_durable_writes_must_cover_the_uploa
     words = " ".join(result.stdout.split())
     assert ("durable 2 min later; the compute between durable writes must be at least "
             "that") in words
+
+
+def test_plan_table_says_when_every_write_is_durable(cli):
+    result = cli("plan", "--checkpoint", "5s", "--persist", "3min", "--level1", "5s",
+                 "--level1-loss", "0.3")
+    assert result.returncode == 0, result.stderr
+    words = " ".join(result.stdout.split())
+    assert "every write durable, its fast copy kept for fast restarts" in words
