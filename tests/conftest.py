@@ -127,6 +127,31 @@ class PlanOracle:
         return options
 
     @staticmethod
+    def random_two_level_options(rng: np.random.Generator) -> dict:
+        """A parameter set with a fast level: mostly plannable (exact model, no notice,
+        sometimes asynchronous durable writes), sometimes refused."""
+        def log_uniform(low, high):
+            return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+        options = PlanOracle.random_options(rng)
+        if rng.random() < 0.8:
+            options.pop("notice", None), options.pop("notice-share", None)
+            options.pop("notice-write", None)
+        if rng.random() < 0.85:
+            options["model"] = "exact"
+        if rng.random() < 0.6:
+            options["restart-variant"] = "preemptible"
+        options["nodes"] = str(int(round(log_uniform(1, 64))))
+        if rng.random() < 0.4:
+            options["persist"] = f"{log_uniform(1, 600):.6g}s"
+        options["level1"] = f"{log_uniform(0.5, 120):.6g}s"
+        if rng.random() < 0.7:
+            options["level1-restart"] = f"{log_uniform(5, 1800):.6g}s"
+        options["level1-loss"] = str(rng.choice(
+            [f"{rng.uniform(0, 1):.4g}", "1", f"{log_uniform(1e-4, 0.05):.3g}", "30%"]))
+        return options
+
+    @staticmethod
     def assert_same_plan(options: dict, got: dict, expected: dict) -> None:
         assert got.keys() == expected.keys(), (options, got, expected)
         for key, want in expected.items():

@@ -319,7 +319,7 @@ def generate_inputs_js() -> str:
     import json
 
     from .. import inputs
-    from . import plan
+    from . import plan, two_level
 
     def pattern(regex: re.Pattern) -> str:
         return regex.pattern.replace("(?P<", "(?<")
@@ -333,6 +333,8 @@ def generate_inputs_js() -> str:
                               **{name: choices[0] for name, choices in plan.CHOICES.items()}),
         "PLAN_CHOICES": plan.CHOICES,
         "PLAN_KEYS": plan.PLAN_KEYS,
+        "TWO_LEVEL_KEYS": plan.TWO_LEVEL_KEYS,
+        "MOST_SEGMENTS": two_level.MOST_SEGMENTS,
     }
     body = "\n".join(f"    {key}: {json.dumps(value)}," for key, value in values.items())
     return "\n".join([

@@ -11,5 +11,7 @@
     PLAN_DEFAULTS: {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6", "nodes": "1", "model": "exact", "restart-variant": "preemptible"},
     PLAN_CHOICES: {"model": ["exact", "first-order"], "restart-variant": ["preemptible", "protected"]},
     PLAN_KEYS: ["young_interval_h", "daly_interval_h", "exact_interval_h", "recommended_interval_h", "waste_first_order", "waste_exact", "effective_discount", "break_even_interval_h", "max_gang_size", "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "nodes", "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h", "spot_discount", "notice_h", "notice_share", "notice_write_h", "notice_effective", "persist_h", "first_order_interval_h"],
+    TWO_LEVEL_KEYS: ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_interval_h", "level2_every", "level2_interval_h", "waste_level2_only", "level1_loss_break_even", "level1_interval_first_order_h", "level2_interval_first_order_h"],
+    MOST_SEGMENTS: 1000000,
   };
 })(typeof globalThis !== "undefined" ? globalThis : this);

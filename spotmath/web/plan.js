@@ -451,6 +451,211 @@
     return Math.max(0, Math.ceil(snap(size)) - 1);
   }
 
+  // -- spotmath.model.two_level: two checkpoint levels ----------------------------------------
+  // The same search as the Python (scalar here where NumPy runs all n at once: each n's
+  // bisection takes the same steps), with SciPy's bounded minimiser replaced by a golden
+  // section search, used only for a bound that keeps a margin of one part in a million.
+  const MOST_SEGMENTS = root.spotmathInputs.MOST_SEGMENTS;
+  // spotmath.cli._OPTION_NAMES, for the parameters two levels can name
+  const OPTION_NAMES = { level1_cost: "--level1", level1_restart: "--level1-restart",
+                         level1_loss: "--level1-loss", persist: "--persist", model: "--model" };
+
+  // the InputError of a parameter of spotmath.model.two_level (its name, as Python's .name)
+  function levelError(name, detail) {
+    const error = new InputError(`${OPTION_NAMES[name] ?? name}: ${detail}`);
+    error.parameter = name;
+    return error;
+  }
+
+  function twoLevelWaste(s, interval, every, model) {
+    let value;
+    if (s.persist > 0) {
+      const f = model === "first-order" ? F.waste_first_order_two_level_persist
+        : F.waste_two_level_persist;
+      value = f(s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every,
+                s.persist);
+    } else if (model === "first-order") {
+      value = F.waste_first_order_two_level(s.rate, interval, s.fast, s.durable,
+                                            s.fastRestart, s.restart, s.loss, every);
+    } else {
+      value = F[`waste_two_level_${variantName(s.preemptible)}`](
+        s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every);
+    }
+    if (!Number.isNaN(value)) return value;
+    // _overflow_is_total: where the period overflows double precision the waste is 1
+    const stretch = s.rate * (every * interval + (every - 1) * s.fast + s.durable
+                              + Math.max(s.fastRestart, s.restart));
+    if (stretch > 700) return 1;
+    throw new Error("the two-level waste is NaN away from overflow");
+  }
+
+  function twoLevelPeriod(s, interval, every) {
+    return F[`two_level_period_time_${variantName(s.preemptible)}`](
+      s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every);
+  }
+
+  function twoLevelCondition(s, interval, every) {
+    return F[`two_level_condition_${variantName(s.preemptible)}`](
+      s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every);
+  }
+
+  // _best_intervals for one n: the root of h, at least P/n
+  function bestTwoLevelInterval(s, every) {
+    let low = 0, high = 1 / s.rate;
+    const longest = LONGEST / s.rate;
+    for (let i = 0; i < 200; i++) {
+      if (!(twoLevelCondition(s, high, every) < 0)) break;
+      if (high >= longest) {
+        throw levelError("preemption_rate", "no optimal interval within 300 mean times " +
+                         "between events (the writes cost too much for this rate)");
+      }
+      low = high;
+      high = Math.min(high * 2, longest);
+    }
+    for (let i = 0; i < 2100; i++) {
+      const middle = (low + high) / 2;
+      if (!(middle > low && middle < high)) break;
+      if (twoLevelCondition(s, middle, every) < 0) low = middle;
+      else high = middle;
+    }
+    return Math.max(high, s.persist / every);
+  }
+
+  function twoLevelRatio(s, every) {
+    const interval = bestTwoLevelInterval(s, every);
+    return [interval, twoLevelPeriod(s, interval, every) / (every * interval)];
+  }
+
+  // the least of a unimodal f on [a, b] to xatol, by golden section
+  function goldenMinimum(f, a, b, xatol) {
+    const ratio = (Math.sqrt(5) - 1) / 2;
+    let c = b - ratio * (b - a), d = a + ratio * (b - a), fc = f(c), fd = f(d);
+    while (b - a > xatol) {
+      if (fc < fd) { b = d; d = c; fd = fc; c = b - ratio * (b - a); fc = f(c); }
+      else { a = c; c = d; fc = fd; d = a + ratio * (b - a); fd = f(d); }
+    }
+    return Math.min(fc, fd);
+  }
+
+  function twoLevelBound(s, every, chance) {
+    const x = chance * s.rate;
+    const writes = s.durable >= s.fast ? s.fast : ((every - 1) * s.fast + s.durable) / every;
+    const excess = (logInterval) => {
+      const interval = Math.exp(logInterval);
+      const grown = Math.expm1(Math.min((every - 1) * Math.log1p(x * interval), 700));
+      return writes / interval + (grown - (every - 1) * x * interval) / (x * every * interval);
+    };
+    const found = goldenMinimum(excess, Math.log(1e-9 / s.rate), Math.log(LONGEST / s.rate),
+                                1e-10);
+    return 1 + (1 - 1e-6) * found;
+  }
+
+  // _tail_bound: a lower bound on E1/(n'T) over every T and every n' >= n
+  function twoLevelTailBound(s, every, chance) {
+    const logs = (logInterval) => {
+      const interval = Math.exp(logInterval);
+      const logA = Math.log1p(chance * Math.expm1(s.rate * (interval + s.fast)));
+      const logB = Math.log1p(chance * Math.expm1(s.rate * (interval + s.durable)));
+      return [interval, logA, Math.min((every - 1) * logA + logB, 700)];
+    };
+    const atN = (x) => {
+      const [interval, , grown] = logs(x);
+      return Math.expm1(grown) / (every * chance * s.rate * interval);
+    };
+    const limit = (x) => {
+      const [interval, logA, grown] = logs(x);
+      return Math.exp(grown) * logA / (chance * s.rate * interval);
+    };
+    const low = Math.log(1e-9 / s.rate), high = Math.log(LONGEST / s.rate);
+    return (1 - 1e-6) * Math.min(goldenMinimum(atN, low, high, 1e-10),
+                                 goldenMinimum(limit, low, high, 1e-10));
+  }
+
+  const rollbackChance = (s) => F[`two_level_rollback_chance_${variantName(s.preemptible)}`](
+    s.rate, s.fastRestart, s.loss);
+
+  function lastCandidate(s, bestRatio) {
+    const chance = rollbackChance(s);
+    const reaches = (every) => twoLevelBound(s, every, chance) >= bestRatio
+      || twoLevelTailBound(s, every, chance) >= bestRatio;
+    let high = 2;
+    while (!reaches(high)) {
+      if (high > MOST_SEGMENTS) {
+        throw levelError("level1_loss", `${general(s.loss, 6)} is too small: the best ` +
+                         "pattern would write a durable copy less often than every " +
+                         `${MOST_SEGMENTS.toLocaleString("en-US")} writes`);
+      }
+      high *= 2;
+    }
+    let low = Math.floor(high / 2);
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (reaches(middle)) high = middle;
+      else low = middle;
+    }
+    return high;
+  }
+
+  function twoLevelFirstOrderOptimum(s) {
+    return [F.two_level_first_order_fast(s.rate, s.fast, s.loss),
+            F.two_level_first_order_durable(s.rate, s.fast, s.durable, s.loss)];
+  }
+
+  // spotmath.model.two_level.optimum: {interval, every, waste}
+  function twoLevelOptimum(s) {
+    if (s.loss <= 0) {
+      throw levelError("level1_loss", "must be above 0 for an optimum (with fast copies " +
+                       "never lost, a durable write never pays)");
+    }
+    const start = [1];
+    if (s.loss < 1 && s.durable > s.fast) {
+      const [fast, durable] = twoLevelFirstOrderOptimum(s);
+      const guess = durable / fast;
+      start.push(Math.max(1, Math.floor(guess)), Math.max(1, Math.ceil(guess)));
+    }
+    if (!Number.isFinite(twoLevelPeriod(s, 0, 1))) {
+      throw levelError("preemption_rate", `at ${general(s.rate, 6)} events per hour a ` +
+                       `durable write of ${general(s.durable, 6)} h or a restart almost ` +
+                       "never completes: the waste is 100%");
+    }
+    const least = Math.min(...start.map((every) => twoLevelRatio(s, every)[1]));
+    if (!(least < 2 ** 53)) {
+      return { interval: Math.max(exactInterval(s.rate, s.durable), s.persist), every: 1,
+               waste: 1 };
+    }
+    const last = lastCandidate(s, least);
+    let best = null;
+    for (let every = 1; every < last; every++) {
+      const [interval, ratio] = twoLevelRatio(s, every);
+      if (best === null || ratio < best.ratio) best = { interval, every, ratio };
+    }
+    const waste = s.persist === 0 ? 1 - 1 / best.ratio
+      : twoLevelWaste(s, best.interval, best.every, "exact");
+    return { interval: best.interval, every: best.every, waste };
+  }
+
+  function twoLevelLossBreakEven(s) {
+    if (s.fast >= s.durable) {
+      if (s.persist === 0) return 0;
+      if (bestTwoLevelInterval({ ...s, loss: 1, persist: 0 }, 1) >= s.persist) return 0;
+    }
+    const fastPays = (loss) => {
+      try {
+        return twoLevelOptimum({ ...s, loss }).every > 1;
+      } catch (error) {
+        if (error.parameter !== "level1_loss") throw error;
+        return true;
+      }
+    };
+    let low = 0, high = 1;
+    while (high - low > 1e-6) {
+      const middle = (low + high) / 2;
+      if (fastPays(middle)) low = middle;
+      else high = middle;
+    }
+    return low === 0 ? 0 : (low + high) / 2;
+  }
+
   // -- spotmath.model.plan --------------------------------------------------------------------------
   const percent = (share) => (share === null ? "n/a" : `${fixed(100 * share, 1)}%`);
   const finite = (hours) => (Number.isFinite(hours) ? hours : null);
@@ -481,6 +686,21 @@
                            "checkpoint interval that long is sensible");
     }
     const full = { share: effective ? share : 0, write: effective ? write : cost + persist, persist };
+    const levels = twoLevelOptions(o, restart);
+    if (levels !== null) {
+      if (notice > 0) {
+        throw new InputError("--level1: two-level checkpoints are not modelled with a " +
+                             "notice yet; plan them without it");
+      }
+      if (persist > 0 && !preemptible) {
+        throw new InputError("--persist: asynchronous durable writes with two levels are " +
+                             "derived for preemptible restarts only");
+      }
+      if (model !== "exact") {
+        throw new InputError("--model: two-level checkpoints are planned with the exact " +
+                             "model (the first-order optimum is shown beside it)");
+      }
+    }
     const plan = {
       young_interval_h: F.young_interval(gang, cost),
       daly_interval_h: F.daly_interval(gang, cost),
@@ -543,7 +763,60 @@
     }
     const checked = { gang, cost, restart, discount, model, preemptible, full,
                       classic: full.share === 0 && persist === 0 };
-    return { values: plan, baseline, checked };
+    let twoLevel = null;
+    if (levels !== null) {
+      twoLevel = planTwoLevel(plan, levels);
+      checked.twoLevel = { rate: gang, fast: levels.cost, durable: cost,
+                           fastRestart: levels.restart, restart, loss: levels.loss,
+                           preemptible, persist, every: twoLevel.level2_every };
+    }
+    return { values: plan, baseline, checked, twoLevel };
+  }
+
+  // make_plan's _two_level_options: the checked fast level, or null without one
+  function twoLevelOptions(o, restart) {
+    if (o.level1 === null) {
+      for (const [name, value] of [["--level1-restart", o.level1Restart],
+                                   ["--level1-loss", o.level1Loss]]) {
+        if (value !== null) {
+          throw new InputError(`${name}: given without a fast write (level1_cost); give it too`);
+        }
+      }
+      return null;
+    }
+    if (o.level1Loss === null) {
+      throw new InputError("--level1-loss: required with a fast write: the share of " +
+                           "preemptions that take the fast copies with them, 0 to 1");
+    }
+    return { cost: o.level1, restart: o.level1Restart === null ? restart : o.level1Restart,
+             loss: o.level1Loss };
+  }
+
+  // _plan_two_level: the exact optimal pattern; the plan's values become the pattern's
+  function planTwoLevel(plan, levels) {
+    const s = { rate: plan.gang_rate, fast: levels.cost, durable: plan.checkpoint_cost_h,
+                fastRestart: levels.restart, restart: plan.restart_time_h,
+                loss: levels.loss, preemptible: plan.restart_preemptible,
+                persist: plan.persist_h };
+    const best = twoLevelOptimum(s);
+    const firstOrder = twoLevelWaste(s, best.interval, best.every, "first-order");
+    let continuous = [null, null];
+    if (levels.loss > 0 && levels.loss < 1 && levels.cost < plan.checkpoint_cost_h) {
+      continuous = twoLevelFirstOrderOptimum(s);
+    }
+    const values = {
+      level1_cost_h: levels.cost, level1_restart_h: levels.restart, level1_loss: levels.loss,
+      level1_interval_h: best.interval, level2_every: best.every,
+      level2_interval_h: best.interval * best.every, waste_level2_only: plan.waste_exact,
+      level1_loss_break_even: twoLevelLossBreakEven(s),
+      level1_interval_first_order_h: continuous[0],
+      level2_interval_first_order_h: continuous[1],
+    };
+    const eff = best.waste >= 1 ? null : 1 - relativePrice(best.waste, plan.spot_discount);
+    Object.assign(plan, { recommended_interval_h: best.interval, waste_exact: best.waste,
+                          waste_first_order: firstOrder, effective_discount: eff,
+                          verdict: verdictOf(eff) });
+    return values;
   }
 
   // Waste and spot's price per useful hour (on-demand = 1) over a log grid of intervals
@@ -599,7 +872,7 @@
 
   // Plan.report: the table `spotmath plan` prints.
   function report(plan) {
-    const p = plan.values, baseline = plan.baseline;
+    const p = plan.values, baseline = plan.baseline, levels = plan.twoLevel;
     const gang = p.nodes > 1 ? `a gang of ${p.nodes} nodes (gang rate ${general(p.gang_rate, 3)}/h)` : "one node";
     const restart = p.restart_preemptible ? "can be preempted" : "cannot be preempted";
     const model = p.model === "exact" ? "exact renewal-reward model, restart " + restart
@@ -608,7 +881,8 @@
       ? `${percent(p.effective_discount)} below on-demand (nominal ${percent(p.spot_discount)})`
       : p.model === "exact" ? "n/a: the waste reaches 100% here, so no hour is useful"
         : "n/a: the first-order waste reaches 100% here, so the approximation has broken down (use --model exact)";
-    const pays = p.verdict === "spot pays";
+    // with two levels the break-even interval is durable writes alone's
+    const pays = levels ? levels.waste_level2_only < p.spot_discount : p.verdict === "spot pays";
     const breakEven = p.break_even_interval_h !== null
       ? `${durationText(p.break_even_interval_h)} (checkpoint less often than this and spot costs more than on-demand)`
       : pays ? "none: spot pays however rarely the job checkpoints"
@@ -623,8 +897,18 @@
     if (baseline && p.first_order_interval_h !== null) {
       optimum += ", first order " + durationText(p.first_order_interval_h);
     }
-    const every = p.recommended_interval_h !== null ? durationText(p.recommended_interval_h)
+    let every = p.recommended_interval_h !== null ? durationText(p.recommended_interval_h)
       : "only on notice (no periodic checkpoint beats none)";
+    let alone = "";
+    if (levels) {
+      every = levels.level2_every === 1
+        ? `${every}: every write durable, its fast copy kept for fast restarts (fast ` +
+          "writes between durable ones do not pay here)"
+        : `${every}: a fast write of ${durationText(levels.level1_cost_h)}, and every ` +
+          `${ordinal(levels.level2_every)} write durable (every ` +
+          `${durationText(levels.level2_interval_h)} of compute)`;
+      alone = "durable writes alone: ";
+    }
     const firstOrder = p.waste_first_order === null ? "unbounded" : percent(p.waste_first_order);
     const changes = [];
     if (p.notice_h > 0 && p.notice_share === 0) {
@@ -637,7 +921,8 @@
         : `${durationText(p.notice_h)} for ${share}, but the on-notice write (${write}) does not fit in it: the notice saves nothing, and the plan is as without it`]);
     }
     if (p.persist_h > 0) {
-      changes.push(["asynchronous write", `blocks ${durationText(p.checkpoint_cost_h)}, durable ${durationText(p.persist_h)} later; the interval must be at least that`]);
+      const between = levels ? "the compute between durable writes" : "the interval";
+      changes.push(["asynchronous write", `blocks ${durationText(p.checkpoint_cost_h)}, durable ${durationText(p.persist_h)} later; ${between} must be at least that`]);
     }
     for (const [label, key] of [["without the notice", "no_notice"], ["with blocking writes", "blocking"]]) {
       if (baseline && baseline[key]) {
@@ -653,19 +938,51 @@
       ["optimal interval", optimum],
       ["checkpoint every", every],
       ["waste at that interval", `${percent(p.waste_exact)} exact, ${firstOrder} first order`],
+      ...twoLevelRows(p, levels),
       ["effective spot discount", effective],
-      ["break-even interval", breakEven],
-      ["largest gang that pays", maxGang],
+      ["break-even interval", alone + breakEven],
+      ["largest gang that pays", alone + maxGang],
       ["never on spot from", never],
       ["verdict", p.verdict],
     ]);
   }
 
+  // Plan._two_level_rows: what the fast copies do
+  function twoLevelRows(p, levels) {
+    if (!levels) return [];
+    const even = levels.level1_loss_break_even;
+    const pays = even === 0 ? "never (a fast write costs no less than a durable one)"
+      : `while fewer than ${percent(even)} of preemptions take the fast copies`;
+    const rows = [
+      ["durable writes alone", "checkpoint every " +
+        durationText(Math.max(p.exact_interval_h, p.persist_h)) +
+        `, waste ${percent(levels.waste_level2_only)}`],
+      ["fast copies", `restart ${durationText(levels.level1_restart_h)} from one; lost with ` +
+        `${percent(levels.level1_loss)} of preemptions`],
+      ["fast writes pay", pays],
+    ];
+    if (levels.level1_interval_first_order_h !== null) {
+      rows.push(["first-order optimum", "fast every " +
+        `${durationText(levels.level1_interval_first_order_h)}, durable every ` +
+        durationText(levels.level2_interval_first_order_h)]);
+    }
+    return rows;
+  }
+
+  // plan._ordinal: 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, ...
+  function ordinal(number) {
+    const suffix = number % 100 >= 10 && number % 100 <= 20 ? "th"
+      : ({ 1: "st", 2: "nd", 3: "rd" })[number % 10] ?? "th";
+    return `${number}${suffix}`;
+  }
+
   // -- spotmath plan's options ----------------------------------------------------------------
   const DEFAULTS = root.spotmathInputs.PLAN_DEFAULTS;
   const OPTIONS = ["mtbf", "rate", "restart", "checkpoint", "discount", "nodes", "model",
-                   "restart-variant", "notice", "notice-share", "notice-write", "persist"];
+                   "restart-variant", "notice", "notice-share", "notice-write", "persist",
+                   "level1", "level1-restart", "level1-loss"];
   const PLAN_KEYS = root.spotmathInputs.PLAN_KEYS;
+  const TWO_LEVEL_KEYS = root.spotmathInputs.TWO_LEVEL_KEYS;
 
   // The plan for the command line's options, given as text by their names (a missing or
   // empty optional one is not given); what `spotmath plan --json` prints, or {error}.
@@ -702,10 +1019,14 @@
         noticeShare: optional("notice-share", checkFraction),
         noticeWrite: optional("notice-write", (n, t) => checkDuration(n, t, true)),
         persist: optional("persist", (n, t) => checkDuration(n, t, true)) || 0,
+        level1: optional("level1", (n, t) => checkDuration(n, t, false)),
+        level1Restart: optional("level1-restart", (n, t) => checkDuration(n, t, true)),
+        level1Loss: optional("level1-loss", checkFraction),
       };
       const plan = makePlan(options);
       const json = {};
       for (const key of PLAN_KEYS) json[key] = plan.values[key];
+      if (plan.twoLevel) for (const key of TWO_LEVEL_KEYS) json[key] = plan.twoLevel[key];
       return { json, report: report(plan), checked: plan.checked };
     } catch (error) {
       if (error instanceof InputError) {

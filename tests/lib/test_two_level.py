@@ -403,6 +403,43 @@ def test_the_search_bound_is_below_every_n_and_never_falls(setting):
     assert all(later >= earlier for earlier, later in zip(bounds, bounds[1:]))
 
 
+HIGH_WASTE = (4.64, 1.328 / 3600, 2246 / 3600, 45.6 / 3600, 16.3 / 3600, 0.3)
+
+
+@pytest.mark.parametrize("setting", [*SETTINGS, HIGH_WASTE])
+@pytest.mark.parametrize("preemptible", [True, False])
+def test_the_tail_bound_is_below_every_larger_n(setting, preemptible):
+    """The second stopping rule (private, as the first): at each n it is at most the least
+    E₁/(n'T) of every n' ≥ n checked, near n and far beyond it."""
+    rate, values = _values(setting)
+    loss = values.pop("level1_loss")
+    state = two_level._setting(rate, values["level1_cost"], values["checkpoint_cost"],
+                               values["level1_restart"], values["restart_time"], loss,
+                               preemptible)
+    chance = two_level._rollback_chance(state)
+    for n in (2, 7, 40, 300):
+        later = np.unique(np.concatenate([np.arange(n, n + 60),
+                                          np.geomspace(n, 100 * n, 30).astype(int)]))
+        _, least = two_level._ratios(state, later.astype(float))
+        assert two_level._tail_bound(state, n, chance) <= least.min(), n
+
+
+def test_where_the_waste_is_high_the_search_ends_near_the_best_n():
+    """A durable write of 37 min at 4.6 events per hour (waste about 95%): the binomial
+    bound alone would search some 67,000 n; with the tail bound it stops within a few
+    hundred, and the optimum (n = 69) is the brute force's."""
+    rate, values = _values(HIGH_WASTE)
+    best = two_level.optimum(rate, **values)
+    state = two_level._setting(rate, *(values[k] for k in (
+        "level1_cost", "checkpoint_cost", "level1_restart", "restart_time", "level1_loss")),
+        True)
+    _, least = two_level._ratios(state, np.array([1.0, float(best.level2_every)]))
+    assert two_level._last_candidate(state, float(least.min())) < 1000
+    every = np.arange(1, 3000, dtype=float)
+    _, ratios = two_level._ratios(state, every)
+    assert best.level2_every == every[np.argmin(ratios)] == 69
+
+
 @pytest.mark.parametrize("preemptible", [True, False])
 @pytest.mark.parametrize("every", [1, 2, 9])
 def test_a_waste_beyond_double_precision_is_one_never_nan(preemptible, every):

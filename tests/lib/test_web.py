@@ -183,6 +183,28 @@ def test_the_page_plans_exactly_as_spotmath_plan(plan_oracle):
     assert 0 < errors < len(sets) / 2
 
 
+def test_the_page_plans_two_levels_exactly_as_spotmath_plan(plan_oracle):
+    """40 seeded random parameter sets with a fast level (asynchronous durable writes
+    among them, and refusals: a notice, the first-order model, protected restarts with a
+    persist time): the same JSON within 1e-9 relative, errors word for word, and the
+    same table, character for character."""
+    rng = np.random.default_rng(21)
+    sets = [plan_oracle.random_two_level_options(rng) for _ in range(40)]
+    got = node(f"const sets = {json.dumps(sets)};\n"
+               "console.log(JSON.stringify(sets.map(o => P.planFromOptions(o))));")
+    planned = persisted = 0
+    for options, result in zip(sets, got):
+        expected, table = plan_oracle.python_plan(options)
+        if "error" in expected:
+            assert result["json"] == expected, options
+            continue
+        planned += 1
+        persisted += "persist" in options
+        plan_oracle.assert_same_plan(options, result["json"], expected)
+        assert result["report"] == table, (options, result["report"], table)
+    assert planned >= 20 and persisted >= 5
+
+
 BAD = [  # (option, value): empty, negative, nan, 1e400, a discount of 1, typos, fractions
     ("mtbf", ""), ("mtbf", "-4h"), ("mtbf", "nan"), ("mtbf", "1e400"), ("mtbf", "4 hous"),
     ("mtbf", "4hrz"), ("mtbf", "0"), ("rate", "abc"), ("rate", "0.25/x"), ("rate", "1/0h"),
