@@ -21,6 +21,11 @@
     ["notice-share", "notice share", "share of notices acted on, 0 to 1 (with a notice)"],
     ["notice-write", "on-notice write", "default: checkpoint + persist"],
     ["persist", "persist", "asynchronous write: snapshot to durable (optional)"],
+    ["level1", "fast write", "two levels: a copy to a peer's memory or local disk, e.g. 5s " +
+                             "(optional; checkpoint and restart are then the durable level's)"],
+    ["level1-restart", "fast restart", "restart from a fast copy (default: restart)"],
+    ["level1-loss", "fast copies lost", "share of preemptions that take them, 0 to 1 " +
+                                        "(with a fast write)"],
   ];
 
   function element(tag, attributes, ...children) {
@@ -32,7 +37,8 @@
 
   // Options that may be left empty (not given); the others are always given, so an empty
   // one gets the command's message for an empty value.
-  const OPTIONAL = new Set(["rate", "notice", "notice-share", "notice-write", "persist"]);
+  const OPTIONAL = new Set(["rate", "notice", "notice-share", "notice-write", "persist",
+                            "level1", "level1-restart", "level1-loss"]);
 
   // The options as the page has them, by their option names.
   function given(form) {
@@ -162,6 +168,11 @@
   function timeline(target, plan) {
     target.replaceChildren();
     const v = plan.json, T = v.recommended_interval_h;
+    if (v.level2_every !== undefined) {
+      target.append(element("p", { class: "spotmath-note" }, "No timeline for two levels " +
+        "here yet: the chapter Two-level checkpoints draws one from a simulated run."));
+      return;
+    }
     if (T === null || !(v.gang_rate > 0)) {
       target.append(element("p", { class: "spotmath-note" }, "No timeline: the plan has " +
         "no periodic checkpoint to draw."));

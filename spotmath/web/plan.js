@@ -822,17 +822,20 @@
   // Waste and spot's price per useful hour (on-demand = 1) over a log grid of intervals
   // around the plan's: what the page plots.  Price null where the waste reaches 100%.
   function priceCurve(checked, values) {
-    const { gang, cost, restart, discount, model, preemptible, full } = checked;
+    const { gang, cost, restart, discount, model, preemptible, full, twoLevel } = checked;
     const centre = values.recommended_interval_h ?? values.young_interval_h;
-    let low = Math.max(centre / 30, full.persist, 1e-6 / gang);
+    // two levels: the interval between writes at the plan's n, whose nT covers P
+    const shortest = twoLevel ? twoLevel.persist / twoLevel.every : full.persist;
+    let low = Math.max(centre / 30, shortest, 1e-6 / gang);
     let high = Math.max(centre * 30, 2 * (values.break_even_interval_h ?? 0));
     high = Math.min(high, 400 / gang);
     if (!(high > low)) high = low * 100;
     const points = [];
     for (let i = 0; i < 200; i++) {
       const interval = low * (high / low) ** (i / 199);
-      const waste = checked.classic ? wasteFraction(gang, interval, cost, restart, model, preemptible)
-        : noticeWaste(gang, interval, cost, restart, full, model, preemptible);
+      const waste = twoLevel ? twoLevelWaste(twoLevel, interval, twoLevel.every, "exact")
+        : checked.classic ? wasteFraction(gang, interval, cost, restart, model, preemptible)
+          : noticeWaste(gang, interval, cost, restart, full, model, preemptible);
       const usable = Number.isFinite(waste) && waste >= 0 && waste < 1;
       points.push({ interval, waste: usable ? waste : null,
                     price: usable ? (1 - discount) / (1 - waste) : null });

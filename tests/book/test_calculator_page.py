@@ -119,6 +119,31 @@ def test_calculator_matches_spotmath_plan_on_200_parameter_sets(tmp_path, run_ha
         r for r in requests if r[1] not in (200, 304)]
 
 
+def test_calculator_plans_two_levels_as_spotmath_plan(tmp_path, run_harness, plan_oracle):
+    """Six seeded parameter sets with a fast level, given as links: the page's JSON and
+    table are the command's, the curve is drawn, and the timeline says it is not drawn
+    for two levels yet."""
+    import json
+
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    sets = []
+    while len(sets) < 6:
+        options = plan_oracle.random_two_level_options(rng)
+        if "error" not in plan_oracle.python_plan(options)[0]:
+            sets.append(options)
+    seen = _run_calculator(run_harness, tmp_path, [{"query": _query(o)} for o in sets])
+    for options, result in zip(sets, seen):
+        loaded = result["loaded"]
+        expected, table = plan_oracle.python_plan(options)
+        plan_oracle.assert_same_plan(options, json.loads(loaded["json"]), expected)
+        assert loaded["report"] == table, options
+        assert not loaded["errors"], options
+        assert loaded["plotted"] >= 2 or loaded["note"].startswith("Nothing to plot"), options
+        assert loaded["timeline"] is None
+
+
 def test_calculator_bad_values_show_the_commands_message_and_recover(tmp_path, run_harness,
                                                                      plan_oracle):
     """Each bad value: one message, next to its field, in the command's words, an error
