@@ -196,17 +196,26 @@ def _fit(args: argparse.Namespace) -> int:
     trace = read_trace(args.trace, args.format)
     window = check_duration("--window", args.window, scalar=True, bounded=True)
     fit = fit_trace(trace, window)
-    # --level1-restart without --level1 is only the window of --level1-group's events
-    plan_args = (args if args.level1 is not None or args.level1_group is None
-                 else argparse.Namespace(**dict(vars(args), level1_restart=None)))
+    # --level1-restart without --level1 is only the window of --level1-group's events;
+    # --level1 with --level1-group and no --level1-loss plans at the measured share, after
+    # the single-level plan
+    measured = (args.level1 is not None and args.level1_group is not None
+                and args.level1_loss is None)
+    plan_args = (args if args.level1 is not None and not measured
+                 or args.level1_group is None
+                 else argparse.Namespace(**dict(vars(args), level1=None,
+                                                level1_restart=None)))
     plan = _make_plan(plan_args, fit.preemption_rate)
     low, high = fit.preemption_rate_ci95
     across = [float(optimal_interval(rate * plan.nodes, plan.checkpoint_cost_h, plan.model))
               if rate > 0 else None for rate in (high, low)]
     needed = preemptions_needed(plan.gang_rate, plan.checkpoint_cost_h, model=plan.model)
     copies = _fit_fast_copies(args, trace, plan)
+    levels, unplanned = _plan_measured_levels(args, copies) if measured else (None, None)
     if args.json:
         extra = {} if copies is None else {"fast_copies": copies.as_dict()}
+        if measured:
+            extra["plan_two_level"] = None if levels is None else _plan_values(levels)
         print(_dump(dict(fit.as_dict(), plan=_plan_values(plan),
                          interval_at_rate_ci95_h=across,
                          preemptions_for_10pct_interval=needed, **extra)))
@@ -247,7 +256,27 @@ def _fit(args: argparse.Namespace) -> int:
     ]))
     if copies is not None:
         print("\n" + _table(_fast_copy_rows(copies)))
+    if measured:
+        if levels is None:
+            print("\n" + _table([("two-level plan", unplanned)]))
+        else:
+            print("\nthe two-level plan at the gang's event rate and the measured share "
+                  "(as spotmath plan):")
+            print(levels.report())
     return 0
+
+
+def _plan_measured_levels(args: argparse.Namespace, copies) -> tuple[Plan | None, str]:
+    """fit --level1 --level1-group: the two-level plan at the gang's event rate Λ (as a
+    node rate Λ/N) and the measured share p, or None and why not."""
+    if copies.level1_loss is None:
+        return None, "not planned: no gang event on this trace"
+    if copies.level1_loss == 0:
+        return None, ("not planned: no event took a fast copy (p = 0), so a durable write "
+                      "never pays here; plan with the share's 95% upper bound, "
+                      f"--level1-loss {copies.level1_loss_ci95[1]:.3g}")
+    with_loss = argparse.Namespace(**dict(vars(args), level1_loss=repr(copies.level1_loss)))
+    return _make_plan(with_loss, copies.event_rate / copies.nodes), ""
 
 
 def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: float,
@@ -720,7 +749,8 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--level1-group",
                      help="fast copies held by groups of this many nodes of the gang "
                           "(2: a pairwise backup): measure how often a preemption event "
-                          "takes them (events: preemptions within --level1-restart)")
+                          "takes them (events: preemptions within --level1-restart); with "
+                          "--level1, plan two levels at that share")
     fit.set_defaults(run=_fit)
 
     replay_ = commands.add_parser(

@@ -107,6 +107,38 @@ def test_fit_command_reports_the_fast_copies(cli, checkout):
                           "of 8 nodes\n")
 
 
+def test_fit_with_a_fast_write_plans_two_levels_at_the_measured_share(cli, checkout,
+                                                                     plan_json):
+    """fit --level1 --level1-group, without --level1-loss: the two-level plan at the gang's
+    event rate and the measured share, the same as spotmath plan given those by hand; the
+    single-level plan at the fitted node rate is kept."""
+    trace = str(checkout / "book" / "data" / "traces" / "p3-trace.csv")
+    options = ["--nodes", "16", "--checkpoint", "3min", "--restart", "5min", "--level1",
+               "5s", "--level1-restart", "2min"]
+    result = cli("fit", trace, *options, "--level1-group", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    copies = out["fast_copies"]
+    by_hand = plan_json(*options, "--rate", repr(copies["event_rate"] / 16),
+                        "--level1-loss", repr(copies["level1_loss"]))
+    assert out["plan_two_level"] == by_hand
+    assert "level2_every" not in out["plan"]  # durable writes alone, at the node rate
+    table = cli("fit", trace, *options, "--level1-group", "2").stdout
+    assert "the two-level plan at the gang's event rate and the measured share" in table
+
+
+def test_fit_with_a_fast_write_says_why_no_event_taking_a_copy_plans_nothing(cli, checkout):
+    trace = str(checkout / "book" / "data" / "traces" / "g4dn-trace.csv")
+    options = ["--nodes", "16", "--level1", "5s", "--level1-group", "8"]
+    out = json.loads(cli("fit", trace, *options, "--json").stdout)
+    assert out["fast_copies"]["level1_loss"] == 0 and out["plan_two_level"] is None
+    words = " ".join(cli("fit", trace, *options).stdout.split())
+    bound = out["fast_copies"]["level1_loss_ci95"][1]
+    assert (f"not planned: no event took a fast copy (p = 0), so a durable write never "
+            f"pays here; plan with the share's 95% upper bound, --level1-loss {bound:.3g}"
+            ) in words
+
+
 # -- replay on the pool's real instances ---------------------------------------------------
 SCHEDULE = dict(interval=0.2, level2_every=2, level1_cost=0.05, checkpoint_cost=0.1,
                 level1_restart="2min", restart_time=0.1)
