@@ -13,22 +13,26 @@ from typing import Any
 
 from ..model.simulate import PoolTimeline, Timeline
 
-__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs"]
+__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs", "policy_timeline"]
 
 #: Colours by segment kind (Okabe and Ito's colour-blind-safe palette).
 COLOURS = {"compute": "#0072B2", "checkpoint": "#E69F00", "lost": "#F4C7AE",
            "restart": "#999999", "notice-write": "#009E73", "persist": "#CC79A7",
-           "fast-checkpoint": "#56B4E9", "fast-restart": "#F0E442"}
+           "fast-checkpoint": "#56B4E9", "fast-restart": "#F0E442",
+           "spot": "#0072B2", "on-demand": "#009E73", "changeover": "#999999",
+           "idle": "#EEEEEE"}
 #: Legend labels by segment kind.
 LABELS = {"compute": "compute", "checkpoint": "checkpoint write", "lost": "lost work",
           "restart": "restart", "notice-write": "on-notice write",
           "persist": "write becoming durable", "fast-checkpoint": "fast write",
-          "fast-restart": "restart from a fast copy"}
+          "fast-restart": "restart from a fast copy", "spot": "on spot",
+          "on-demand": "on on-demand", "changeover": "changeover",
+          "idle": "idle"}
 #: Hours per unit of the x axis.
 UNITS = {"h": 1.0, "min": 1 / 60}
 #: Marks drawn in the first segment of each kind.
 _MARKS = {"compute": "T", "checkpoint": "C", "restart": "R", "lost": "lost",
-          "fast-checkpoint": "C₁", "fast-restart": "R₁"}
+          "fast-checkpoint": "C₁", "fast-restart": "R₁", "changeover": "d"}
 _LOST_EDGE = "#D55E00"
 _ALWAYS = ("compute", "checkpoint", "lost", "restart")
 
@@ -116,7 +120,10 @@ def draw_timeline(run: Timeline | PoolTimeline, *, unit: str = "h", rows: int = 
             ax.plot(time / scale, shown - 1 - row + 0.55, marker="v", color="k",
                     markersize=6, linestyle="none")
     drawn = run.segments if lanes is None else [s for lane in lanes for s in lane]
-    kinds = [k for k in COLOURS if k in _ALWAYS or any(s.kind == k for s in drawn)]
+    # a checkpointing run's legend always explains its four kinds; a deadline run's has
+    # only its own
+    always = _ALWAYS if any(s.kind == "compute" for s in drawn) else ()
+    kinds = [k for k in COLOURS if k in always or any(s.kind == k for s in drawn)]
     handles = [Patch(facecolor=COLOURS[k], edgecolor=_LOST_EDGE if k == "lost" else "none",
                      hatch="////" if k == "lost" else None, label=LABELS[k]) for k in kinds]
     handles.append(plt.Line2D([], [], marker="v", color="k", linestyle="none",
@@ -189,3 +196,29 @@ def draw_runs(panels: dict[str, dict[str, Any]], *, unit: str = "h", rows: int =
     for ax in axes[:-1, 0]:
         ax.set_xlabel("")
     return figure
+
+
+def policy_timeline(runs: dict[str, Any], tick: float) -> PoolTimeline:
+    """Deadline policies' runs on one window, one row each, from their own logs.
+
+    Parameters
+    ----------
+    runs : dict
+        ``{name: spotmath.traces.deadlines.Run}`` (the paper's model; a ``None`` run is
+        left out).
+    tick : float
+        The availability's tick, hours.
+
+    Returns
+    -------
+    spotmath.model.simulate.PoolTimeline
+        Rows of idle, changeover, spot and on-demand segments
+        (:meth:`~spotmath.traces.deadlines.Run.segments`), each row's preemptions at the
+        ticks spot was taken, as long as the longest run.
+    """
+    kept = {name: run for name, run in runs.items() if run is not None}
+    return PoolTimeline(
+        names=tuple(kept), rows=tuple(run.segments(tick) for run in kept.values()),
+        preemptions=tuple(tuple(i * tick for i in run.preempted_ticks)
+                          for run in kept.values()),
+        length=max(run.finish_h for run in kept.values()))

@@ -90,6 +90,7 @@ from ..inputs import (
     check_parameters,
     check_seed,
 )
+from ..model.simulate import Segment
 
 __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP",
            "Availability",
@@ -368,7 +369,9 @@ class Run:
     ticks.  ``spot_compute_h`` and ``on_demand_compute_h`` are the compute that counted
     (they add up to the job's); in checkpoint mode ``lost_compute_h`` is the compute
     preemptions took back and ``checkpoint_writes`` the writes made, periodic and on a
-    chosen switch (both 0 in the paper's model).
+    chosen switch (both 0 in the paper's model).  In the paper's model the run also keeps
+    its log: ``changeover_h``, the changeover hours at the start of each tick, and
+    ``preempted_ticks``, the ticks at whose start spot was taken (:meth:`segments`).
     """
 
     policy: str
@@ -385,6 +388,44 @@ class Run:
     progress: np.ndarray = field(repr=False)
     lost_compute_h: float = 0.0
     checkpoint_writes: int = 0
+    changeover_h: np.ndarray | None = field(default=None, repr=False)
+    preempted_ticks: tuple[int, ...] = field(default=(), repr=False)
+
+    def segments(self, tick: float) -> tuple[Segment, ...]:
+        """The run as segments from its start to its finish, hours: ``idle``, and on an
+        instance ``changeover`` then ``spot`` or ``on-demand`` compute, tick by tick
+        (consecutive ones of a kind merged); they tile [0, finish].
+
+        Parameters
+        ----------
+        tick : float
+            The availability's tick, hours (the run's own).
+
+        Raises
+        ------
+        InputError
+            A run in checkpoint mode (its writes and rollbacks are not logged).
+        """
+        if self.changeover_h is None:
+            raise InputError("interval: a run with checkpoints has no segment log yet; "
+                             "draw the paper's model")
+        names = {IDLE: "idle", SPOT: "spot", ON_DEMAND: "on-demand"}
+        pieces = []
+        for i, (kind, setup) in enumerate(zip(self.kinds, self.changeover_h)):
+            start, end = i * tick, float(min((i + 1) * tick, self.finish_h))
+            if kind != IDLE and setup > 0:
+                pieces.append(Segment(start, float(min(start + setup, end)), "changeover"))
+                start = float(min(start + setup, end))
+            pieces.append(Segment(start, end, names[int(kind)]))
+        merged: list[Segment] = []
+        for piece in pieces:
+            if piece.end <= piece.start:
+                continue
+            if merged and merged[-1].kind == piece.kind and merged[-1].end == piece.start:
+                merged[-1] = Segment(merged[-1].start, piece.end, piece.kind)
+            else:
+                merged.append(piece)
+        return tuple(merged)
 
     def as_dict(self) -> dict[str, Any]:
         """The documented keys (``--json``)."""
@@ -485,13 +526,14 @@ def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
     kind, left_over, progress = IDLE, 0.0, 0.0
     billed, done = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
     changeovers = preemptions = 0
-    kinds, after = [], []
+    kinds, after, setups, taken = [], [], [], []
     limit = len(spot) + math.ceil((job.deadline + job.compute + changeover) / tick) + 2
     for i in range(limit):
         t = i * tick
         available = bool(spot[i]) if i < len(spot) else False
         if kind == SPOT and not available:
             kind, preemptions = IDLE, preemptions + 1
+            taken.append(i)
         want = choose(i, t, kind, left_over, progress, available)
         if safety_net:
             want = _safety_net(job, want, t, kind, left_over, progress, available)
@@ -504,9 +546,11 @@ def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
         kinds.append(kind)
         if kind == IDLE:
             after.append(progress)
+            setups.append(0.0)
             continue
         work = max(0.0, tick - left_over)
         left_over = max(0.0, left_over - tick)
+        setups.append(tick - work)
         if progress + work >= job.compute - TOLERANCE:
             used = (tick - work) + (job.compute - progress)
             billed[kind] += tick if job.billing == "tick" else used
@@ -520,7 +564,8 @@ def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
                        spot_billed_h=billed[SPOT], on_demand_billed_h=billed[ON_DEMAND],
                        changeovers=changeovers, preemptions=preemptions,
                        kinds=np.asarray(kinds, dtype=np.int8),
-                       progress=np.asarray(after))
+                       progress=np.asarray(after), changeover_h=np.asarray(setups),
+                       preempted_ticks=tuple(taken))
         progress += work
         billed[kind] += tick
         done[kind] += work

@@ -46,6 +46,28 @@ def test_a_gang_draws_a_row_per_node_and_marks_the_preempted_one():
     assert len(lines) == sum(3 if node < 0 else 1 for _, node in run.preemptions)
 
 
+def test_deadline_policies_draw_a_row_each_from_their_logs():
+    import numpy as np
+
+    from spotmath.book.timelines import policy_timeline
+    from spotmath.traces.deadlines import run_policy
+
+    spot = np.array([True, True, False] + [True] * 7)
+    runs = {name: run_policy(name, spot, 1.0, 3.0, 9.0, 0.5, 0.6)
+            for name in ("greedy", "on-demand")}
+    pool = policy_timeline(runs, 1.0)
+    assert pool.names == ("greedy", "on-demand") and pool.length == 5.0
+    assert pool.preemptions == ((2.0,), ())
+    figure = draw_timeline(pool, rows=2)
+    drawn = bars(figure)
+    expected = [(round(s.start, 9), round(s.end - s.start, 9), y - 0.3,
+                 COLOURS[s.kind].lower(), False)
+                for y, row in zip((1, 0), pool.rows) for s in row]
+    assert sorted(drawn) == sorted(expected)
+    labels = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+    assert labels == ["on spot", "on on-demand", "changeover", "idle", "preemption"]
+
+
 def test_every_chapter_timeline_is_drawn_from_a_run():
     """Each fig-timeline-* in the book is glued by a cell that draws it with the book's
     one drawing function from a simulated run, never from hand-placed bars."""
@@ -63,7 +85,8 @@ def test_every_chapter_timeline_is_drawn_from_a_run():
                 found[name] = cell.source
     assert set(found) >= {"fig_timeline_waste", "fig_timeline_checkpoint_cost",
                           "fig_timeline_exact_model", "fig_timeline_gangs",
-                          "fig_timeline_notice", "fig_timeline_real_preemptions"}
+                          "fig_timeline_notice", "fig_timeline_real_preemptions",
+                          "fig_timeline_two_level", "fig_timeline_deadlines"}
     for name, source in found.items():
         assert "draw_runs(" in source or "draw_timeline(" in source, name
         assert "broken_barh" not in source and "axvspan" not in source, name

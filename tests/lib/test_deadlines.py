@@ -587,3 +587,59 @@ def test_the_command_runs_checkpoint_mode(cli, tmp_path):
         assert refused.returncode == 2
         assert refused.stderr.startswith(f"spotmath deadline: error: {message}"), \
             refused.stderr
+
+
+# -- the run's log: segments for the timeline --------------------------------------------
+def test_a_hand_worked_run_gives_its_segments_exactly():
+    """Greedy, d = 0.5 h, ticks of 1 h, spot taken at the start of tick 2: a changeover
+    and 1.5 h on spot, idle through tick 2, a changeover again, then on spot to the
+    finish at 5 h."""
+    from spotmath.traces.deadlines import run_policy
+
+    spot = np.array([True, True, False] + [True] * 7)
+    run = run_policy("greedy", spot, 1.0, 3.0, 9.0, 0.5, 0.6)
+    assert [(s.start, s.end, s.kind) for s in run.segments(1.0)] == [
+        (0.0, 0.5, "changeover"), (0.5, 2.0, "spot"), (2.0, 3.0, "idle"),
+        (3.0, 3.5, "changeover"), (3.5, 5.0, "spot")]
+    assert run.preempted_ticks == (2,)
+
+
+def test_every_runs_log_tiles_it_and_sums_to_what_it_reports(checkout):
+    """On the v100 pool from ten starts, every policy: the segments tile [0, finish], the
+    compute on spot and on on-demand sum to the run's, changeovers take at most d each
+    (less only where spot is taken first), the billed ticks are the ticks on each
+    instance, and the preemptions are where spot was taken."""
+    from spotmath.traces.deadlines import read_availability, run_policies
+
+    trace = read_availability(checkout / "book" / "data" / "traces" / "v100x1-east1c.txt")
+    tick, changeover = trace.tick, 0.2
+    for start in range(0, len(trace) - 100, (len(trace) - 100) // 10):
+        runs = run_policies(trace, 6.0, 10.0, changeover, 0.6, start_tick=start, nodes=72)
+        for name, run in runs.items():
+            segments = run.segments(tick)
+            assert segments[0].start == 0 and segments[-1].end == run.finish_h, name
+            assert all(a.end == b.start for a, b in zip(segments, segments[1:])), name
+
+            def total(kind, segments=segments):
+                return sum(s.end - s.start for s in segments if s.kind == kind)
+
+            assert total("spot") == pytest.approx(run.spot_compute_h, abs=1e-9), name
+            assert total("on-demand") == pytest.approx(run.on_demand_compute_h, abs=1e-9)
+            assert total("changeover") <= run.changeovers * changeover + 1e-9
+            if run.preemptions == 0:
+                assert total("changeover") == pytest.approx(run.changeovers * changeover)
+            for kind, billed in ((1, run.spot_billed_h), (2, run.on_demand_billed_h)):
+                assert np.count_nonzero(run.kinds == kind) * tick == pytest.approx(billed)
+            assert len(run.preempted_ticks) == run.preemptions
+            spot = trace.spot(72)[start:]
+            for i in run.preempted_ticks:
+                assert run.kinds[i - 1] == 1 and not spot[i]
+
+
+def test_a_checkpointing_run_says_it_has_no_log_yet():
+    from spotmath.traces.deadlines import run_policy
+
+    run = run_policy("greedy", np.ones(40, dtype=bool), 1.0, 3.0, 9.0, 0.5, 0.6,
+                     interval=1.0, checkpoint=0.1)
+    with pytest.raises(InputError, match="^interval: a run with checkpoints has no "):
+        run.segments(1.0)
