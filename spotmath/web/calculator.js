@@ -136,7 +136,51 @@
   // during a restart starts it again).  The same rules as spotmath.model.simulate's log,
   // with the random preemption times replaced by their mean spacing.
   const KIND_COLOURS = { compute: "#0072B2", checkpoint: "#E69F00", lost: "#F4C7AE",
-                         restart: "#999999" };
+                         restart: "#999999", "fast-checkpoint": "#56B4E9",
+                         "fast-restart": "#F0E442" };
+
+  // Two levels (spotmath.model.simulate_two_level's rules, restarts preemptible): n
+  // segments of T, the first n - 1 ending with a fast write C1, the n-th with a durable
+  // write C.  The share p of the preemptions that take the fast copies is spread evenly
+  // (the j-th takes them when p·j passes a whole number): those roll back to the last
+  // durable write and restart in R, the others to the last write of either level and
+  // restart in R1; one that takes the copies during R1 moves to R.
+  function twoLevelSegments(T, n, C1, C, R1, R, p, rate, window) {
+    const gap = 1 / rate, hits = [];
+    for (let k = 1; k * gap <= window + 1e-12; k++) hits.push(k * gap);
+    const takes = hits.map((_, j) => Math.floor((j + 1) * p + 1e-9) > Math.floor(j * p + 1e-9));
+    const segments = [];
+    let kept = [];  // entries only the fast copies keep (since the last durable write)
+    const loseKept = () => { for (const i of kept) segments[i][0] = "lost"; kept = []; };
+    let t = 0, next = 0, segment = 0;
+    while (t < window - 1e-12) {
+      const hit = next < hits.length ? hits[next] : Infinity;
+      const last = segment === n - 1, write = last ? C : C1;
+      if (hit >= t + T + write) {
+        segments.push(["compute", t, t + T], [last ? "checkpoint" : "fast-checkpoint", t + T, t + T + write]);
+        t += T + write;
+        if (last) kept = [];
+        else kept.push(segments.length - 2, segments.length - 1);
+        segment = last ? 0 : segment + 1;
+        continue;
+      }
+      segments.push(["lost", t, hit]);
+      let useFast = !takes[next];
+      next += 1;
+      t = hit;
+      while (true) {  // the restart, from the fast copy or the durable one
+        if (!useFast) { loseKept(); segment = 0; }
+        const length = useFast ? R1 : R, kind = useFast ? "fast-restart" : "restart";
+        const again = next < hits.length ? hits[next] : Infinity;
+        if (again >= t + length) { segments.push([kind, t, t + length]); t += length; break; }
+        segments.push([kind, t, again]);
+        if (takes[next]) useFast = false;
+        next += 1;
+        t = again;
+      }
+    }
+    return { segments: segments.filter(([, a, b]) => b > a), hits };
+  }
 
   function timelineSegments(T, C, R, rate, window) {
     const gap = 1 / rate, hits = [];
@@ -167,22 +211,23 @@
 
   function timeline(target, plan) {
     target.replaceChildren();
-    const v = plan.json, T = v.recommended_interval_h;
-    if (v.level2_every !== undefined) {
-      target.append(element("p", { class: "spotmath-note" }, "No timeline for two levels " +
-        "here yet: the chapter Two-level checkpoints draws one from a simulated run."));
-      return;
-    }
+    const v = plan.json, T = v.recommended_interval_h, levels = v.level2_every !== undefined;
     if (T === null || !(v.gang_rate > 0)) {
       target.append(element("p", { class: "spotmath-note" }, "No timeline: the plan has " +
         "no periodic checkpoint to draw."));
       return;
     }
     const C = v.checkpoint_cost_h, R = v.restart_time_h, gap = 1 / v.gang_rate;
-    // a few preemptions, but at least a few intervals and never more than sixty
-    const window = Math.min(Math.max(3 * gap, 6 * (T + C)), 60 * (T + C));
-    const { segments, hits } = timelineSegments(T, C, R, v.gang_rate, window);
-    const width = 640, height = 86, left = 8, right = 8, top = 22, bar = 26;
+    // a few preemptions, but at least a few intervals (two levels: periods) and never
+    // more than sixty
+    const period = levels ? v.level2_every * T + (v.level2_every - 1) * v.level1_cost_h + C
+      : T + C;
+    const window = Math.min(Math.max(3 * gap, 6 * period), 60 * period);
+    const { segments, hits } = levels
+      ? twoLevelSegments(T, v.level2_every, v.level1_cost_h, C, v.level1_restart_h, R,
+                         v.level1_loss, v.gang_rate, window)
+      : timelineSegments(T, C, R, v.gang_rate, window);
+    const width = 640, height = levels ? 100 : 86, left = 8, right = 8, top = 22, bar = 26;
     const X = (t) => left + (Math.min(t, window) / window) * (width - left - right);
     const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: "100%",
       role: "img", id: "spotmath-plan-timeline-svg",
@@ -212,6 +257,11 @@
     chart.append(svg("text", { x: left, y: height - 6, "font-size": 11 },
       `0 to ${P.durationText(window)}: illustrative, one node at the recommended interval, ` +
       `preemptions (▼) at their mean spacing ${P.durationText(gap)}`));
+    if (levels) {
+      chart.append(svg("text", { x: left, y: height - 20, "font-size": 11 },
+        `${P.general(100 * v.level1_loss, 3)}% of the preemptions, spread evenly, take the ` +
+        "fast copies (hatched back to the last durable write)"));
+    }
     target.append(chart);
   }
 

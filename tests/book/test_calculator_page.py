@@ -27,6 +27,8 @@ function read() {
             return drawn ? {intervals: +drawn.dataset.intervals,
                             preemptions: +drawn.dataset.preemptions,
                             computed: drawn.querySelectorAll("rect[data-kind=compute]").length,
+                            kinds: [...drawn.querySelectorAll("rect[data-kind]")]
+                              .map(r => r.dataset.kind),
                             label: drawn.textContent} : null;
           })(),
           errors: [...doc.querySelectorAll(".spotmath-error")]
@@ -121,8 +123,7 @@ def test_calculator_matches_spotmath_plan_on_200_parameter_sets(tmp_path, run_ha
 
 def test_calculator_plans_two_levels_as_spotmath_plan(tmp_path, run_harness, plan_oracle):
     """Six seeded parameter sets with a fast level, given as links: the page's JSON and
-    table are the command's, the curve is drawn, and the timeline says it is not drawn
-    for two levels yet."""
+    table are the command's, and the curve and the timeline are drawn."""
     import json
 
     import numpy as np
@@ -141,7 +142,44 @@ def test_calculator_plans_two_levels_as_spotmath_plan(tmp_path, run_harness, pla
         assert loaded["report"] == table, options
         assert not loaded["errors"], options
         assert loaded["plotted"] >= 2 or loaded["note"].startswith("Nothing to plot"), options
-        assert loaded["timeline"] is None
+        assert loaded["timeline"]["intervals"] >= 1, options
+
+
+def test_the_calculators_two_level_timeline_follows_the_two_level_rules(
+        tmp_path, run_harness, plan_json):
+    """The page's illustration of a two-level plan: the same segments, kind for kind, as
+    the two-level simulator (spotmath.model.simulate_two_level) run on the page's
+    preemptions, at their mean spacing, the share p of them taking the fast copies."""
+    import math
+
+    from spotmath.model.simulate_two_level import simulate
+
+    sets = [{"nodes": "16", "checkpoint": "3min", "restart": "5min", "level1": "5s",
+             "level1-restart": "2min", "level1-loss": "0.3"},
+            {"mtbf": "2h", "checkpoint": "10min", "level1": "20s", "level1-loss": "0.5"},
+            {"nodes": "32", "checkpoint": "5s", "persist": "3min", "restart": "5min",
+             "level1": "5s", "level1-restart": "1min", "level1-loss": "0.2"}]
+    seen = _run_calculator(run_harness, tmp_path, [{"query": _query(o)} for o in sets])
+    for options, result in zip(sets, seen):
+        plan = plan_json(*[item for name, value in options.items()
+                           for item in (f"--{name}", value)])
+        T, n, rate = plan["level1_interval_h"], plan["level2_every"], plan["gang_rate"]
+        C1, C, p = plan["level1_cost_h"], plan["checkpoint_cost_h"], plan["level1_loss"]
+        period = n * T + (n - 1) * C1 + C
+        window = min(max(3 / rate, 6 * period), 60 * period)
+        hits = [k / rate for k in range(1, int(window * rate + 1e-9) + 1)]
+        takes = [math.floor((j + 1) * p + 1e-9) > math.floor(j * p + 1e-9)
+                 for j in range(len(hits))]
+        record = []
+        simulate(preemption_rate=rate, interval=T, level2_every=n, level1_cost=C1,
+                 checkpoint_cost=C, level1_restart=plan["level1_restart_h"],
+                 restart_time=plan["restart_time_h"], level1_loss=p, jobs=1,
+                 periods=math.ceil(2 * window / (n * T)) + 2, events=list(zip(hits, takes)),
+                 record=record)
+        want = [s.kind for s in record[0].segments if s.start < window - 1e-12]
+        drawn = result["loaded"]["timeline"]
+        assert drawn["kinds"] == want, options
+        assert drawn["preemptions"] == len(hits) and "fast copies" in drawn["label"]
 
 
 def test_calculator_bad_values_show_the_commands_message_and_recover(tmp_path, run_harness,
