@@ -282,8 +282,7 @@ def _plan_measured_levels(args: argparse.Namespace, copies) -> tuple[Plan | None
 def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: float,
                       nodes: int | None) -> int:
     """spotmath replay --level1 ...: the two-level schedule on the pool's real instances."""
-    from .model import two_level
-    from .traces.fast_copies import fit_fast_copies, replay_fast_copies
+    from .traces.fast_copies import replay_fast_copies
 
     for option, value in (("--level1", args.level1), ("--level1-group", args.level1_group),
                           ("--nodes", nodes)):
@@ -303,18 +302,9 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
         "--level1-restart", args.level1_restart, allow_zero=True, scalar=True, bounded=True))
     levels = dict(level1_cost=fast, checkpoint_cost=cost, level1_restart=fast_restart,
                   restart_time=restart)
-    try:
-        if args.interval is None:
-            fit = fit_fast_copies(trace, nodes, args.level1_group, fast_restart)
-            if not fit.level1_loss:
-                raise InputError(f"--level1-group: no event on {trace.name} takes a fast "
-                                 "copy: give --interval and --level2-every")
-            best = two_level.optimum(fit.event_rate, level1_loss=fit.level1_loss, **levels)
-            interval, every = best.interval, best.level2_every
-        else:
-            interval, every = args.interval, args.level2_every
-        result = replay_fast_copies(trace, nodes, args.level1_group, interval=interval,
-                                    level2_every=every, seed=args.seed, **levels)
+    try:  # without --interval, the optimum at the fitted rate and share
+        result = replay_fast_copies(trace, nodes, args.level1_group, interval=args.interval,
+                                    level2_every=args.level2_every, seed=args.seed, **levels)
     except InputError as error:
         raise error.renamed(names.get(error.name, error.name)) from None
     if args.json:

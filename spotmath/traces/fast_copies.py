@@ -238,9 +238,10 @@ class FastCopyReplay:
 
 
 def replay_fast_copies(
-    trace: Trace, nodes: int, group: int, *, interval: float | str, level2_every: int,
-    level1_cost: float | str, checkpoint_cost: float | str, level1_restart: float | str,
-    restart_time: float | str, seed: int = 0,
+    trace: Trace, nodes: int, group: int, *, interval: float | str | None = None,
+    level2_every: int | None = None, level1_cost: float | str,
+    checkpoint_cost: float | str, level1_restart: float | str, restart_time: float | str,
+    seed: int = 0,
 ) -> FastCopyReplay:
     """Replay a two-level schedule on a pool: which copies died is read, not drawn.
 
@@ -265,10 +266,11 @@ def replay_fast_copies(
         The gang, N ≥ 1, a multiple of ``group``.
     group : int
         Nodes holding each fast copy, m ≥ 1.
-    interval : float or str
-        Compute between writes T > 0, hours or text.
-    level2_every : int
-        A durable write every n-th write, n ≥ 1.
+    interval : float or str, optional
+        Compute between writes T > 0, hours or text (default, with ``level2_every``: the
+        exact optimum at the fitted rate and share, :func:`spotmath.model.two_level.optimum`).
+    level2_every : int, optional
+        A durable write every n-th write, n ≥ 1 (given with ``interval``).
     level1_cost : float or str
         Fast write C₁ ≥ 0.
     checkpoint_cost : float or str
@@ -288,7 +290,9 @@ def replay_fast_copies(
     Raises
     ------
     InputError
-        A bad value, a group that does not divide the gang, or a gang the pool never holds.
+        A bad value, a group that does not divide the gang, a gang the pool never holds,
+        only one of ``interval`` and ``level2_every``, or neither where no event takes a
+        copy (no optimum to default to).
 
     Examples
     --------
@@ -302,11 +306,22 @@ def replay_fast_copies(
     """
     from ..model import two_level
 
+    if (interval is None) != (level2_every is None):
+        raise InputError("level2_every: goes with interval (or give neither for the optimum "
+                         "at the fitted rate and share)")
     fit, periods, events = _walked(trace, nodes, group, level1_restart)
-    T, fast, durable, fast_restart, restart = check_parameters(
-        scalar=True, interval=interval, level1_cost=level1_cost,
-        checkpoint_cost=checkpoint_cost, level1_restart=level1_restart,
-        restart_time=restart_time)
+    fast, durable, fast_restart, restart = check_parameters(
+        scalar=True, level1_cost=level1_cost, checkpoint_cost=checkpoint_cost,
+        level1_restart=level1_restart, restart_time=restart_time)
+    if interval is None:
+        if not fit.level1_loss:
+            raise InputError(f"level1_group: no event on {trace.name} takes a fast copy, so "
+                             "there is no optimum: give the interval and level2_every")
+        best = two_level.optimum(fit.event_rate, level1_loss=fit.level1_loss,
+                                 level1_cost=fast, checkpoint_cost=durable,
+                                 level1_restart=fast_restart, restart_time=restart)
+        interval, level2_every = best.interval, best.level2_every
+    (T,) = check_parameters(scalar=True, interval=interval)
     (every,) = check_parameters(scalar=True, level2_every=level2_every)
     (seed,) = check_parameters(scalar=True, seed=seed)
     split = np.random.default_rng(seed).permutation(fit.nodes).reshape(-1, fit.group)

@@ -9,7 +9,7 @@ import pytest
 
 from spotmath.inputs import InputError
 from spotmath.traces import Trace
-from spotmath.traces.fast_copies import fit_fast_copies, loss_chance
+from spotmath.traces.fast_copies import fit_fast_copies, loss_chance, replay_fast_copies
 from spotmath.traces.synthetic import synthetic_trace
 
 
@@ -153,8 +153,6 @@ SCHEDULE = dict(interval=0.2, level2_every=2, level1_cost=0.05, checkpoint_cost=
     (4, 3.2),
 ])
 def test_a_replay_worked_by_hand(group, kept):
-    from spotmath.traces.fast_copies import replay_fast_copies
-
     run = replay_fast_copies(_pool(), 4, group, **SCHEDULE)
     assert run.events == 2 and run.held_hours == pytest.approx(5.0)
     assert run.copies_lost == (2 if group == 1 else 0)
@@ -166,8 +164,6 @@ def test_a_replay_worked_by_hand(group, kept):
 def test_a_long_synthetic_pool_replays_as_the_model_predicts(rho):
     """Poisson events with a known share taking a pair whole: one long replay lands on
     the exact model at the fitted rate and share (about 12,000 to 16,000 events)."""
-    from spotmath.traces.fast_copies import replay_fast_copies
-
     pool = synthetic_trace(preemption_rate=0.1, pool_size=8, hours=20_000,
                            bulk_fraction=rho, seed=5)
     run = replay_fast_copies(pool, 8, 2, interval=0.3, level2_every=5, level1_cost=0.01,
@@ -177,7 +173,6 @@ def test_a_long_synthetic_pool_replays_as_the_model_predicts(rho):
 
 
 def test_replay_command_reports_the_two_level_schedule(cli, checkout):
-    from spotmath.traces.fast_copies import replay_fast_copies
     from spotmath.traces.reading import read_trace
 
     trace = str(checkout / "book" / "data" / "traces" / "g4dn-trace.csv")
@@ -198,3 +193,20 @@ def test_replay_command_reports_the_two_level_schedule(cli, checkout):
         out = cli("replay", trace, *swapped)
         assert out.returncode == 2 and out.stderr.startswith(
             f"spotmath replay: error: {message}"), out.stderr
+
+
+def test_a_replay_without_a_pattern_replays_the_optimum_at_the_fitted_numbers(checkout):
+    from spotmath.model import two_level
+    from spotmath.traces.reading import read_trace
+
+    trace = read_trace(checkout / "book" / "data" / "traces" / "p3-trace.csv")
+    levels = dict(level1_cost=5 / 3600, checkpoint_cost=3 / 60, level1_restart=2 / 60,
+                  restart_time=5 / 60)
+    chosen = replay_fast_copies(trace, 16, 2, **levels)
+    fit = fit_fast_copies(trace, 16, 2, 2 / 60)
+    best = two_level.optimum(fit.event_rate, level1_loss=fit.level1_loss, **levels)
+    given = replay_fast_copies(trace, 16, 2, interval=best.interval,
+                               level2_every=best.level2_every, **levels)
+    assert chosen == given
+    with pytest.raises(InputError, match="^level2_every: goes with interval"):
+        replay_fast_copies(trace, 16, 2, interval=0.1, **levels)
