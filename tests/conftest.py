@@ -73,6 +73,24 @@ def plan_json():
 
 
 @pytest.fixture
+def separates_at_break_even():
+    """``separates_at_break_even(rate, values, losses)``: the two-level break-even share
+    (strictly between 0 and 1) splits ``losses`` into those where the optimum writes fast
+    copies between durable ones (below it) and those where it does not."""
+    from spotmath.model import two_level
+
+    def check(rate: float, values: dict, losses) -> None:
+        even = two_level.loss_break_even(rate, **values)
+        assert 0 < even < 1
+        for loss in losses:
+            every = two_level.optimum(rate, level1_loss=loss, **values).level2_every
+            if abs(loss - even) > 2e-6:
+                assert (every > 1) == (loss < even), loss
+
+    return check
+
+
+@pytest.fixture
 def z_limit():
     """``z_limit(comparisons)``: standard errors allowed when that many comparisons are
     checked at once at a 0.1% chance of a false alarm in all (Bonferroni)."""

@@ -260,15 +260,10 @@ def test_first_order_optimum_minimises_the_first_order_waste(setting):
     assert np.exp(found.x) == pytest.approx([fast, durable], rel=1e-4)
 
 
-def test_the_break_even_loss_separates_fast_writes_from_none():
+def test_the_break_even_loss_separates_fast_writes_from_none(separates_at_break_even):
     rate, values = _values(SETTINGS[1])
     values.pop("level1_loss")
-    even = two_level.loss_break_even(rate, **values)
-    assert 0 < even < 1
-    for loss in np.linspace(0.01, 0.99, 50):
-        every = two_level.optimum(rate, level1_loss=loss, **values).level2_every
-        if abs(loss - even) > 2e-6:
-            assert (every > 1) == (loss < even), loss
+    separates_at_break_even(rate, values, np.linspace(0.01, 0.99, 50))
 
 
 def test_a_fast_write_no_cheaper_than_a_durable_one_never_pays():

@@ -190,18 +190,13 @@ def test_where_the_persist_time_binds_the_best_interval_is_p_over_n():
 
 @pytest.mark.parametrize("snapshot, persist", [(1 / 60, 3 / 60), (5 / 3600, 0.1)])
 def test_the_break_even_loss_with_a_persist_time_separates_fast_writes_from_none(
-        snapshot, persist):
+        snapshot, persist, separates_at_break_even):
     # A snapshot as quick as the fast write: fast writes pay only by coming more often
     # than every P, which is longer than the best single-level interval here.
     rate, values = _values(SETTINGS[0][:-1] + (persist,))
     values.pop("level1_loss")
     values["checkpoint_cost"] = snapshot
-    even = two_level.loss_break_even(rate, **values)
-    assert 0 < even < 1
-    for loss in np.linspace(0.02, 0.98, 25):
-        every = two_level.optimum(rate, level1_loss=loss, **values).level2_every
-        if abs(loss - even) > 2e-6:
-            assert (every > 1) == (loss < even), loss
+    separates_at_break_even(rate, values, np.linspace(0.02, 0.98, 25))
 
 
 def test_a_fast_write_as_dear_as_the_snapshot_never_pays_when_p_does_not_bind():
