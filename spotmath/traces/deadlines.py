@@ -1049,6 +1049,16 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
     InputError
         A bad value, an unknown policy, or a start tick outside the trace.
     """
+    return _run_policies(availability, compute, deadline, changeover, discount,
+                         policies=policies, start_tick=start_tick, nodes=nodes,
+                         billing=billing, interval=interval, checkpoint=checkpoint)
+
+
+def _run_policies(availability, compute, deadline, changeover, discount, *, policies,
+                  start_tick, nodes, billing, interval, checkpoint, known=None
+                  ) -> dict[str, Run | None]:
+    """:func:`run_policies`, the model policy planning with ``known`` when given (the
+    fit of the history before ``start_tick``, made already)."""
     for policy in policies:
         check_choice("policy", policy, POLICIES)
     job = _job(compute, deadline, changeover, discount, availability.tick, billing)
@@ -1060,7 +1070,7 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
     interval = resolve_interval(availability, interval, checkpoint, nodes)
     checkpoints = _checkpoints(interval, checkpoint, policies)
     spot = availability.spot(nodes)
-    return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick],
+    return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick], known=known,
                          checkpoints=checkpoints)
             for policy in policies}
 
@@ -1140,7 +1150,7 @@ def compare_starts(availability: Availability, compute: float | str,
     """
     ticks = start_ticks(availability, deadline, starts, seed)
     interval = resolve_interval(availability, interval, checkpoint, nodes)
-    order = range(len(ticks))
+    order, fits = range(len(ticks)), [None] * len(ticks)
     if "model" in policies:  # starts whose histories fit alike in turn: one solve each
         from .deadline_model import fit_availability
 
@@ -1148,10 +1158,11 @@ def compare_starts(availability: Availability, compute: float | str,
         fits = [fit_availability(spot[:tick]) for tick in ticks]
         order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
     found: dict[int, dict[str, Run | None]] = {}
-    for n in order:
-        found[n] = run_policies(availability, compute, deadline, changeover, discount,
-                                policies=policies, start_tick=int(ticks[n]), nodes=nodes,
-                                billing=billing, interval=interval, checkpoint=checkpoint)
+    for n in order:  # the model policy plans with the fit made for the order
+        found[n] = _run_policies(availability, compute, deadline, changeover, discount,
+                                 policies=policies, start_tick=int(ticks[n]), nodes=nodes,
+                                 billing=billing, interval=interval, checkpoint=checkpoint,
+                                 known=fits[n])
         if any(run is None for run in found[n].values()):
             return None
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}

@@ -643,3 +643,19 @@ def test_a_checkpointing_run_says_it_has_no_log_yet():
                      interval=1.0, checkpoint=0.1)
     with pytest.raises(InputError, match="^interval: a run with checkpoints has no "):
         run.segments(1.0)
+
+
+def test_compare_starts_runs_each_start_as_run_policies_does(checkout):
+    """The model policy in compare_starts plans with the fit made to order the starts: the
+    same runs as run_policies from each start, which fits the history itself."""
+    from spotmath.traces.deadlines import compare_starts, read_availability, run_policies
+
+    trace = read_availability(checkout / "book" / "data" / "traces" / "v100x1-east1c.txt")
+    job = (6.0, 10.0, 0.2, 0.6)
+    summary = compare_starts(trace, *job, starts=4, seed=3, nodes=72,
+                             policies=("greedy", "model"))
+    for n, tick in enumerate(summary.starts):
+        alone = run_policies(trace, *job, start_tick=int(tick), nodes=72,
+                             policies=("greedy", "model"))
+        for policy in ("greedy", "model"):
+            assert summary.runs[policy][n].as_dict() == alone[policy].as_dict()
