@@ -201,10 +201,9 @@ def _fit(args: argparse.Namespace) -> int:
     # the single-level plan
     measured = (args.level1 is not None and args.level1_group is not None
                 and args.level1_loss is None)
-    plan_args = (args if args.level1 is not None and not measured
-                 or args.level1_group is None
-                 else argparse.Namespace(**dict(vars(args), level1=None,
-                                                level1_restart=None)))
+    window_only = args.level1_group is not None and (args.level1 is None or measured)
+    plan_args = (argparse.Namespace(**dict(vars(args), level1=None, level1_restart=None))
+                 if window_only else args)
     plan = _make_plan(plan_args, fit.preemption_rate)
     low, high = fit.preemption_rate_ci95
     across = [float(optimal_interval(rate * plan.nodes, plan.checkpoint_cost_h, plan.model))

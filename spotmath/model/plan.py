@@ -410,9 +410,7 @@ def make_plan(
         if notice > 0:
             raise InputError("level1_cost: two-level checkpoints are not modelled with a "
                              "notice yet; plan them without it")
-        if persist > 0 and not restart_preemptible:
-            raise InputError("persist: asynchronous durable writes with two levels are "
-                             "derived for preemptible restarts only")
+        two_level.check_persist(persist, bool(restart_preemptible), math.inf)
         if model != "exact":
             raise InputError("model: two-level checkpoints are planned with the exact model "
                              "(the first-order optimum is shown beside it)")

@@ -34,6 +34,7 @@ import numpy as np
 from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
 from .simulate import MAX_PREEMPTIONS_PER_JOB, Segment, Simulation, Timeline
+from .two_level import check_persist
 
 __all__ = ["simulate", "TWO_LEVEL_KINDS"]
 
@@ -114,13 +115,7 @@ def simulate(
     n, loss, count, runs, seed = check_parameters(
         scalar=True, level2_every=level2_every, level1_loss=level1_loss, periods=periods,
         jobs=jobs, seed=seed)
-    (persist,) = check_parameters(scalar=True, persist=persist)
-    if persist > 0 and not restart_preemptible:
-        raise InputError("persist: asynchronous durable writes with two levels are "
-                         "simulated with preemptible restarts only, as they are derived")
-    if persist > n * T * (1 + 1e-12):  # P = nT given as decimals may round up
-        raise InputError(f"persist: {persist:g} h is longer than the compute between "
-                         f"durable writes (nT = {n * T:g} h)")
+    persist = check_persist(persist, bool(restart_preemptible), n * T)
     rng = random.Random(seed)
     # A period must run n segments, and its durable write, without a D event: refuse a
     # run that would take more events than the reference simulator allows a job.

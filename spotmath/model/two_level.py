@@ -35,7 +35,7 @@ from .intervals import exact_interval
 from .solving import Number, as_output, check_model
 
 __all__ = ["Pattern", "waste", "best_interval", "optimum", "first_order_optimum",
-           "loss_break_even", "MOST_SEGMENTS"]
+           "loss_break_even", "check_persist", "MOST_SEGMENTS"]
 
 #: The search refuses patterns with more fast segments per durable write than this (a
 #: fast copy so rarely lost that durable writes almost never pay).
@@ -151,7 +151,7 @@ def waste(
         preemption_rate, interval, level1_cost, checkpoint_cost, level1_restart,
         restart_time, level1_loss, level2_every=level2_every, scalar=False)
     model, preemptible = check_model(model), bool(restart_preemptible)
-    persist = _checked_persist(persist, preemptible, np.min(every * interval))
+    persist = check_persist(persist, preemptible, np.min(every * interval))
     if persist > 0:
         function = (_generated.waste_first_order_two_level_persist if model == "first-order"
                     else _generated.waste_two_level_persist)
@@ -164,9 +164,38 @@ def waste(
                                         fast_restart, restart))
 
 
-def _checked_persist(persist, preemptible: bool, shortest_period: float) -> float:
-    """P, checked: nonnegative, within the compute between durable writes, and only with
-    preemptible restarts (the model is derived for them)."""
+@fill_doc
+def check_persist(persist: float | str, preemptible: bool, shortest_period: float) -> float:
+    """The persist time P of asynchronous durable writes, checked for two levels.
+
+    The one check of the plan, the model and the simulator: P ≥ 0, within the compute
+    between durable writes (nT ≥ P, to a relative 1e-12), and only with preemptible
+    restarts, for which the model is derived [two-level-persist-period].
+
+    Parameters
+    ----------
+    persist : float or str
+        [[level2_persist]]
+    preemptible : bool
+        [[restart_preemptible]]
+    shortest_period : float
+        The least compute between durable writes nT, hours (``math.inf``: not known yet).
+
+    Returns
+    -------
+    float
+        P, hours.
+
+    Raises
+    ------
+    InputError
+        [[bad_value]]; P > 0 with protected restarts, or P longer than nT.
+
+    Examples
+    --------
+    >>> check_persist("3min", True, 0.5)
+    0.05
+    """
     (persist,) = check_parameters(scalar=True, persist=persist)
     if persist > 0 and not preemptible:
         raise InputError("persist: asynchronous durable writes with two levels are derived "
@@ -243,7 +272,7 @@ def _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart, rest
                          "write is best written continuously)")
     preemptible = bool(restart_preemptible)
     return _Setting(rate, fast, durable, fast_restart, restart, loss, preemptible,
-                    _checked_persist(persist, preemptible, math.inf))
+                    check_persist(persist, preemptible, math.inf))
 
 
 def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
@@ -251,9 +280,8 @@ def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
 
     h(T) = T ∂E₁/∂T − E₁ increases in T (E₁ is convex in T) from −E₁(0) < 0, so its root
     is bracketed by doubling and bisected until the bracket is one ulp wide; with
-    asynchronous durable writes, at least P/n.  Where the
-    printed h overflows (∞ − ∞, far past the root, where E₁ has grown beyond 1e300) its
-    NaN counts as above the root.
+    asynchronous durable writes, at least P/n.  Where the printed h overflows (∞ − ∞, far
+    past the root, where E₁ has grown beyond 1e300) its NaN counts as above the root.
     """
     low = np.zeros(every.shape)
     high = np.full(every.shape, 1.0 / setting.rate)
@@ -368,10 +396,7 @@ def _bound(setting: _Setting, every: int, chance: float) -> float:
         return writes / interval + (grown - (every - 1) * x * interval) / (
             x * every * interval)
 
-    low, high = math.log(1e-9 / setting.rate), math.log(LONGEST / setting.rate)
-    found = minimize_scalar(excess, bounds=(low, high), method="bounded",
-                            options={"xatol": 1e-10})
-    return 1 + (1 - 1e-6) * float(found.fun)
+    return 1 + (1 - 1e-6) * _least_over_intervals(excess, setting.rate)
 
 
 def _tail_bound(setting: _Setting, every: int, chance: float) -> float:
@@ -402,10 +427,16 @@ def _tail_bound(setting: _Setting, every: int, chance: float) -> float:
         interval, log_a, grown = logs(log_interval)
         return math.exp(grown) * log_a / (chance * rate * interval)
 
+    return (1 - 1e-6) * min(_least_over_intervals(f, rate) for f in (at_n, limit))
+
+
+def _least_over_intervals(function: Callable[[float], float], rate: float) -> float:
+    """The least value of a function of log T with one minimum, T from 1e-9 to
+    :data:`LONGEST` mean times between events, to 1e-10 in log T (the bounds above)."""
     bounds = (math.log(1e-9 / rate), math.log(LONGEST / rate))
-    least = min(float(minimize_scalar(f, bounds=bounds, method="bounded",
-                                      options={"xatol": 1e-10}).fun) for f in (at_n, limit))
-    return (1 - 1e-6) * least
+    found = minimize_scalar(function, bounds=bounds, method="bounded",
+                            options={"xatol": 1e-10})
+    return float(found.fun)
 
 
 def _rollback_chance(setting: _Setting) -> float:

@@ -414,8 +414,9 @@ class Run:
         for i, (kind, setup) in enumerate(zip(self.kinds, self.changeover_h)):
             start, end = i * tick, float(min((i + 1) * tick, self.finish_h))
             if kind != IDLE and setup > 0:
-                pieces.append(Segment(start, float(min(start + setup, end)), "changeover"))
-                start = float(min(start + setup, end))
+                ready = float(min(start + setup, end))
+                pieces.append(Segment(start, ready, "changeover"))
+                start = ready
             pieces.append(Segment(start, end, names[int(kind)]))
         merged: list[Segment] = []
         for piece in pieces:

@@ -376,7 +376,7 @@ def replay_fast_copies(
         now = until
         for i in gone:
             place.pop(i, None)
-    waste = 1 - kept / clock if clock > 0 else None
+    waste = 1 - kept / clock  # the gang held its instances for some time (_walked)
     model = None
     if fit.level1_loss is not None:
         model = float(two_level.waste(fit.event_rate, T, every, level1_cost=fast,

@@ -456,9 +456,8 @@
   // bisection takes the same steps), with SciPy's bounded minimiser replaced by a golden
   // section search, used only for a bound that keeps a margin of one part in a million.
   const MOST_SEGMENTS = root.spotmathInputs.MOST_SEGMENTS;
-  // spotmath.cli._OPTION_NAMES, for the parameters two levels can name
-  const OPTION_NAMES = { level1_cost: "--level1", level1_restart: "--level1-restart",
-                         level1_loss: "--level1-loss", persist: "--persist", model: "--model" };
+  // spotmath.cli._OPTION_NAMES, for the one parameter these errors name by its option
+  const OPTION_NAMES = { level1_loss: "--level1-loss" };
 
   // the InputError of a parameter of spotmath.model.two_level (its name, as Python's .name)
   function levelError(name, detail) {
