@@ -474,7 +474,7 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
                 f"write of {args.checkpoint}"
                 + (" (auto: the exact optimum at the rate the trace's spells end)"
                    if args.interval.strip() == "auto" else "")
-                + "; omniscient and model do not run (they assume progress kept)")
+                + "; the model policy does not run (it plans as if progress were kept)")
         header = header + [("checkpoints", note)]
     elif args.checkpoint is not None and args.checkpoint != "0":
         raise InputError("--checkpoint: needs --interval (checkpoint mode)")

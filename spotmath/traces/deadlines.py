@@ -20,7 +20,12 @@ The rules
    tick in which the job finishes included (the paper's accounting); with
    ``billing="second"`` the finishing tick is billed only up to the finish.
 4. Progress is kept across preemptions (the paper's model: the changeover covers the
-   loss).
+   loss).  In checkpoint mode (an ``interval`` given) it is not: after every
+   ``interval`` of compute a write of ``checkpoint`` hours (billed, no progress), a
+   preemption back to the last completed write, and a switch the policy chooses first
+   saves on the old instance (billed there), the next instance starting after
+   max(changeover, write); the Safety Net then allows for the worst a preemption can
+   take.
 5. The job finishes the moment its progress reaches ``compute``; the deadline is met
    when that moment is at most ``deadline``.
 
@@ -42,7 +47,8 @@ still to do and ``d`` the changeover (the paper simulator's rounding).
     is available and progress > ep(t + 2d) (there is no move from on-demand to idle).
 ``omniscient``
     The exact offline optimum on the trace: the least cost that meets the deadline and,
-    among schedules of that cost, the earliest finish (:func:`omniscient_schedule`).
+    among schedules of that cost, the earliest finish (:func:`omniscient_schedule`; in
+    checkpoint mode by the search of :mod:`spotmath.traces.checkpoint_optimum`).
 ``model``
     This book's: the least expected cost under a two-state Markov model of availability
     fitted to the trace before the start (:mod:`spotmath.traces.deadline_model`).
@@ -719,9 +725,13 @@ def _spells(spot: np.ndarray) -> int:
 
 
 def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
-                        changeover: float, discount: float, billing: str = "tick"
+                        changeover: float, discount: float, billing: str = "tick",
+                        checkpoints: Checkpoints | None = None, bound: float = math.inf
                         ) -> tuple[np.ndarray, float, float] | None:
     """The offline optimum: least cost meeting the deadline, then the earliest finish.
+
+    In the paper's model by default; with ``checkpoints``, in checkpoint mode, by the
+    search over stints of :func:`spotmath.traces.checkpoint_optimum.checkpoint_schedule`.
 
     Dynamic programming over ticks, with the state (what the job is on, stints started
     ``j``, instance ticks ``k``) and the value the most spot ticks.  A schedule whose every
@@ -743,6 +753,11 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     discount : float
         Spot's discount on the on-demand price.
     billing : {'tick', 'second'}, optional
+    checkpoints : Checkpoints, optional
+        Checkpoint mode's interval and write (default None: progress kept).
+    bound : float, optional
+        Checkpoint mode: the cost of a schedule known to meet the deadline, which prunes
+        the search (see :func:`~spotmath.traces.checkpoint_optimum.checkpoint_schedule`).
 
     Returns
     -------
@@ -751,6 +766,11 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         cost in on-demand hours and the finish, hours; None when no schedule meets the
         deadline.
     """
+    if checkpoints is not None:
+        from .checkpoint_optimum import checkpoint_schedule
+
+        return checkpoint_schedule(spot, tick, compute, deadline, changeover, discount,
+                                   checkpoints, billing, bound)
     ticks = math.ceil(deadline / tick - TOLERANCE)
     window = np.zeros(ticks, dtype=bool)  # ticks beyond the trace have no spot
     given = np.asarray(spot, dtype=bool)[:ticks]
@@ -932,9 +952,9 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
                 checkpoints=checkpoints)
 
 
-#: The policies that run in checkpoint mode (the optimum's exact search and the model
-#: policy's plan assume progress kept across preemptions).
-CHECKPOINT_POLICIES = ("on-demand", "greedy", "uniform-progress")
+#: The policies that run in checkpoint mode (the model policy's plan assumes progress
+#: kept across preemptions).
+CHECKPOINT_POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient")
 
 
 def _checkpoints(interval, checkpoint, policies: Sequence[str]) -> Checkpoints | None:
@@ -995,8 +1015,21 @@ def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = 
         if job.changeover + job.compute + checkpoints.cost * checkpoints.writes(
                 job.compute) > job.deadline + TOLERANCE:
             return None
-        choose = {"on-demand": _on_demand, "greedy": _greedy,
-                  "uniform-progress": _uniform_progress}[policy](job)
+        if policy == "omniscient":
+            # the online policies meet the deadline: the cheapest bounds the search
+            online = (_simulate_checkpointed(job, checkpoints, spot, name, rule(job), True)
+                      for name, rule in (("greedy", _greedy),
+                                         ("uniform-progress", _uniform_progress)))
+            bound = min((run.cost for run in online if run.met), default=math.inf)
+            found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
+                                        job.changeover, job.discount, job.billing,
+                                        checkpoints=checkpoints, bound=bound)
+            if found is None:  # on-demand from the start meets it: the search must find one
+                raise RuntimeError("no optimal schedule found for a feasible deadline")
+            choose = _following(found[0])
+        else:
+            choose = {"on-demand": _on_demand, "greedy": _greedy,
+                      "uniform-progress": _uniform_progress}[policy](job)
         return _simulate_checkpointed(job, checkpoints, spot, policy, choose,
                                       safety_net=policy in ONLINE)
     if not _feasible(job):

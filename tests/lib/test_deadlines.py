@@ -97,9 +97,11 @@ def test_no_policy_can_meet_a_deadline_shorter_than_changeover_plus_compute():
 
 # ----------------------------------------------------------------------- the optimum
 
-def brute_force(spot, tick, compute, deadline, changeover, discount, billing):
-    """Every schedule of the window, each run by the simulator; the cheapest that meets
-    the deadline, then the earliest finish."""
+def brute_force(spot, tick, compute, deadline, changeover, discount, billing,
+                checkpoints=None):
+    """Every schedule of the window, each run by the simulator (the checkpoint mode's
+    with ``checkpoints``); the cheapest that meets the deadline, then the earliest
+    finish."""
     ticks = math.ceil(deadline / tick - 1e-9)
     job = deadlines._Job(compute, deadline, changeover, discount, tick, billing)
     best = None
@@ -108,8 +110,13 @@ def brute_force(spot, tick, compute, deadline, changeover, discount, billing):
                for i, kind in enumerate(kinds)):
             continue
         try:
-            run = deadlines._simulate(job, spot, "any", deadlines._following(kinds),
-                                      safety_net=False)
+            if checkpoints is None:
+                run = deadlines._simulate(job, spot, "any", deadlines._following(kinds),
+                                          safety_net=False)
+            else:
+                run = deadlines._simulate_checkpointed(
+                    job, checkpoints, spot, "any", deadlines._following(kinds),
+                    safety_net=False)
         except RuntimeError:
             continue
         if not run.met or len(run.kinds) > ticks:
@@ -539,17 +546,73 @@ def test_checkpoint_mode_meets_every_deadline_on_demand_would_meet(seed):
         least = changeover + compute + write * checkpoints.writes(compute)
         deadline = least + float(rng.choice([0.0, rng.uniform(0, 0.5), rng.uniform(0, 8)]))
         spot = adversarial(int(deadline / tick) + 5, rng)
+        costs = {}
         for policy in deadlines.CHECKPOINT_POLICIES:
             run = run_policy(policy, spot, tick, compute, deadline, changeover, 0.6,
                              interval=interval, checkpoint=write)
             assert run.met, (policy, seed, tick, compute, changeover, interval, write,
                              deadline)
             assert run.spot_compute_h + run.on_demand_compute_h == pytest.approx(compute)
+            costs[policy] = run.cost
+        assert costs["omniscient"] <= min(costs.values()) + 1e-9
 
 
-def test_checkpoint_mode_refuses_the_policies_that_assume_progress_kept():
-    with pytest.raises(InputError, match="^policy: omniscient does not run with checkpoints"):
-        run_policy("omniscient", spot_of("1"), "1h", "2h", "4h", 0, 0.6, interval="1h")
+def test_checkpoint_mode_refuses_the_policy_that_assumes_progress_kept():
+    with pytest.raises(InputError, match="^policy: model does not run with checkpoints"):
+        run_policy("model", spot_of("1"), "1h", "2h", "4h", 0, 0.6, interval="1h")
+
+
+@settings(max_examples=200, deadline=None)
+@given(pattern=st.lists(st.booleans(), min_size=1, max_size=8),
+       tick=st.sampled_from([1.0, 0.5, 0.4]),
+       compute=st.sampled_from([0.5, 1.0, 1.7, 2.5, 3.0]),
+       changeover=st.sampled_from([0.0, 0.3, 0.5, 1.2]),
+       interval=st.sampled_from([0.25, 0.5, 0.7, 1.0, 1.5, 10.0]),
+       write=st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.3]),
+       slack=st.sampled_from([0.0, 0.4, 1.0, 2.0, 3.3]),
+       discount=st.sampled_from([0.1, 0.5, 0.9]),
+       billing=st.sampled_from(["tick", "second"]))
+def test_the_checkpoint_optimum_is_the_brute_force_optimum(
+        pattern, tick, compute, changeover, interval, write, slack, discount, billing):
+    """Every schedule of up to eight ticks, run by the checkpoint simulator, against the
+    search over stints; its schedule, run by the simulator, costs what it said, and it
+    is what ``run_policy`` runs (the search pruned by the online policies' cost)."""
+    checkpoints = deadlines.Checkpoints(interval, write)
+    least = changeover + compute + write * checkpoints.writes(compute)
+    deadline = least + slack
+    if math.ceil(deadline / tick - 1e-9) > 8:
+        return
+    spot = np.array(pattern)
+    expected = brute_force(spot, tick, compute, deadline, changeover, discount, billing,
+                           checkpoints)
+    found = omniscient_schedule(spot, tick, compute, deadline, changeover, discount,
+                                billing, checkpoints=checkpoints)
+    assert found is not None and expected is not None
+    kinds, cost, finish = found
+    assert (cost, finish) == pytest.approx(expected, abs=1e-9)
+    run = run_policy("omniscient", spot, tick, compute, deadline, changeover, discount,
+                     billing=billing, interval=interval, checkpoint=write)
+    assert (run.cost, run.finish_h) == pytest.approx((cost, finish), abs=1e-9)
+
+
+def test_a_stints_progress_is_what_the_simulator_makes():
+    """The search's table of compute done and written after m ticks of a stint: done
+    against on-demand from the start, tick by tick; written against what greedy keeps
+    when spot is taken after m ticks (a deadline far enough away that the Safety Net
+    never acts)."""
+    from spotmath.traces.checkpoint_optimum import stint_progress
+
+    for tick, changeover, interval, write in [(1.0, 0.2, 2.0, 0.1), (1 / 6, 0.2, 0.42, 1 / 60),
+                                              (0.5, 1.3, 0.25, 0.0), (1.0, 0.0, 0.3, 0.7)]:
+        checkpoints = deadlines.Checkpoints(interval, write)
+        run = run_policy("on-demand", spot_of("0"), tick, 20, 100, changeover, 0.6,
+                         interval=interval, checkpoint=write)
+        done, written = stint_progress(checkpoints, changeover, tick, len(run.kinds) - 1)
+        assert done[1:] == pytest.approx(run.progress[:-1], abs=1e-9)
+        for m in range(1, 12):
+            taken = run_policy("greedy", spot_of("1" * m + "0" * 5), tick, 20, 400,
+                               changeover, 0.6, interval=interval, checkpoint=write)
+            assert taken.progress[m] == pytest.approx(written[m], abs=1e-9)
 
 
 def test_auto_interval_is_the_exact_optimum_at_the_rate_spells_end():
@@ -569,7 +632,7 @@ def test_the_command_runs_checkpoint_mode(cli, tmp_path):
                "--interval", "auto", "--checkpoint", "2min", "--json")
     assert done.returncode == 0, done.stderr
     policies = json.loads(done.stdout)["policies"]
-    assert list(policies) == ["on_demand", "greedy", "uniform_progress"]
+    assert list(policies) == ["on_demand", "greedy", "uniform_progress", "omniscient"]
     trace = read_availability(path)
     interval = deadlines.auto_interval(trace, "2min")
     for name, values in policies.items():

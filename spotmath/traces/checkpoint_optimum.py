@@ -1,0 +1,330 @@
+"""The offline optimum of a deadline job in checkpoint mode.
+
+The rules are those of :mod:`spotmath.traces.deadlines` with checkpoints: on an instance,
+after the changeover, a write of ``write`` hours follows every ``interval`` of compute
+(none after the last); a preemption takes the job back to its last completed write; a
+switch the schedule chooses first saves everything on the old instance (billed there, at
+its price, for ``write`` hours) and, into another instance, starts it after
+max(changeover, write).
+
+Why a search over stints is exact
+---------------------------------
+Call a *stint* the ticks a job spends on one instance without a break.  Every stint
+starts with nothing unsaved (at the start, after a preemption, after a save, or after an
+idle tick), so what a stint does in its first ``m`` ticks depends only on ``m`` and on its
+dead time at the start (the changeover, or max(changeover, write) after a saving switch):
+``a[m]`` compute done and ``b[m]`` of it written.  It ends in one of three ways: it
+finishes the job; spot is taken at the boundary where its spell ends (progress back to
+``b[m]``: on spot the stint cannot end by choice there, the preemption comes first); or
+the schedule ends it at a boundary of its choice (progress ``a[m]``, a save billed when
+``a[m] > b[m]``), then idles for a tick or starts the other instance at once.
+
+So the state at a boundary is the progress and how the next stint may start, and the
+search keeps, at each boundary and for each way of starting, only the schedules no other
+beats on both progress and cost: with more progress at no more cost, doing the same from
+then on finishes no later at no more cost (a stint's behaviour does not depend on the
+progress it starts from, except that it finishes sooner).  Among the schedules of least
+cost that meet the deadline, the search returns one that finishes first.  It is tested
+against every schedule of small traces run by the simulator (``tests/lib``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .deadlines import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
+
+__all__ = ["checkpoint_schedule", "stint_progress"]
+
+#: How the next stint may start at a boundary: after a tick idle, a preemption or at the
+#: start (``FREE``), or straight from the other instance with or without a save.
+_FREE, _SWITCH, _SWITCH_SAVED = 0, 1, 2
+
+
+def stint_progress(checkpoints: Checkpoints, dead: float, tick: float, ticks: int
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Compute done and compute written after each whole number of ticks of a stint.
+
+    Parameters
+    ----------
+    checkpoints : Checkpoints
+        The interval between writes and the write's time, hours.
+    dead : float
+        The stint's dead time at its start (its changeover), hours.
+    tick : float
+        Hours.
+    ticks : int
+        The longest stint to tabulate.
+
+    Returns
+    -------
+    done, written : numpy.ndarray
+        Indexed by the stint's ticks ``m = 0 … ticks``, hours.
+
+    Examples
+    --------
+    >>> done, written = stint_progress(Checkpoints(2.0, 0.1), 0.2, 1.0, 5)
+    >>> done.round(3).tolist(), written.round(3).tolist()
+    ([0.0, 0.8, 1.8, 2.7, 3.7, 4.6], [0.0, 0.0, 0.0, 2.0, 2.0, 4.0])
+    """
+    interval, write = checkpoints.interval, checkpoints.cost
+    working = np.maximum(np.arange(ticks + 1) * tick - dead, 0.0)
+    cycles = np.floor(working / (interval + write) + TOLERANCE)
+    into = np.maximum(working - cycles * (interval + write), 0.0)
+    done = cycles * interval + np.minimum(into, interval)
+    return done, cycles * interval
+
+
+def _frontier(progress: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """Indices of the points no other beats on both progress (more) and cost (less)."""
+    if progress.size <= 1:
+        return np.arange(progress.size)
+    # by progress, most first (a tie kept twice is harmless: it is only searched twice)
+    order = np.argsort(-progress)
+    sorted_cost = cost[order]
+    before = np.minimum.accumulate(np.concatenate(([np.inf], sorted_cost[:-1])))
+    return order[sorted_cost < before - TOLERANCE]
+
+
+class _Points:
+    """Candidates arriving at boundaries: progress, cost and where each came from."""
+
+    def __init__(self, size: int):
+        self.parts: list[list[tuple[np.ndarray, ...]]] = [[] for _ in range(size)]
+
+    def add(self, at: int, progress, cost, parent, length) -> None:
+        if at < len(self.parts) and np.size(progress):
+            self.parts[at].append(tuple(np.atleast_1d(np.asarray(x, dtype=float))
+                                        for x in (progress, cost, parent, length)))
+
+    def take(self, at: int) -> tuple[np.ndarray, ...]:
+        parts = self.parts[at]
+        self.parts[at] = []
+        if not parts:
+            return tuple(np.zeros(0) for _ in range(4))
+        return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
+                        changeover: float, discount: float, checkpoints: Checkpoints,
+                        billing: str = "tick", bound: float = math.inf
+                        ) -> tuple[np.ndarray, float, float] | None:
+    """The least cost that meets the deadline in checkpoint mode, then the earliest finish.
+
+    Parameters
+    ----------
+    spot : numpy.ndarray of bool
+        Spot available in each tick from the start; none beyond its end.
+    tick, compute, deadline, changeover : float
+        Hours.
+    discount : float
+        Spot's discount on the on-demand price.
+    checkpoints : Checkpoints
+        The interval between writes and the write's time, hours.
+    billing : {'tick', 'second'}, optional
+    bound : float, optional
+        The cost of a schedule known to meet the deadline, on-demand hours (default: none
+        known).  The search drops every state that cannot end below it: one whose cost so
+        far, plus its compute left at spot's price as far as the spot left in the window
+        allows and at on-demand's beyond, exceeds it.  It also drops every state that
+        could not finish in time even on an instance from now without writes.
+
+    Returns
+    -------
+    tuple or None
+        ``(kinds, cost, finish)``: what to run in each tick up to the finishing one, the
+        cost in on-demand hours and the finish, hours; None when no schedule meets the
+        deadline (or none at ``bound`` or less).
+    """
+    ticks = math.ceil(deadline / tick - TOLERANCE)
+    window = np.zeros(ticks + 1, dtype=bool)
+    given = np.asarray(spot, dtype=bool)[:ticks]
+    window[:given.size] = given
+    # the first tick without spot at or after each tick (where a spot stint is taken),
+    # the first tick of the spell that holds each tick (the tick after it if no spot),
+    # and the hours of spot from each tick to the window's end
+    ends = np.full(ticks + 1, ticks, dtype=np.int64)
+    for i in range(ticks - 1, -1, -1):
+        ends[i] = ends[i + 1] if window[i] else i
+    starts = np.arange(1, ticks + 2, dtype=np.int64)
+    for i in range(ticks):
+        if window[i]:
+            starts[i] = starts[i - 1] if i and window[i - 1] else i
+    spot_left = np.cumsum(window[::-1])[::-1] * tick
+    write = checkpoints.cost
+    dead = (changeover, max(changeover, write))
+    tables = [stint_progress(checkpoints, d, tick, ticks) for d in dead]
+    price = {SPOT: 1 - discount, ON_DEMAND: 1.0}
+    search = _Search(ticks)
+    limit = bound
+
+    def hopeful(j: int, progress: np.ndarray, cost: np.ndarray) -> np.ndarray:
+        rest = compute - progress
+        cheap = np.minimum(rest, spot_left[j])
+        least = cost + price[SPOT] * cheap + (rest - cheap)
+        return (j * tick + changeover + rest <= deadline + TOLERANCE) & (
+            least <= limit + TOLERANCE)
+
+    search.free.add(0, 0.0, 0.0, -1, 0)
+    best: tuple[float, float, int, int] | None = None
+    for j in range(ticks):
+        # stints that end at boundary j, by preemption or by choice
+        for (kind, d), group in search.groups.items():
+            # every stint here started before j; one that has finished, whose spell is
+            # over, or that could not finish in time from here on is of no more use
+            # (both tests only get harder as the stint goes on: it makes at most a tick
+            # of progress a tick, at no less than spot's price)
+            length = j - group["start"]
+            useful = (length < group["finish_m"]) & hopeful(
+                j, group["progress"] + tables[d][0][length],
+                group["cost"] + price[kind] * length * tick)
+            if kind == SPOT:
+                useful &= group["start"] >= (starts[j - 1] if j else 1)
+            if not useful.all():
+                search.keep(kind, d, useful)
+                length = length[useful]
+            if not length.size:
+                continue
+            ids = group["id"]
+            done, written = tables[d][0][length], tables[d][1][length]
+            progress = group["progress"]
+            cost = group["cost"] + price[kind] * length * tick
+            if kind == SPOT and not window[j]:
+                pick = hopeful(j, progress + written, cost)
+                search.free.add(j, (progress + written)[pick], cost[pick],
+                                ids[pick] * 4 + 2, length[pick])
+                continue
+            saved = done > written + TOLERANCE
+            cost = cost + np.where(saved, price[kind] * write, 0.0)
+            progress = progress + done
+            pick = hopeful(j + 1, progress, cost)
+            search.free.add(j + 1, progress[pick], cost[pick], ids[pick] * 4 + 3,
+                            length[pick])
+            other = ON_DEMAND if kind == SPOT else SPOT
+            if other == SPOT and not window[j]:
+                continue
+            pick = hopeful(j, progress, cost)
+            for flag, target in ((False, 0), (True, 1)):
+                chosen = pick & (saved == flag)
+                search.switch[(other, target)].add(j, progress[chosen], cost[chosen],
+                                                   ids[chosen], length[chosen])
+        # the free points at j, each also idle through tick j
+        progress, cost, parent, length = search.free.take(j)
+        pick = hopeful(j, progress, cost)
+        keep = np.flatnonzero(pick)[_frontier(progress[pick], cost[pick])]
+        progress, cost = progress[keep], cost[keep]
+        free_ids = search.add_free(j, parent[keep], length[keep])
+        search.free.add(j + 1, progress, cost, free_ids * 4 + 1, np.zeros(keep.size))
+        # stints that start at j
+        for (kind, d) in search.groups:
+            if kind == SPOT and not window[j]:
+                continue
+            p, c, src, ln = search.switch[(kind, d)].take(j)
+            if d == 0:
+                p, c = np.concatenate((p, progress)), np.concatenate((c, cost))
+                src = np.concatenate((src, -1 - free_ids))
+                ln = np.concatenate((ln, np.zeros(keep.size)))
+            pick = _frontier(p, c)
+            if not pick.size:
+                continue
+            p, c = p[pick], c[pick]
+            # finishing: the stint's time to the job's end
+            rest = compute - p
+            writes = np.maximum(np.ceil(rest / checkpoints.interval - TOLERANCE) - 1, 0)
+            took = dead[d] + rest + write * writes
+            finish_m = np.maximum(np.ceil(took / tick - TOLERANCE), 1).astype(np.int64)
+            ids = search.add_stints(kind, d, j, p, c, finish_m, src[pick], ln[pick])
+            reach = j + finish_m <= (ends[j] if kind == SPOT else ticks)
+            finish = j * tick + took
+            paid = c + price[kind] * (finish_m * tick if billing == "tick" else took)
+            for k in np.flatnonzero(reach & (finish <= deadline + TOLERANCE)):
+                key = (float(paid[k]), float(finish[k]))
+                if best is None or key[0] < best[0] - TOLERANCE or (
+                        key[0] <= best[0] + TOLERANCE and key[1] < best[1] - TOLERANCE):
+                    best = (key[0], key[1], int(ids[k]), int(finish_m[k]))
+                    limit = min(limit, key[0])
+    if best is None:
+        return None
+    cost, finish, stint, length = best
+    return search.way_back(stint, length), cost, finish
+
+
+class _Search:
+    """The search's bookkeeping: candidates by boundary, the live stints of each (kind,
+    dead time) in order of start, and every kept state's parent for the way back."""
+
+    def __init__(self, ticks: int):
+        self.free = _Points(ticks + 1)
+        self.switch = {(kind, d): _Points(ticks + 1)
+                       for kind in (SPOT, ON_DEMAND) for d in (0, 1)}
+        self.groups = {(kind, d): {"start": np.zeros(0, np.int64), "progress": np.zeros(0),
+                                   "cost": np.zeros(0), "finish_m": np.zeros(0, np.int64),
+                                   "id": np.zeros(0, np.int64)}
+                       for kind in (SPOT, ON_DEMAND) for d in (0, 1)}
+        # stints: kind, start and parent (a free point as -1 - id, or the stint it
+        # switched from and that stint's length)
+        self.stint_kind: list[int] = []
+        self.stint_start: list[int] = []
+        self.stint_from: list[tuple[int, int]] = []
+        # free points: boundary and parent (how: 0 the start, 1 idle after a free point,
+        # 2 taken from a stint, 3 idle after a stint ended by choice; id; length)
+        self.free_at: list[int] = []
+        self.free_from: list[tuple[int, int, int]] = []
+
+    def keep(self, kind: int, d: int, mask: np.ndarray) -> None:
+        group = self.groups[(kind, d)]
+        for name in group:
+            group[name] = group[name][mask]
+
+    def add_free(self, at: int, parent: np.ndarray, length: np.ndarray) -> np.ndarray:
+        first = len(self.free_at)
+        self.free_at.extend([at] * parent.size)
+        self.free_from.extend(_origins(parent, length))
+        return np.arange(first, first + parent.size)
+
+    def add_stints(self, kind, d, at, progress, cost, finish_m, source, length
+                   ) -> np.ndarray:
+        first = len(self.stint_kind)
+        ids = np.arange(first, first + progress.size)
+        self.stint_kind.extend([kind] * progress.size)
+        self.stint_start.extend([at] * progress.size)
+        self.stint_from.extend(zip(source.astype(np.int64).tolist(),
+                                   length.astype(np.int64).tolist()))
+        group = self.groups[(kind, d)]
+        for name, values in (("start", np.full(progress.size, at)), ("progress", progress),
+                             ("cost", cost), ("finish_m", finish_m), ("id", ids)):
+            group[name] = np.concatenate((group[name], values))
+        return ids
+
+    def way_back(self, stint: int, length: int) -> np.ndarray:
+        """The schedule that ends with ``stint`` run for ``length`` ticks."""
+        kinds = np.full(self.stint_start[stint] + length, IDLE, dtype=np.int8)
+        while True:
+            start = self.stint_start[stint]
+            kinds[start:start + length] = self.stint_kind[stint]
+            source, source_length = self.stint_from[stint]
+            if source >= 0:  # switched straight from another stint
+                stint, length = source, source_length
+                continue
+            point = -1 - source
+            while True:
+                how, parent, parent_length = self.free_from[point]
+                if how == 0:
+                    return kinds
+                if how in (1, 3):  # idle through the tick before
+                    kinds[self.free_at[point] - 1] = IDLE
+                if how == 1:
+                    point = parent
+                    continue
+                stint, length = parent, parent_length
+                break
+
+
+def _origins(parent: np.ndarray, length: np.ndarray) -> list[tuple[int, int, int]]:
+    """A free point's parent as (how, id, length); the start is (0, -1, 0)."""
+    out = []
+    for code, n in zip(parent.astype(np.int64), length.astype(np.int64)):
+        out.append((0, -1, 0) if code < 0 else (int(code % 4), int(code // 4), int(n)))
+    return out
