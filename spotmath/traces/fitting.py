@@ -282,10 +282,48 @@ class Fit:
     window_s: float
     weibull_note: str = ""
 
+    @property
+    def co_preemption_z(self) -> float:
+        """How far the co-preemption share lies above independence's, in standard errors.
+
+        The standard error is the binomial one of a share of ``preemptions`` events each
+        with another within the window at the independent share's chance,
+        √(q(1 − q)/preemptions) with q = ``co_preemption_share_independent``
+        (:func:`in_standard_errors`).
+        """
+        q = self.co_preemption_share_independent
+        return in_standard_errors(self.co_preemption_share - q,
+                                  math.sqrt(q * (1 - q) / self.preemptions))
+
+    @property
+    def hazard(self) -> str | None:
+        """What the Weibull shape's 95% interval says of the hazard: ``'falling'`` (the
+        interval below 1), ``'rising'`` (above 1) or ``'constant'`` (it holds 1: Poisson
+        preemptions are not ruled out); None without a Weibull fit."""
+        if self.weibull_shape_ci95 is None:
+            return None
+        low, high = self.weibull_shape_ci95
+        return "falling" if high < 1 else "rising" if low > 1 else "constant"
+
     def as_dict(self) -> dict:
         """Plain JSON-ready values (pairs as lists)."""
         return {key: list(value) if isinstance(value, tuple) else value
                 for key, value in asdict(self).items()}
+
+
+def in_standard_errors(gap: float, error: float) -> float:
+    """``gap / error``; without spread (``error`` 0), 0 where the gap is 0, else ±∞.
+
+    Examples
+    --------
+    >>> in_standard_errors(0.5, 0.25), in_standard_errors(0.0, 0.0)
+    (2.0, 0.0)
+    >>> in_standard_errors(-0.1, 0.0)
+    -inf
+    """
+    if error > 0:
+        return gap / error
+    return 0.0 if gap == 0 else math.copysign(math.inf, gap)
 
 
 def fit_trace(trace: Trace, window: float | str = "60s") -> Fit:

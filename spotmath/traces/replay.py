@@ -48,7 +48,7 @@ import numpy as np
 from ..inputs import InputError, check_gang_size, check_parameters
 from ..model import _generated, numerics
 from ..model.solving import as_output
-from .fitting import rate_interval
+from .fitting import in_standard_errors, rate_interval
 from .reading import Trace
 
 __all__ = ["Replay", "GangPeriods", "gang_periods", "gang_walk", "replay", "replay_local_rate",
@@ -267,6 +267,26 @@ class Replay:
     waiting_hours: float | None = None
     held_hours: float | None = None
     poisson_waste_gang_rate: float | None = None
+
+    @property
+    def model_gap_z(self) -> float | None:
+        """The replayed waste minus the exact model's, in the replay's standard errors
+        (:func:`~spotmath.traces.fitting.in_standard_errors`); None without a model."""
+        if self.poisson_waste is None:
+            return None
+        return in_standard_errors(self.waste - self.poisson_waste,
+                                  self.waste_standard_error)
+
+    @property
+    def gang_rate_against_model(self) -> str | None:
+        """Where the gang's 95% interval of interruptions per hour held lies against the
+        model's rate Nλ: ``'below'``, ``'above'`` or ``'about'`` (it holds Nλ); None for
+        a single node or a gang never interrupted."""
+        if self.gang_rate_ci95 is None or not self.interruptions:
+            return None
+        low, high = self.gang_rate_ci95
+        return "below" if high < self.model_rate else \
+            "above" if low > self.model_rate else "about"
 
     def as_dict(self) -> dict:
         """Plain JSON-ready values (pairs as lists)."""

@@ -406,6 +406,22 @@ def test_co_preemption_poisson_matches_independence_and_bulk_exceeds_it():
     bulk = fit_trace(synthetic_trace(preemption_rate=0.5, pool_size=30, hours=300,
                                      bulk_fraction=0.5, seed=6), "10s")
     assert bulk.co_preemption_share > 0.5 > 0.1 > bulk.co_preemption_share_independent
+    # the verdict's statistic: the excess in binomial standard errors, computed here
+    for fit in (poisson, bulk):
+        q = fit.co_preemption_share_independent
+        assert fit.co_preemption_z == pytest.approx(
+            (fit.co_preemption_share - q) / math.sqrt(q * (1 - q) / fit.preemptions))
+    assert bulk.co_preemption_z > 3 > abs(poisson.co_preemption_z)
+
+
+def test_a_fits_hazard_is_what_its_shape_interval_says():
+    """Weibull pools drawn with k = 1/2, 1 and 2: falling, constant, rising."""
+    for shape, hazard in ((0.5, "falling"), (1.0, "constant"), (2.0, "rising")):
+        fit = fit_trace(synthetic_trace(preemption_rate=0.5, pool_size=30, hours=300,
+                                        weibull_shape=shape, seed=7))
+        low, high = fit.weibull_shape_ci95
+        assert fit.hazard == hazard, (shape, low, high)
+        assert (low <= 1 <= high) == (hazard == "constant")
 
 
 def test_fit_refuses_a_trace_without_preemptions(tmp_path, traces_folder):
@@ -652,7 +668,22 @@ def test_gang_replay_of_the_published_pools_is_slower_than_n_lambda(traces_folde
         trace = read_trace(traces_folder / name)
         result = replay(trace, 0.1, 1 / 60, 1 / 6, nodes=8)
         assert result.gang_rate_ci95[1] < result.model_rate
+        assert result.gang_rate_against_model == "below"
         assert result.instances_per_interruption > 1
+
+
+def test_a_replays_gap_to_the_model_in_standard_errors():
+    """z is (replayed − model)/s.e.; a gang's rate is 'about' Nλ where its interval holds
+    it; a single node has no gang verdict."""
+    trace = synthetic_trace(preemption_rate=0.25, pool_size=32, hours=3000, seed=31)
+    single = replay(trace, 0.5, 1 / 60, 1 / 6)
+    assert single.model_gap_z == pytest.approx(
+        (single.waste - single.poisson_waste) / single.waste_standard_error)
+    assert abs(single.model_gap_z) < 4  # Poisson lifetimes: the model holds
+    assert single.gang_rate_against_model is None
+    gang = replay(trace, 0.5, 1 / 60, 1 / 6, nodes=4)
+    low, high = gang.gang_rate_ci95
+    assert low < gang.model_rate < high and gang.gang_rate_against_model == "about"
 
 
 def test_cli_fit_and_replay_json(tmp_path, cli, traces_folder):

@@ -1,0 +1,172 @@
+"""The book's sentences: verdicts the chapters glue into their prose, phrased here.
+
+A chapter decides each verdict in code the reader sees or in a documented library
+function (a fit's :attr:`~spotmath.traces.fitting.Fit.hazard`, a replay's
+:attr:`~spotmath.traces.replay.Replay.model_gap_z`); what is left here is only how the
+verdict reads, so that the prose follows the reader's own traces and parameters.  Each
+function is tested in ``tests/book/test_wording.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..model.plan import duration_text
+
+__all__ = ["joined", "hazard_verdict", "interval_or_none", "replay_sentence",
+           "gain_sentence", "together_verdict", "gang_sentence", "bulk_share_verdict",
+           "gang_line_sentence"]
+
+#: Replays this many standard errors or fewer from the model agree with it.
+AGREE_WITHIN = 2
+
+
+def joined(parts: Iterable[str], empty: str = "") -> str:
+    """Clauses joined by semicolons, or ``empty`` where there are none.
+
+    >>> joined(["a", "b"]), joined([], "none")
+    ('a; b', 'none')
+    """
+    return "; ".join(parts) or empty
+
+
+def hazard_verdict(labels: Sequence[str], hazards: Sequence[str | None]) -> str:
+    """Whether the traces' lifetimes look Poisson, from each fit's ``hazard``.
+
+    >>> print(hazard_verdict(["p3", "g4dn"], ["constant", "falling"]))
+    the interval excludes 1 on g4dn (a falling hazard), so there the lifetimes are not
+    Poisson
+    """
+    odd = [f"{label} (a {hazard} hazard)" for label, hazard in zip(labels, hazards)
+           if hazard in ("falling", "rising")]
+    if not odd:
+        return ("every interval contains 1, so these lifetimes are consistent with "
+                "Poisson preemptions: the data do not show a falling hazard")
+    return (f"the interval excludes 1 on {', '.join(odd)}, so there the lifetimes are "
+            "not Poisson")
+
+
+def interval_or_none(interval: float | None) -> str:
+    """The best fixed interval as a duration, or why there is none.
+
+    >>> interval_or_none(0.25), interval_or_none(None)
+    ('15 min', 'none (no lifetime outlasts a restart and a write)')
+    """
+    if interval is None:
+        return "none (no lifetime outlasts a restart and a write)"
+    return duration_text(interval)
+
+
+def replay_sentence(label: str, runs: Sequence, intervals: Sequence[float]) -> str:
+    """How the replays of one trace over ``intervals`` compare with the exact model.
+
+    ``runs`` are :class:`~spotmath.traces.replay.Replay` results, one per interval; a
+    replay agrees with the model within :data:`AGREE_WITHIN` standard errors.
+
+    >>> from types import SimpleNamespace as R
+    >>> runs = [R(model_gap_z=0.5, waste=0.10, poisson_waste=0.09),
+    ...         R(model_gap_z=3.0, waste=0.20, poisson_waste=0.15)]
+    >>> print(replay_sentence("p3", runs, [0.5, 1.0]))
+    on p3 the replay lies within two standard errors of the model at 1 of 2 intervals;
+    where it does not, the model is optimistic, by up to 5.0 points at 1 h
+    """
+    zs = [run.model_gap_z for run in runs]
+    gaps = [100 * (run.waste - run.poisson_waste) for run in runs]
+    agree = sum(abs(z) <= AGREE_WITHIN for z in zs)
+    text = (f"on {label} the replay lies within two standard errors of the model at "
+            f"{agree} of {len(zs)} intervals")
+    if any(z > AGREE_WITHIN for z in zs):
+        i = max(range(len(gaps)), key=gaps.__getitem__)
+        text += (f"; where it does not, the model is optimistic, by up to {gaps[i]:.1f} "
+                 f"points at {duration_text(intervals[i])}")
+    if any(z < -AGREE_WITHIN for z in zs):
+        i = min(range(len(gaps)), key=gaps.__getitem__)
+        text += (f"; the model is pessimistic by up to {-gaps[i]:.1f} points at "
+                 f"{duration_text(intervals[i])}")
+    return text
+
+
+def gain_sentence(name: str, best_waste: float, waste: float) -> str:
+    """A schedule's waste against the best fixed interval's, in points.
+
+    >>> gain_sentence("p3", 0.12, 0.10), gain_sentence("g4dn", 0.12, 0.1202)
+    ('on p3 it beats it by 2.0 points', 'on g4dn it matches it')
+    """
+    gain = best_waste - waste
+    if abs(gain) < 0.0005:
+        return f"on {name} it matches it"
+    word = "beats it by" if gain > 0 else "trails it by"
+    return f"on {name} it {word} {100 * abs(gain):.1f} points"
+
+
+def together_verdict(labels: Sequence[str], together: Sequence[bool]) -> str:
+    """Whether preemptions come together more often than independence allows, from
+    each trace's test.
+
+    >>> together_verdict(["p3", "g4dn"], [True, False])
+    'Preemptions come together about as often as independence allows on g4dn'
+    """
+    if all(together):
+        return "Preemptions come together far more often than independence allows"
+    return ("Preemptions come together about as often as independence allows on "
+            + ", ".join(label for label, ok in zip(labels, together) if not ok))
+
+
+_HOW = {"below": "less often than", "above": "more often than",
+        "about": "about as often as"}
+
+
+def gang_sentence(label: str, runs: Sequence) -> str:
+    """How the largest gang replayed on a pool fares against Nλ, and a smaller one.
+
+    ``runs`` are gang :class:`~spotmath.traces.replay.Replay` results by size.
+
+    >>> from types import SimpleNamespace as R
+    >>> runs = [R(nodes=4, interruptions=3, gang_rate_against_model="about"),
+    ...         R(nodes=16, interruptions=9, gang_rate=1.0, model_rate=2.0,
+    ...           gang_rate_against_model="below", instances_per_interruption=2.5)]
+    >>> print(gang_sentence("p3", runs))
+    on p3 a gang of 16 is hit less often than Nλ (0.50 times its rate) and loses 2.50
+    instances each time, while a gang of 4 sees about Nλ
+    """
+    big = runs[-1]
+    if not big.interruptions:
+        return f"on {label} a gang of {big.nodes} was never interrupted"
+    text = (f"on {label} a gang of {big.nodes} is hit {_HOW[big.gang_rate_against_model]} "
+            f"Nλ ({big.gang_rate / big.model_rate:.2f} times its rate) and loses "
+            f"{big.instances_per_interruption:.2f} instances each time")
+    for run in runs:
+        if 1 < run.nodes < big.nodes and run.interruptions:
+            seen = "about" if run.gang_rate_against_model == "about" else "not"
+            text += f", while a gang of {run.nodes} sees {seen} Nλ"
+            break
+    return text
+
+
+def bulk_share_verdict(growing: bool) -> str:
+    """What one bulk share ρ for every gang size means, given whether the share that
+    explains each size's rate grows with the gang on every pool."""
+    reclaims = ("real reclaims take a few instances at a time, not the whole pool as the "
+                "simulator's bulk events do")
+    if growing:
+        return ("on every pool the share that explains a gang's rate grows with the "
+                f"gang: {reclaims}, so one number is a compromise")
+    return ("the per-size column shows how far one number is from describing every gang "
+            f"size: {reclaims}")
+
+
+def gang_line_sentence(largest: Sequence[tuple[str, int, int]]) -> str:
+    """Whether the replay moves the largest paying gang from where Nλ puts it.
+
+    ``largest`` holds (pool, largest paying by Nλ, largest paying replayed).
+
+    >>> gang_line_sentence([("p3", 8, 16), ("g4dn", 4, 4)])
+    'The replay moves the line: on p3 a larger gang pays than Nλ allows'
+    """
+    moved = [f"on {label} a larger gang pays than Nλ allows"
+             for label, by_rate, replayed in largest if replayed > by_rate]
+    moved += [f"on {label} a smaller one" for label, by_rate, replayed in largest
+              if replayed < by_rate]
+    if not moved:
+        return "Among the sizes tried, the replay does not move the line"
+    return "The replay moves the line: " + "; ".join(moved)
