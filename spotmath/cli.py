@@ -466,15 +466,12 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
     common = dict(policies=policies, nodes=nodes, billing=args.billing)
     header = _deadline_header(args, trace)
     if args.interval is not None:
-        if args.policy is None:  # the policies that run with checkpoints
-            policies[:] = list(deadlines.CHECKPOINT_POLICIES)
         interval = deadlines.resolve_interval(trace, args.interval, args.checkpoint, nodes)
         common.update(interval=interval, checkpoint=args.checkpoint)
         note = (f"every {duration_text(_duration('interval', interval))} of compute, a "
                 f"write of {args.checkpoint}"
                 + (" (auto: the exact optimum at the rate the trace's spells end)"
-                   if args.interval.strip() == "auto" else "")
-                + "; the model policy does not run (it plans as if progress were kept)")
+                   if args.interval.strip() == "auto" else ""))
         header = header + [("checkpoints", note)]
     elif args.checkpoint is not None and args.checkpoint != "0":
         raise InputError("--checkpoint: needs --interval (checkpoint mode)")

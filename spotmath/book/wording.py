@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from ..model.plan import duration_text
 
-__all__ = ["joined", "hazard_verdict", "interval_or_none", "replay_sentence",
+__all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "replay_sentence",
            "gain_sentence", "together_verdict", "gang_sentence", "bulk_share_verdict",
            "gang_line_sentence"]
 

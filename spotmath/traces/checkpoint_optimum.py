@@ -38,10 +38,6 @@ from .deadlines import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
 
 __all__ = ["checkpoint_schedule", "stint_progress"]
 
-#: How the next stint may start at a boundary: after a tick idle, a preemption or at the
-#: start (``FREE``), or straight from the other instance with or without a save.
-_FREE, _SWITCH, _SWITCH_SAVED = 0, 1, 2
-
 
 def stint_progress(checkpoints: Checkpoints, dead: float, tick: float, ticks: int
                    ) -> tuple[np.ndarray, np.ndarray]:

@@ -18,6 +18,11 @@ the deadline reported.
 
 Fitted probabilities are rounded to two significant digits of their distance from 1 (so
 that starts with nearly the same history share one solved policy).
+
+In checkpoint mode (:class:`CheckpointModelPolicy`) the state also holds where a stint is
+in its cycle of compute and write, so the programme knows what a preemption would take
+back and when a switch must pay for a save; the grid is coarsened where that cycle is
+long, so that a cycle takes at most :data:`PHASES` steps.
 """
 
 from __future__ import annotations
@@ -28,11 +33,14 @@ from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["GRID", "AvailabilityModel", "fit_availability", "markov_availability",
-           "ModelPolicy", "model_policy"]
+__all__ = ["GRID", "PHASES", "AvailabilityModel", "fit_availability", "markov_availability",
+           "ModelPolicy", "model_policy", "CheckpointModelPolicy", "checkpoint_model_policy"]
 
 #: Grid steps per tick for the compute left.
 GRID = 6
+#: In checkpoint mode, the most grid steps a cycle of compute and write may take (the
+#: grid is coarsened below ``GRID`` steps a tick where the cycle is longer).
+PHASES = 24
 IDLE, SPOT, ON_DEMAND = 0, 1, 2
 
 
@@ -179,6 +187,13 @@ class ModelPolicy:
         return int(self.action[left, work, state, int(available)])
 
 
+def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
+    """The expectation over the next tick's spot; an outcome of probability 0 adds
+    nothing (0 · inf would be NaN)."""
+    return ((chance * if_spot if chance > 0 else 0.0)
+            + ((1 - chance) * if_not if chance < 1 else 0.0))
+
+
 @lru_cache(maxsize=4)
 def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
            changeover_steps: int, discount: float, second_billing: bool) -> ModelPolicy:
@@ -223,10 +238,8 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
             without_spot = value[rest, lost[None, :], 0]
             going = np.empty(best.shape)
             for now in (0, 1):
-                # an outcome of probability 0 adds nothing (0 · inf would be NaN)
-                mixed = ((up[now] * with_spot if up[now] > 0 else 0.0)
-                         + ((1 - up[now]) * without_spot if up[now] < 1 else 0.0))
-                going[:, :, now] = np.where(rest == 0, 0.0, mixed)
+                going[:, :, now] = np.where(rest == 0, 0.0,
+                                            _mixed(up[now], with_spot, without_spot))
             total = cost + going
             if act != IDLE:
                 finished = work <= made[None, :]
@@ -273,3 +286,229 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
     return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
                        grid=grid, tick=tick, changeover_steps=changeover_steps,
                        ages=solved.ages)
+
+
+# --------------------------------------------------------------------- checkpoint mode
+
+@dataclass(frozen=True)
+class CheckpointModelPolicy:
+    """The solved decision problem in checkpoint mode: the action for every state.
+
+    On a grid of ``grid`` hours (``tick / GRID`` or coarser, see
+    :func:`checkpoint_model_policy`), with ``changeover``, ``interval`` and ``write``
+    rounded to it (``saved_dead`` is max(changeover, write), the dead time after a switch
+    that saved), a stint's state is its dead time left or, once that is over, its
+    *phase*: the compute since its last completed write (0 … interval − 1 steps), then
+    the write under way (interval … interval + write − 1).  ``action[left, work, state,
+    available]`` as :class:`ModelPolicy`'s, with ``state`` 0 idle, then for spot and for
+    on-demand each dead time left (1 … ``saved_dead``) and each phase.
+    ``expected_cost[left, work, available]`` is the least expected cost from an idle job
+    with everything written, in ticks of on-demand.
+    """
+
+    action: np.ndarray
+    expected_cost: np.ndarray
+    grid: float
+    interval_steps: int
+    write_steps: int
+    saved_dead: int
+    tick: float = 1.0
+
+    def expected(self, left: int, work: int, available: bool) -> float:
+        """The least expected cost, on-demand hours, from an idle job."""
+        return float(self.expected_cost[left, work, int(available)]) * self.tick
+
+    def state_of(self, kind: int, left_over: float, since: float, writing: float) -> int:
+        """The DP's index for a job on ``kind`` with ``left_over`` hours of dead time,
+        ``since`` hours of compute since its last write and ``writing`` hours of a write
+        still to go (the simulator's own state, rounded to the grid)."""
+        if kind == IDLE:
+            return 0
+        base = 1 + (kind - 1) * (self.saved_dead + self.interval_steps + self.write_steps)
+        dead = int(round(left_over / self.grid))
+        if dead > 0:
+            return base + min(dead, self.saved_dead) - 1
+        if writing > 1e-9 and self.write_steps:
+            done = self.write_steps - int(round(writing / self.grid))
+            phase = self.interval_steps + min(max(done, 0), self.write_steps - 1)
+        else:
+            phase = min(int(round(since / self.grid)), self.interval_steps - 1)
+        return base + self.saved_dead + phase
+
+    def choose(self, left: int, work_left: float, state: int, available: bool) -> int:
+        """The action at a tick boundary (on-demand where the table has none)."""
+        if left <= 0:
+            return ON_DEMAND
+        left = min(left, self.action.shape[0] - 1)
+        work = min(math.ceil(work_left / self.grid - 1e-9), self.action.shape[1] - 1)
+        if work <= 0:
+            return ON_DEMAND
+        return int(self.action[left, work, state, int(available)])
+
+
+def _stint_states(dead: int, saved_dead: int, interval: int, write: int
+                  ) -> tuple[list[tuple[int, int, int]], np.ndarray]:
+    """Every state as (kind, dead left, phase), and each one's compute not yet written."""
+    states = [(IDLE, 0, 0)]
+    for kind in (SPOT, ON_DEMAND):
+        states += [(kind, left, 0) for left in range(1, saved_dead + 1)]
+        states += [(kind, 0, phase) for phase in range(interval + write)]
+    unsaved = np.array([min(phase, interval) for _, _, phase in states])
+    return states, unsaved
+
+
+def _tick_of_work(states, interval: int, write: int, per_tick: int
+                  ) -> tuple[np.ndarray, ...]:
+    """What a whole tick on an instance does from each state: the compute made, the state
+    after it, and the step of the tick at which each compute step ends (for finishing)."""
+    index = {state: i for i, state in enumerate(states)}
+    made = np.zeros(len(states), dtype=int)
+    after = np.zeros(len(states), dtype=int)
+    ends = np.full((len(states), per_tick), per_tick, dtype=int)
+    for i, (kind, dead, phase) in enumerate(states):
+        if kind == IDLE:
+            continue
+        for step in range(per_tick):
+            if dead:
+                dead -= 1
+            elif phase < interval:
+                ends[i, made[i]] = step + 1
+                made[i] += 1
+                phase += 1
+                if phase == interval and not write:
+                    phase = 0
+            else:
+                phase = 0 if phase + 1 == interval + write else phase + 1
+        after[i] = index[(kind, dead, phase)]
+    return made, after, ends
+
+
+@lru_cache(maxsize=4)
+def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: int,
+                        work_steps: int, dead: int, interval: int, write: int,
+                        discount: float, second_billing: bool) -> CheckpointModelPolicy:
+    """Backward induction in tick units (costs per tick of on-demand), checkpoint mode."""
+    saved_dead = max(dead, write)
+    states, unsaved = _stint_states(dead, saved_dead, interval, write)
+    count = len(states)
+    kind = np.array([state[0] for state in states])
+    made, after, ends = _tick_of_work(states, interval, write, per_tick)
+    index = {state: i for i, state in enumerate(states)}
+    price = np.array([0.0, 1 - discount, 1.0])
+    save = price[kind] * write / per_tick * (unsaved > 0)   # leaving a stint: its save
+    up = np.array([1 - stay_down, stay_up])
+    work = np.arange(work_steps + 1)[:, None]
+    moves = []  # per action: the stint's start state, and the cost of getting there
+    for act in (IDLE, SPOT, ON_DEMAND):
+        start = np.zeros(count, dtype=int)
+        extra = np.zeros(count)
+        for i, (now, _, _) in enumerate(states):
+            if act == IDLE:
+                extra[i] = save[i]
+            elif now == act:
+                start[i] = i
+            elif now == IDLE:
+                start[i] = index[(act, dead, 0)] if dead else index[(act, 0, 0)]
+            else:
+                saved = unsaved[i] > 0
+                wait = saved_dead if saved else dead
+                start[i] = index[(act, wait, 0)] if wait else index[(act, 0, 0)]
+                extra[i] = save[i]
+        moves.append((start, extra))
+    value = np.full((work_steps + 1, count, 2), math.inf)
+    value[0] = 0.0
+    action = np.full((ticks + 1, work_steps + 1, count, 2), ON_DEMAND, dtype=np.int8)
+    expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
+    expected[:, 0] = 0.0
+    for left in range(1, ticks + 1):
+        # the compute left that a start with all of it can have with `left` ticks to go
+        # (a rollback only adds to it) and that can still be done in them
+        lo = max(1, work_steps - (ticks - left) * per_tick)
+        hi = min(work_steps, left * per_tick)
+        if lo > hi:
+            value = np.full_like(value, math.inf)
+            value[0] = 0.0
+            continue
+        work = np.arange(lo, hi + 1)[:, None]
+        best = np.full((work.size, count, 2), math.inf)
+        choice = np.full(best.shape, ON_DEMAND, dtype=np.int8)
+        for act, (start, extra) in enumerate(moves):
+            # the same stint start serves many states: solve each start once
+            starts, of = np.unique(start, return_inverse=True)
+            if act == IDLE:  # everything saved, the same work left, idle next tick
+                with_spot = value[work[:, 0], :1, 1]
+                without_spot = value[work[:, 0], :1, 0]
+                price_now, done = 0.0, None
+            else:
+                done = made[starts][None, :]
+                rest = np.maximum(work - done, 0)
+                stays = np.broadcast_to(after[starts][None, :], rest.shape)
+                with_spot = value[rest, stays, 1]
+                if act == SPOT:  # taken at the boundary: back to the last write, idle
+                    back = np.minimum(rest + unsaved[after[starts]][None, :], work_steps)
+                    without_spot = value[back, 0, 0]
+                else:
+                    without_spot = value[rest, stays, 0]
+                price_now = price[act]
+            core = np.empty((work.size, with_spot.shape[1], 2))
+            for now in (0, 1):
+                core[:, :, now] = price_now + _mixed(up[now], with_spot, without_spot)
+            if done is not None:
+                if second_billing:  # billed to the step at which the last compute ends
+                    step = ends[starts][np.arange(starts.size)[None, :],
+                                        np.clip(work - 1, 0, per_tick - 1)]
+                    end = price_now * step / per_tick
+                else:
+                    end = np.full(core.shape[:2], price_now)
+                core = np.where((work <= done)[:, :, None], end[:, :, None], core)
+            if act == SPOT:
+                core[:, :, 0] = math.inf  # no spot this tick
+            total = core[:, of if act != IDLE else np.zeros(count, dtype=int), :] \
+                + extra[None, :, None]
+            better = total < best - 1e-12
+            best = np.where(better, total, best)
+            choice = np.where(better, act, choice)
+        value = np.full_like(value, math.inf)
+        value[0] = 0.0
+        value[lo:hi + 1] = best
+        action[left, lo:hi + 1] = choice
+        expected[left, lo:hi + 1] = best[:, 0, :]
+    return CheckpointModelPolicy(action=action, expected_cost=expected, grid=1.0,
+                                 interval_steps=interval, write_steps=write,
+                                 saved_dead=saved_dead, tick=1.0)
+
+
+def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: float,
+                            deadline: float, changeover: float, discount: float,
+                            interval: float, write: float, billing: str = "tick"
+                            ) -> CheckpointModelPolicy:
+    """The solved policy in checkpoint mode for a job under ``model`` (cached).
+
+    Parameters
+    ----------
+    model : AvailabilityModel
+    tick, compute, deadline, changeover : float
+        Hours.
+    discount : float
+    interval, write : float
+        Compute between writes and a write's time, hours.
+    billing : {'tick', 'second'}, optional
+
+    Returns
+    -------
+    CheckpointModelPolicy
+        With ``grid`` in hours: ``tick / GRID``, or coarser where the cycle of compute
+        and write is long (at most :data:`PHASES` steps to a cycle, at least one step a
+        tick), which bounds the states the programme has to solve.
+    """
+    per_tick = max(1, min(GRID, math.floor(PHASES * tick / (interval + write))))
+    grid = tick / per_tick
+    solved = _solve_checkpointed(
+        model.stay_up, model.stay_down, math.floor(deadline / tick + 1e-9), per_tick,
+        math.ceil(compute / grid - 1e-9), int(round(changeover / grid)),
+        max(1, int(round(interval / grid))), int(round(write / grid)),
+        round(discount, 12), billing == "second")
+    return CheckpointModelPolicy(
+        action=solved.action, expected_cost=solved.expected_cost, grid=grid, tick=tick,
+        interval_steps=solved.interval_steps, write_steps=solved.write_steps,
+        saved_dead=solved.saved_dead)

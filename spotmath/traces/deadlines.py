@@ -51,7 +51,8 @@ still to do and ``d`` the changeover (the paper simulator's rounding).
     checkpoint mode by the search of :mod:`spotmath.traces.checkpoint_optimum`).
 ``model``
     This book's: the least expected cost under a two-state Markov model of availability
-    fitted to the trace before the start (:mod:`spotmath.traces.deadline_model`).
+    fitted to the trace before the start (:mod:`spotmath.traces.deadline_model`; in
+    checkpoint mode it plans with the writes and what a preemption takes back).
 
 The online policies (greedy, uniform-progress, model) apply, after their own choice, the
 *Safety Net* of the paper's simulator: if ``need2 ≥ left`` and the job is idle or on
@@ -104,7 +105,7 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP
            "availability_from_sizes", "run_policy",
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
-           "spot_pays_from", "Checkpoints", "CHECKPOINT_POLICIES", "auto_interval",
+           "spot_pays_from", "Checkpoints", "auto_interval",
            "resolve_interval", "spell_end_rate"]
 
 #: The policies, in the order they are reported.
@@ -456,8 +457,10 @@ class _Job:
     billing: str
 
 
-#: ``choose(i, t, kind, changeover_left, progress, spot_available) -> kind``
-Choice = Callable[[int, float, int, float, float, bool], int]
+#: ``choose(i, t, kind, changeover_left, progress, spot_available, since=0.0,
+#: writing=0.0) -> kind``; in checkpoint mode the simulator also passes ``since``, the
+#: compute since the last write, and ``writing``, the time a write under way still needs.
+Choice = Callable[..., int]
 
 
 def _safety_net(job: _Job, want: int, t: float, kind: int, left_over: float,
@@ -480,7 +483,7 @@ def _safety_net(job: _Job, want: int, t: float, kind: int, left_over: float,
 
 
 def _greedy(job: _Job) -> Choice:
-    def choose(i, t, kind, left_over, progress, available):
+    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
         return SPOT if available else IDLE
     return choose
 
@@ -488,7 +491,7 @@ def _greedy(job: _Job) -> Choice:
 def _uniform_progress(job: _Job) -> Choice:
     rate = job.compute / job.deadline
 
-    def choose(i, t, kind, left_over, progress, available):
+    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
         if kind == ON_DEMAND:
             ahead = progress > rate * (t + 2 * job.changeover) + TOLERANCE
             return SPOT if available and ahead else ON_DEMAND
@@ -499,21 +502,33 @@ def _uniform_progress(job: _Job) -> Choice:
 
 
 def _on_demand(job: _Job) -> Choice:
-    def choose(i, t, kind, left_over, progress, available):
+    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
         return ON_DEMAND
     return choose
 
 
-def _model(job: _Job, history: np.ndarray | None, known=None) -> Choice:
-    """The model policy, fitted to ``history``, or planning with the ``known`` model."""
-    from .deadline_model import fit_availability, model_policy
+def _model(job: _Job, history: np.ndarray | None, known=None,
+           checkpoints: Checkpoints | None = None) -> Choice:
+    """The model policy, fitted to ``history``, or planning with the ``known`` model; in
+    checkpoint mode with its writes and rollbacks."""
+    from .deadline_model import checkpoint_model_policy, fit_availability, model_policy
 
     fitted = known if known is not None else fit_availability(
         np.zeros(0, dtype=bool) if history is None else history)
+    if checkpoints is not None:
+        saving = checkpoint_model_policy(
+            fitted, job.tick, job.compute, job.deadline, job.changeover, job.discount,
+            checkpoints.interval, checkpoints.cost, job.billing)
+
+        def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
+            left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
+            state = saving.state_of(kind, left_over, since, writing)
+            return saving.choose(left, job.compute - progress, state, available)
+        return choose
     policy = model_policy(fitted, job.tick, job.compute, job.deadline, job.changeover,
                           job.discount, job.billing)
 
-    def choose(i, t, kind, left_over, progress, available):
+    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
         left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
         state = policy.state_of(kind, job.changeover, left_over, job.tick)
         return policy.choose(left, job.compute - progress, state, available)
@@ -521,7 +536,7 @@ def _model(job: _Job, history: np.ndarray | None, known=None) -> Choice:
 
 
 def _following(kinds: Sequence[int]) -> Choice:
-    def choose(i, t, kind, left_over, progress, available):
+    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
         return int(kinds[i]) if i < len(kinds) else ON_DEMAND
     return choose
 
@@ -641,7 +656,8 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
             lost += progress - durable
             done[SPOT] -= progress - durable
             progress, since, writing, kind = durable, 0.0, 0.0, IDLE
-        want = choose(i, t, kind, left_over, progress, available)
+        want = choose(i, t, kind, left_over, progress, available, since=since,
+                      writing=writing)
         if safety_net:
             want = _checkpoint_net(job, checkpoints, want, t, kind, progress, durable)
         if want == SPOT and not available:
@@ -947,27 +963,17 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
     check_choice("policy", policy, POLICIES)
     job = _job(compute, deadline, changeover, discount, tick, billing)
     spot = np.asarray(spot, dtype=bool)
-    checkpoints = _checkpoints(interval, checkpoint, policies=[policy])
+    checkpoints = _checkpoints(interval, checkpoint)
     return _run(job, spot, policy, None if history is None else np.asarray(history, bool),
                 checkpoints=checkpoints)
 
 
-#: The policies that run in checkpoint mode (the model policy's plan assumes progress
-#: kept across preemptions).
-CHECKPOINT_POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient")
-
-
-def _checkpoints(interval, checkpoint, policies: Sequence[str]) -> Checkpoints | None:
+def _checkpoints(interval, checkpoint) -> Checkpoints | None:
     """Checkpoint mode's settings, checked (None without an interval)."""
     if interval is None:
         return None
     interval, checkpoint = check_parameters(scalar=True, interval=interval,
                                             checkpoint_cost=checkpoint)
-    for policy in policies:
-        if policy not in CHECKPOINT_POLICIES:
-            raise InputError(f"policy: {policy} does not run with checkpoints (an interval "
-                             f"given): its search assumes progress kept across "
-                             f"preemptions; with checkpoints: {', '.join(CHECKPOINT_POLICIES)}")
     return Checkpoints(float(interval), float(checkpoint))
 
 
@@ -1027,6 +1033,8 @@ def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = 
             if found is None:  # on-demand from the start meets it: the search must find one
                 raise RuntimeError("no optimal schedule found for a feasible deadline")
             choose = _following(found[0])
+        elif policy == "model":
+            choose = _model(job, history, known, checkpoints)
         else:
             choose = {"on-demand": _on_demand, "greedy": _greedy,
                       "uniform-progress": _uniform_progress}[policy](job)
@@ -1102,7 +1110,7 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
                          f"{len(availability) - 1} (the trace has {len(availability)} "
                          f"ticks), got {start_tick!r}")
     interval = resolve_interval(availability, interval, checkpoint, nodes)
-    checkpoints = _checkpoints(interval, checkpoint, policies)
+    checkpoints = _checkpoints(interval, checkpoint)
     spot = availability.spot(nodes)
     return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick], known=known,
                          checkpoints=checkpoints)

@@ -36,7 +36,8 @@ from ..model.calibration import interrupted_fraction
 from .reading import Trace
 
 __all__ = ["Fit", "WeibullFit", "fit_trace", "fit_weibull", "rate_interval",
-           "co_preemption", "survival_curve", "preemptions_needed", "LEVEL"]
+           "co_preemption", "survival_curve", "preemptions_needed", "in_standard_errors",
+           "LEVEL"]
 
 #: Confidence level of every interval here.
 LEVEL = 0.95
