@@ -204,17 +204,16 @@ def policy_timeline(runs: dict[str, Any], tick: float) -> PoolTimeline:
     Parameters
     ----------
     runs : dict
-        ``{name: spotmath.traces.deadlines.Run}`` (the paper's model; a ``None`` run is
-        left out).
+        ``{name: spotmath.traces.deadlines.Run}`` (a ``None`` run is left out).
     tick : float
         The availability's tick, hours.
 
     Returns
     -------
     spotmath.model.simulate.PoolTimeline
-        Rows of idle, changeover, spot and on-demand segments
-        (:meth:`~spotmath.traces.deadlines.Run.segments`), each row's preemptions at the
-        ticks spot was taken, as long as the longest run.
+        Rows of idle, changeover, spot and on-demand segments, and in checkpoint mode
+        writes and lost work (:meth:`~spotmath.traces.deadlines.Run.segments`), each
+        row's preemptions at the ticks spot was taken, as long as the longest run.
     """
     kept = {name: run for name, run in runs.items() if run is not None}
     return PoolTimeline(

@@ -376,9 +376,10 @@ class Run:
     ticks.  ``spot_compute_h`` and ``on_demand_compute_h`` are the compute that counted
     (they add up to the job's); in checkpoint mode ``lost_compute_h`` is the compute
     preemptions took back and ``checkpoint_writes`` the writes made, periodic and on a
-    chosen switch (both 0 in the paper's model).  In the paper's model the run also keeps
-    its log: ``changeover_h``, the changeover hours at the start of each tick, and
-    ``preempted_ticks``, the ticks at whose start spot was taken (:meth:`segments`).
+    chosen switch (both 0 in the paper's model).  The run also keeps its log
+    (:meth:`segments`): ``preempted_ticks``, the ticks at whose start spot was taken, and
+    in the paper's model ``changeover_h``, the changeover hours at the start of each tick,
+    in checkpoint mode ``log``, the segments themselves.
     """
 
     policy: str
@@ -397,25 +398,22 @@ class Run:
     checkpoint_writes: int = 0
     changeover_h: np.ndarray | None = field(default=None, repr=False)
     preempted_ticks: tuple[int, ...] = field(default=(), repr=False)
+    log: tuple[Segment, ...] | None = field(default=None, repr=False)
 
     def segments(self, tick: float) -> tuple[Segment, ...]:
         """The run as segments from its start to its finish, hours: ``idle``, and on an
         instance ``changeover`` then ``spot`` or ``on-demand`` compute, tick by tick
-        (consecutive ones of a kind merged); they tile [0, finish].
+        (consecutive ones of a kind merged); they tile [0, finish].  In checkpoint mode
+        also ``checkpoint`` (a periodic write) and ``lost`` (compute on spot that a
+        preemption took back).
 
         Parameters
         ----------
         tick : float
             The availability's tick, hours (the run's own).
-
-        Raises
-        ------
-        InputError
-            A run in checkpoint mode (its writes and rollbacks are not logged).
         """
-        if self.changeover_h is None:
-            raise InputError("interval: a run with checkpoints has no segment log yet; "
-                             "draw the paper's model")
+        if self.log is not None:
+            return self.log
         names = {IDLE: "idle", SPOT: "spot", ON_DEMAND: "on-demand"}
         pieces = []
         for i, (kind, setup) in enumerate(zip(self.kinds, self.changeover_h)):
@@ -425,15 +423,7 @@ class Run:
                 pieces.append(Segment(start, ready, "changeover"))
                 start = ready
             pieces.append(Segment(start, end, names[int(kind)]))
-        merged: list[Segment] = []
-        for piece in pieces:
-            if piece.end <= piece.start:
-                continue
-            if merged and merged[-1].kind == piece.kind and merged[-1].end == piece.start:
-                merged[-1] = Segment(merged[-1].start, piece.end, piece.kind)
-            else:
-                merged.append(piece)
-        return tuple(merged)
+        return _merged(pieces)
 
     def as_dict(self) -> dict[str, Any]:
         """The documented keys (``--json``)."""
@@ -445,6 +435,19 @@ class Run:
                 "changeovers": self.changeovers, "preemptions": self.preemptions,
                 "lost_compute_h": self.lost_compute_h,
                 "checkpoint_writes": self.checkpoint_writes}
+
+
+def _merged(pieces: Sequence[Segment]) -> tuple[Segment, ...]:
+    """Segments without empty ones, consecutive ones of a kind joined."""
+    merged: list[Segment] = []
+    for piece in pieces:
+        if piece.end <= piece.start:
+            continue
+        if merged and merged[-1].kind == piece.kind and merged[-1].end == piece.start:
+            merged[-1] = Segment(merged[-1].start, piece.end, piece.kind)
+        else:
+            merged.append(piece)
+    return tuple(merged)
 
 
 @dataclass(frozen=True)
@@ -645,7 +648,11 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
     billed, done = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
     extra = lost = 0.0                # cost of save writes; compute lost to preemptions
     changeovers = preemptions = writes = 0
-    kinds, after = [], []
+    kinds, after, taken = [], [], []
+    # the log: what each stretch of time was, and where the compute not yet written
+    # starts in it (a preemption relabels that compute as lost)
+    log: list[Segment] = []
+    unsaved_from = 0
     limit = len(spot) + math.ceil((job.deadline + 2 * job.compute + changeover) / tick
                                   + job.compute / interval) + 4
     for i in range(limit):
@@ -653,9 +660,13 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
         available = bool(spot[i]) if i < len(spot) else False
         if kind == SPOT and not available:  # back to the last completed write
             preemptions += 1
+            taken.append(i)
             lost += progress - durable
             done[SPOT] -= progress - durable
             progress, since, writing, kind = durable, 0.0, 0.0, IDLE
+            log[unsaved_from:] = [Segment(piece.start, piece.end, "lost")
+                                  if piece.kind == "spot" else piece
+                                  for piece in log[unsaved_from:]]
         want = choose(i, t, kind, left_over, progress, available, since=since,
                       writing=writing)
         if safety_net:
@@ -667,6 +678,7 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
             extra += price[kind] * write  # the save, on the old instance
             writes += 1
             durable, since, writing, saved = progress, 0.0, 0.0, True
+        unsaved_from = len(log) if progress <= durable + TOLERANCE else unsaved_from
         if want != kind and want != IDLE:
             changeovers += 1
             left_over = max(changeover, write) if saved else changeover
@@ -675,25 +687,32 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
         kinds.append(kind)
         if kind == IDLE:
             after.append(progress)
+            log.append(Segment(t, t + tick, "idle"))
             continue
         budget = tick
         spent = min(budget, left_over)
         left_over -= spent
         budget -= spent
+        if spent > 0:
+            log.append(Segment(t, t + spent, "changeover"))
         finished = None
         while budget > TOLERANCE and finished is None:
+            now = t + tick - budget
             if writing > 0:
                 spent = min(budget, writing)
                 writing -= spent
                 budget -= spent
+                log.append(Segment(now, now + spent, "checkpoint"))
                 if writing <= TOLERANCE:
                     writing, durable, since = 0.0, progress, 0.0
+                    unsaved_from = len(log)
                 continue
             step = min(budget, interval - since, job.compute - progress)
             progress += step
             since += step
             done[kind] += step
             budget -= step
+            log.append(Segment(now, now + step, KINDS[kind]))
             if progress >= job.compute - TOLERANCE:
                 finished = tick - budget
             elif since >= interval - TOLERANCE:
@@ -701,6 +720,7 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
                 writes += 1
                 if write <= TOLERANCE:
                     writing, durable, since = 0.0, progress, 0.0
+                    unsaved_from = len(log)
         if finished is not None:
             billed[kind] += tick if job.billing == "tick" else finished
             after.append(job.compute)
@@ -712,7 +732,8 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
                        spot_billed_h=billed[SPOT], on_demand_billed_h=billed[ON_DEMAND],
                        changeovers=changeovers, preemptions=preemptions,
                        kinds=np.asarray(kinds, dtype=np.int8), progress=np.asarray(after),
-                       lost_compute_h=lost, checkpoint_writes=writes)
+                       lost_compute_h=lost, checkpoint_writes=writes,
+                       preempted_ticks=tuple(taken), log=_merged(log))
         billed[kind] += tick
         after.append(progress)
     raise RuntimeError(f"{policy} did not finish within {limit} ticks")

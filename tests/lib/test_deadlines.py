@@ -513,6 +513,42 @@ def test_checkpoint_mode_worked_by_hand():
     od = run_policy("on-demand", spot, "1h", "8h", "12h", "12min", 0.6, interval="2h",
                     checkpoint="6min")
     assert od.finish_h == pytest.approx(0.2 + 8 + 3 * 0.1)  # d + J + ⌈J/T − 1⌉ writes
+    # its log: the compute since the write that ended at 4.4 h was lost at 6 h
+    log = run.segments(1.0)
+    assert [s.kind for s in log] == [
+        "changeover", "spot", "checkpoint", "spot", "checkpoint", "lost", "idle",
+        "changeover", "on-demand", "checkpoint", "on-demand"]
+    assert [s.end for s in log] == pytest.approx(
+        [0.2, 2.2, 2.3, 4.3, 4.4, 6.0, 7.0, 7.2, 9.2, 9.3, 11.3])
+    assert run.preempted_ticks == (6,)
+
+
+def test_every_checkpoint_runs_log_tiles_it_and_sums_to_what_it_reports():
+    """Random traces, every policy in checkpoint mode: the segments tile [0, finish];
+    compute on spot and on-demand sum to the run's, lost work to its lost compute, and
+    each write's time is at most the write (one cut short by a preemption or by a
+    saving switch is shorter)."""
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        tick = float(rng.choice([1 / 6, 0.5, 1.0]))
+        interval, write = float(rng.choice([0.3, 1.0, 2.5])), float(rng.choice([0.0, 0.1]))
+        spot = rng.random(200) < 0.7
+        for policy in deadlines.POLICIES:
+            run = run_policy(policy, spot, tick, 6.0, 14.0, 0.2, 0.6, interval=interval,
+                             checkpoint=write)
+            log = run.segments(tick)
+            assert log[0].start == 0 and log[-1].end == pytest.approx(run.finish_h)
+            assert all(a.end == pytest.approx(b.start) for a, b in zip(log, log[1:]))
+            total = {}
+            for piece in log:
+                total[piece.kind] = total.get(piece.kind, 0.0) + piece.end - piece.start
+            assert total.get("spot", 0) == pytest.approx(run.spot_compute_h, abs=1e-9)
+            assert total.get("on-demand", 0) == pytest.approx(run.on_demand_compute_h,
+                                                              abs=1e-9)
+            assert total.get("lost", 0) == pytest.approx(run.lost_compute_h, abs=1e-9)
+            assert all(p.end - p.start <= write + 1e-9 for p in log if p.kind == "checkpoint")
+            assert [i for i in run.preempted_ticks] == sorted(run.preempted_ticks)
+            assert len(run.preempted_ticks) == run.preemptions
 
 
 def test_writes_at_every_tick_boundary_lose_nothing_and_match_the_papers_model():
@@ -731,15 +767,6 @@ def test_every_runs_log_tiles_it_and_sums_to_what_it_reports(checkout):
             spot = trace.spot(72)[start:]
             for i in run.preempted_ticks:
                 assert run.kinds[i - 1] == 1 and not spot[i]
-
-
-def test_a_checkpointing_run_says_it_has_no_log_yet():
-    from spotmath.traces.deadlines import run_policy
-
-    run = run_policy("greedy", np.ones(40, dtype=bool), 1.0, 3.0, 9.0, 0.5, 0.6,
-                     interval=1.0, checkpoint=0.1)
-    with pytest.raises(InputError, match="^interval: a run with checkpoints has no "):
-        run.segments(1.0)
 
 
 def test_compare_starts_runs_each_start_as_run_policies_does(checkout):
