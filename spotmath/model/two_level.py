@@ -276,32 +276,56 @@ def _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart, rest
 
 
 def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
-    """The optimal T for each n in ``every``: the root of h, bisected for all n at once.
+    """The optimal T for each n in ``every``: the root of h, found for all n at once.
 
     h(T) = T ∂E₁/∂T − E₁ increases in T (E₁ is convex in T) from −E₁(0) < 0, so its root
-    is bracketed by doubling and bisected until the bracket is one ulp wide; with
-    asynchronous durable writes, at least P/n.  Where the printed h overflows (∞ − ∞, far
-    past the root, where E₁ has grown beyond 1e300) its NaN counts as above the root.
+    is bracketed within a factor of two by halving or doubling from 1/λ, then found by
+    the Illinois variant of false position (the bracket kept, the stale end's value
+    halved when the same end moves twice, a bisection wherever the secant is not
+    strictly inside and every fourth step) until the bracket is four ulps wide; with
+    asynchronous durable writes, at least P/n.  Where the printed h overflows (∞ − ∞,
+    far past the root, where E₁ has grown beyond 1e300) its NaN counts as above the root.
     """
-    low = np.zeros(every.shape)
-    high = np.full(every.shape, 1.0 / setting.rate)
     longest = LONGEST / setting.rate
-    for _ in range(200):
-        below = setting.condition(high, every) < 0
+    high = np.full(every.shape, 1.0 / setting.rate)
+    at_high = setting.condition(high, every)
+    low, at_low = high / 2, setting.condition(high / 2, every)
+    for _ in range(1100):  # the root below 1/λ: halve until below it
+        above = ~(at_low < 0)
+        if not above.any():
+            break
+        high, at_high = np.where(above, low, high), np.where(above, at_low, at_high)
+        low = np.where(above, low / 2, low)
+        at_low = np.where(above, setting.condition(low, every), at_low)
+    for _ in range(200):  # the root above 1/λ: double until above it
+        below = at_high < 0
         if not below.any():
             break
         if (high[below] >= longest).any():
             raise InputError("preemption_rate: no optimal interval within 300 mean times "
                              "between events (the writes cost too much for this rate)")
-        low[below], high[below] = high[below], np.minimum(high[below] * 2, longest)
-    for _ in range(2100):
-        middle = (low + high) / 2
-        open_ = (middle > low) & (middle < high)
+        low, at_low = np.where(below, high, low), np.where(below, at_high, at_low)
+        high = np.where(below, np.minimum(high * 2, longest), high)
+        at_high = np.where(below, setting.condition(high, every), at_high)
+    moved = np.zeros(every.shape, dtype=np.int8)  # the end that moved last: -1 low, 1 high
+    for step in range(1000):
+        open_ = high - low > 4 * np.spacing(high)
         if not open_.any():
             break
-        below = setting.condition(middle, every) < 0
-        low = np.where(open_ & below, middle, low)
-        high = np.where(open_ & ~below, middle, high)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            secant = high - at_high * (high - low) / (at_high - at_low)
+        # every fourth step a bisection, so the bracket at least halves every four
+        inside = (secant > low) & (secant < high) & (step % 4 != 3)
+        middle = np.where(inside, secant, (low + high) / 2)
+        value = setting.condition(middle, every)
+        root = open_ & (value == 0)
+        up = open_ & ~(value < 0) & ~root
+        down = open_ & (value < 0)
+        high, at_high = np.where(up | root, middle, high), np.where(up, value, at_high)
+        low, at_low = np.where(down | root, middle, low), np.where(down, value, at_low)
+        at_low = np.where(up & (moved == 1), at_low / 2, at_low)
+        at_high = np.where(down & (moved == -1), at_high / 2, at_high)
+        moved = np.where(up, 1, np.where(down, -1, moved)).astype(np.int8)
     # E₁/(nT) falls before the root and rises after it: kept to nT ≥ P, the best T is
     # the root or P/n.
     return np.maximum(high, setting.persist / every)

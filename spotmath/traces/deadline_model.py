@@ -144,8 +144,27 @@ def markov_availability(model: AvailabilityModel, ticks: int, seed: int,
     return spot
 
 
+class _Solved:
+    """Reading a solved policy's tables (``action``, ``expected_cost``, ``grid`` and
+    ``tick`` are the dataclass's fields)."""
+
+    def expected(self, left: int, work: int, available: bool) -> float:
+        """The least expected cost, on-demand hours, from an idle job."""
+        return float(self.expected_cost[left, work, int(available)]) * self.tick
+
+    def choose(self, left: int, work_left: float, state: int, available: bool) -> int:
+        """The action at a tick boundary (on-demand where the table has none)."""
+        if left <= 0:
+            return ON_DEMAND
+        left = min(left, self.action.shape[0] - 1)
+        work = min(math.ceil(work_left / self.grid - 1e-9), self.action.shape[1] - 1)
+        if work <= 0:
+            return ON_DEMAND
+        return int(self.action[left, work, state, int(available)])
+
+
 @dataclass(frozen=True)
-class ModelPolicy:
+class ModelPolicy(_Solved):
     """The solved decision problem: the action for every state.
 
     ``action[left, work, state, available]``: 0 idle, 1 spot, 2 on-demand, with ``left``
@@ -164,10 +183,6 @@ class ModelPolicy:
     ages: int
     tick: float = 1.0
 
-    def expected(self, left: int, work: int, available: bool) -> float:
-        """The least expected cost, on-demand hours, from an idle job."""
-        return float(self.expected_cost[left, work, int(available)]) * self.tick
-
     def state_of(self, kind: int, changeover: float, left_over: float, tick: float) -> int:
         """The DP's index for a job on ``kind`` with ``left_over`` hours of changeover."""
         if kind == IDLE:
@@ -176,15 +191,6 @@ class ModelPolicy:
             self.ages, int(round((changeover - left_over) / tick)))
         return 1 + (kind - 1) * (self.ages + 1) + age
 
-    def choose(self, left: int, work_left: float, state: int, available: bool) -> int:
-        """The action at a tick boundary (on-demand where the table has none)."""
-        if left <= 0:
-            return ON_DEMAND
-        left = min(left, self.action.shape[0] - 1)
-        work = min(math.ceil(work_left / self.grid - 1e-9), self.action.shape[1] - 1)
-        if work <= 0:
-            return ON_DEMAND
-        return int(self.action[left, work, state, int(available)])
 
 
 def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
@@ -192,6 +198,37 @@ def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray
     nothing (0 · inf would be NaN)."""
     return ((chance * if_spot if chance > 0 else 0.0)
             + ((1 - chance) * if_not if chance < 1 else 0.0))
+
+
+def _empty_tables(ticks: int, work_steps: int, states: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The value of each (compute left, state, spot now) before any tick is solved (0
+    with nothing left, else infinite), and the action and expected-cost tables to fill."""
+    value = np.full((work_steps + 1, states, 2), math.inf)
+    value[0] = 0.0
+    action = np.full((ticks + 1, work_steps + 1, states, 2), ON_DEMAND, dtype=np.int8)
+    expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
+    expected[:, 0] = 0.0
+    return value, action, expected
+
+
+def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, int]:
+    """The compute left, in grid steps, that a start with all of it can have with
+    ``left`` ticks to go (a rollback only adds to it) and that can still be done in
+    them; the rest is unreachable or lost.  Empty for every ``left`` or for none."""
+    return max(1, work_steps - (ticks - left) * per_tick), min(work_steps, left * per_tick)
+
+
+def _stored(action: np.ndarray, expected: np.ndarray, left: int, lo: int,
+            best: np.ndarray, choice: np.ndarray) -> np.ndarray:
+    """One tick's solution written into the tables (the band from ``lo``); the value of
+    every state for the next tick back."""
+    value = np.full((action.shape[1],) + best.shape[1:], math.inf)
+    value[0] = 0.0
+    value[lo:lo + len(best)] = best
+    action[left, lo:lo + len(best)] = choice
+    expected[left, lo:lo + len(best)] = best[:, 0, :]
+    return value
 
 
 @lru_cache(maxsize=4)
@@ -216,16 +253,9 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         made = np.clip((tick_age + 1) * per_tick - changeover_steps, 0, per_tick)
         after = 1 + (act - 1) * (ages + 1) + np.minimum(tick_age + 1, ages)
         moves.append((made, after, float(price[act])))
-    value = np.full((work_steps + 1, states, 2), math.inf)
-    value[0] = 0.0
-    action = np.full((ticks + 1, work_steps + 1, states, 2), ON_DEMAND, dtype=np.int8)
-    expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
-    expected[:, 0] = 0.0
+    value, action, expected = _empty_tables(ticks, work_steps, states)
     for left in range(1, ticks + 1):
-        # the compute left that a start with all of it can have with `left` ticks to go,
-        # and that can still be done in them: the rest is unreachable or lost
-        lo = max(1, work_steps - (ticks - left) * per_tick)
-        hi = min(work_steps, left * per_tick)
+        lo, hi = _band(left, ticks, work_steps, per_tick)
         if lo > hi:
             continue
         work = np.arange(lo, hi + 1)[:, None]
@@ -251,11 +281,7 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
             better = total < best - 1e-12
             best = np.where(better, total, best)
             choice = np.where(better, act, choice)
-        value = np.full_like(value, math.inf)
-        value[0] = 0.0
-        value[lo:hi + 1] = best
-        action[left, lo:hi + 1] = choice
-        expected[left, lo:hi + 1] = best[:, 0, :]
+        value = _stored(action, expected, left, lo, best, choice)
     return ModelPolicy(action=action, expected_cost=expected, grid=1.0,
                        changeover_steps=changeover_steps, ages=ages, tick=1.0)
 
@@ -291,7 +317,7 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
 # --------------------------------------------------------------------- checkpoint mode
 
 @dataclass(frozen=True)
-class CheckpointModelPolicy:
+class CheckpointModelPolicy(_Solved):
     """The solved decision problem in checkpoint mode: the action for every state.
 
     On a grid of ``grid`` hours (``tick / GRID`` or coarser, see
@@ -314,10 +340,6 @@ class CheckpointModelPolicy:
     saved_dead: int
     tick: float = 1.0
 
-    def expected(self, left: int, work: int, available: bool) -> float:
-        """The least expected cost, on-demand hours, from an idle job."""
-        return float(self.expected_cost[left, work, int(available)]) * self.tick
-
     def state_of(self, kind: int, left_over: float, since: float, writing: float) -> int:
         """The DP's index for a job on ``kind`` with ``left_over`` hours of dead time,
         ``since`` hours of compute since its last write and ``writing`` hours of a write
@@ -335,15 +357,6 @@ class CheckpointModelPolicy:
             phase = min(int(round(since / self.grid)), self.interval_steps - 1)
         return base + self.saved_dead + phase
 
-    def choose(self, left: int, work_left: float, state: int, available: bool) -> int:
-        """The action at a tick boundary (on-demand where the table has none)."""
-        if left <= 0:
-            return ON_DEMAND
-        left = min(left, self.action.shape[0] - 1)
-        work = min(math.ceil(work_left / self.grid - 1e-9), self.action.shape[1] - 1)
-        if work <= 0:
-            return ON_DEMAND
-        return int(self.action[left, work, state, int(available)])
 
 
 def _stint_states(dead: int, saved_dead: int, interval: int, write: int
@@ -415,19 +428,10 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
                 start[i] = index[(act, wait, 0)] if wait else index[(act, 0, 0)]
                 extra[i] = save[i]
         moves.append((start, extra))
-    value = np.full((work_steps + 1, count, 2), math.inf)
-    value[0] = 0.0
-    action = np.full((ticks + 1, work_steps + 1, count, 2), ON_DEMAND, dtype=np.int8)
-    expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
-    expected[:, 0] = 0.0
+    value, action, expected = _empty_tables(ticks, work_steps, count)
     for left in range(1, ticks + 1):
-        # the compute left that a start with all of it can have with `left` ticks to go
-        # (a rollback only adds to it) and that can still be done in them
-        lo = max(1, work_steps - (ticks - left) * per_tick)
-        hi = min(work_steps, left * per_tick)
+        lo, hi = _band(left, ticks, work_steps, per_tick)
         if lo > hi:
-            value = np.full_like(value, math.inf)
-            value[0] = 0.0
             continue
         work = np.arange(lo, hi + 1)[:, None]
         best = np.full((work.size, count, 2), math.inf)
@@ -468,11 +472,7 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
             better = total < best - 1e-12
             best = np.where(better, total, best)
             choice = np.where(better, act, choice)
-        value = np.full_like(value, math.inf)
-        value[0] = 0.0
-        value[lo:hi + 1] = best
-        action[left, lo:hi + 1] = choice
-        expected[left, lo:hi + 1] = best[:, 0, :]
+        value = _stored(action, expected, left, lo, best, choice)
     return CheckpointModelPolicy(action=action, expected_cost=expected, grid=1.0,
                                  interval_steps=interval, write_steps=write,
                                  saved_dead=saved_dead, tick=1.0)

@@ -453,7 +453,7 @@
 
   // -- spotmath.model.two_level: two checkpoint levels ----------------------------------------
   // The same search as the Python (scalar here where NumPy runs all n at once: each n's
-  // bisection takes the same steps), with SciPy's bounded minimiser replaced by a golden
+  // root search takes the same steps), with SciPy's bounded minimiser replaced by a golden
   // section search, used only for a bound that keeps a margin of one part in a million.
   const MOST_SEGMENTS = root.spotmathInputs.MOST_SEGMENTS;
   // spotmath.cli._OPTION_NAMES, for the one parameter these errors name by its option
@@ -498,26 +498,53 @@
       s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every);
   }
 
-  // _best_intervals for one n: the root of h, at least P/n
+  // _best_intervals for one n: the root of h, at least P/n (bracketed within a factor of
+  // two from 1/λ, then the Illinois variant of false position, a bisection every fourth
+  // step, to a bracket four ulps wide)
   function bestTwoLevelInterval(s, every) {
-    let low = 0, high = 1 / s.rate;
+    const h = (t) => twoLevelCondition(s, t, every);
     const longest = LONGEST / s.rate;
-    for (let i = 0; i < 200; i++) {
-      if (!(twoLevelCondition(s, high, every) < 0)) break;
+    let high = 1 / s.rate, atHigh = h(high);
+    let low = high / 2, atLow = h(low);
+    for (let i = 0; i < 1100 && !(atLow < 0); i++) {
+      high = low; atHigh = atLow;
+      low /= 2; atLow = h(low);
+    }
+    for (let i = 0; i < 200 && atHigh < 0; i++) {
       if (high >= longest) {
         throw levelError("preemption_rate", "no optimal interval within 300 mean times " +
                          "between events (the writes cost too much for this rate)");
       }
-      low = high;
-      high = Math.min(high * 2, longest);
+      low = high; atLow = atHigh;
+      high = Math.min(high * 2, longest); atHigh = h(high);
     }
-    for (let i = 0; i < 2100; i++) {
-      const middle = (low + high) / 2;
-      if (!(middle > low && middle < high)) break;
-      if (twoLevelCondition(s, middle, every) < 0) low = middle;
-      else high = middle;
+    let moved = 0;  // the end that moved last: -1 low, 1 high
+    for (let step = 0; step < 1000 && high - low > 4 * ulp(high); step++) {
+      const secant = high - atHigh * (high - low) / (atHigh - atLow);
+      const inside = secant > low && secant < high && step % 4 !== 3;
+      const middle = inside ? secant : (low + high) / 2;
+      const value = h(middle);
+      if (value === 0) {
+        low = high = middle;
+      } else if (!(value < 0)) {
+        high = middle; atHigh = value;
+        if (moved === 1) atLow /= 2;
+        moved = 1;
+      } else {
+        low = middle; atLow = value;
+        if (moved === -1) atHigh /= 2;
+        moved = -1;
+      }
     }
     return Math.max(high, s.persist / every);
+  }
+
+  // numpy.spacing for a positive double: the gap to the next one up
+  function ulp(x) {
+    const buffer = new DataView(new ArrayBuffer(8));
+    buffer.setFloat64(0, x);
+    buffer.setBigUint64(0, buffer.getBigUint64(0) + 1n);
+    return buffer.getFloat64(0) - x;
   }
 
   function twoLevelRatio(s, every) {
