@@ -284,9 +284,22 @@ def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
     halved when the same end moves twice, a bisection wherever the secant is not
     strictly inside and every fourth step) until the bracket is four ulps wide; with
     asynchronous durable writes, at least P/n.  Where the printed h overflows (∞ − ∞,
-    far past the root, where E₁ has grown beyond 1e300) its NaN counts as above the root.
+    far past the root, where E₁ has grown beyond 1e300) its NaN counts as above the root;
+    where it is NaN even at T = 0 (the period overflows at every interval) the T is NaN.
     """
+    result = np.full(every.shape, np.nan)
+    solvable = setting.condition(np.zeros(every.shape), every) < 0  # h(0) = −E₁(0)
+    if solvable.any():
+        result[solvable] = _roots(setting, every[solvable])
+    # E₁/(nT) falls before the root and rises after it: kept to nT ≥ P, the best T is
+    # the root or P/n.
+    return np.maximum(result, setting.persist / every)
+
+
+def _roots(setting: _Setting, every: np.ndarray) -> np.ndarray:
+    """The root of h for each n (h(0) < 0 for each), as :func:`_best_intervals` says."""
     longest = LONGEST / setting.rate
+
     high = np.full(every.shape, 1.0 / setting.rate)
     at_high = setting.condition(high, every)
     low, at_low = high / 2, setting.condition(high / 2, every)
@@ -326,9 +339,7 @@ def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
         at_low = np.where(up & (moved == 1), at_low / 2, at_low)
         at_high = np.where(down & (moved == -1), at_high / 2, at_high)
         moved = np.where(up, 1, np.where(down, -1, moved)).astype(np.int8)
-    # E₁/(nT) falls before the root and rises after it: kept to nT ≥ P, the best T is
-    # the root or P/n.
-    return np.maximum(high, setting.persist / every)
+    return high
 
 
 @fill_doc
@@ -386,7 +397,12 @@ def best_interval(
     (every,) = check_parameters(scalar=True, level2_every=level2_every)
     if every > 1 and setting.fast <= 0:
         raise InputError("level1_cost: must be above 0 for an optimum with fast writes")
-    return float(_best_intervals(setting, np.array([every]))[0])
+    best = float(_best_intervals(setting, np.array([every]))[0])
+    if math.isnan(best):
+        raise InputError("preemption_rate: the two-level period overflows at every "
+                         "interval (the writes and restarts are too long for this "
+                         "rate): no optimal interval")
+    return best
 
 
 def _ratios(setting: _Setting, every: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

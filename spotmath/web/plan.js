@@ -504,6 +504,8 @@
   function bestTwoLevelInterval(s, every) {
     const h = (t) => twoLevelCondition(s, t, every);
     const longest = LONGEST / s.rate;
+    // h(0) = −E₁(0) is NaN only where the period overflows at every interval
+    if (!(h(0) < 0)) return NaN;
     let high = 1 / s.rate, atHigh = h(high);
     let low = high / 2, atLow = h(low);
     for (let i = 0; i < 1100 && !(atLow < 0); i++) {

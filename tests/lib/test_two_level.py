@@ -380,6 +380,14 @@ def test_where_every_pattern_wastes_everything_the_optimum_says_so():
     with pytest.raises(InputError, match="^preemption_rate: at 40 events per hour a "
                                          "durable write of 1 h or a restart almost never"):
         two_level.optimum(40.0, checkpoint_cost=1.0, **(values | {"restart_time": 24.0}))
+    # a period that overflows at every interval has no best interval for any n (the
+    # search once answered the smallest double there, as if it were an interval)
+    overflowing = dict(level1_cost=1.0, checkpoint_cost=24.0, level1_restart=24.0,
+                       restart_time=24.0, level1_loss=1.0)
+    for every in (1, 2):
+        with pytest.raises(InputError, match="^preemption_rate: the two-level period "
+                                             "overflows at every interval"):
+            two_level.best_interval(10240.0, every, **overflowing)
 
 
 @pytest.mark.parametrize("setting", SETTINGS)
