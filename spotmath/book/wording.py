@@ -15,7 +15,7 @@ from ..model.plan import duration_text
 
 __all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "replay_sentence",
            "gain_sentence", "together_verdict", "gang_sentence", "bulk_share_verdict",
-           "gang_line_sentence"]
+           "gang_line_sentence", "simulation_sentence"]
 
 #: Replays this many standard errors or fewer from the model agree with it.
 AGREE_WITHIN = 2
@@ -170,3 +170,26 @@ def gang_line_sentence(largest: Sequence[tuple[str, int, int]]) -> str:
     if not moved:
         return "Among the sizes tried, the replay does not move the line"
     return "The replay moves the line: " + "; ".join(moved)
+
+
+def simulation_sentence(largest_z: float | None, points: int, interval: float,
+                        limit: float) -> str:
+    """Whether a simulation agrees with the formulas: the largest difference over
+    ``points`` checks at one ``interval`` (hours), in standard errors, against the
+    ``limit`` chance allows at that many points; None when nothing was simulated.
+
+    >>> print(simulation_sentence(1.2, 6, 0.5, 3.4))
+    over its 6 points, at an interval of 30 min, the largest difference is 1.20 standard
+    errors, within the 3.40 that chance allows at so many points: the formulas say what
+    the rules do
+    """
+    if largest_z is None:
+        return ("here a segment would be preempted more than once on average "
+                "(λ(R + T + C) > 1), so the chapter does not simulate it")
+    text = (f"over its {points} points, at an interval of {duration_text(interval)}, the "
+            f"largest difference is {largest_z:.2f} standard errors")
+    if largest_z <= limit:
+        return (text + f", within the {limit:.2f} that chance allows at so many points: "
+                "the formulas say what the rules do")
+    return (text + f", beyond the {limit:.2f} that chance allows at so many points: here "
+            "the formulas and the rules disagree")

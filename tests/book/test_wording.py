@@ -52,3 +52,10 @@ def test_bulk_share_and_gang_line_verdicts():
         "Among the sizes tried, the replay does not move the line"
     assert wording.gang_line_sentence([("p3", 8, 4)]) == \
         "The replay moves the line: on p3 a smaller one"
+
+
+def test_simulation_sentence_says_when_the_formulas_and_the_rules_disagree():
+    text = wording.simulation_sentence(5.0, 6, 0.5, 3.4)
+    assert "beyond the 3.40 that chance allows" in text
+    assert text.endswith("here the formulas and the rules disagree")
+    assert "does not simulate it" in wording.simulation_sentence(None, 0, 0.5, 3.4)
