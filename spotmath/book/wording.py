@@ -15,7 +15,7 @@ from ..model.plan import duration_text
 
 __all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "replay_sentence",
            "gain_sentence", "together_verdict", "gang_sentence", "bulk_share_verdict",
-           "gang_line_sentence", "simulation_sentence"]
+           "gang_line_sentence", "simulation_sentence", "from_share"]
 
 #: Replays this many standard errors or fewer from the model agree with it.
 AGREE_WITHIN = 2
@@ -193,3 +193,15 @@ def simulation_sentence(largest_z: float | None, points: int, interval: float,
                 "the formulas say what the rules do")
     return (text + f", beyond the {limit:.2f} that chance allows at so many points: here "
             "the formulas and the rules disagree")
+
+
+def from_share(shares: Sequence[float], none: str = "no share") -> str:
+    """Where a set of shares begins: 'a share of 12% and more' from the least of them,
+    or ``none`` where there are none.
+
+    >>> from_share([0.4, 0.12, 0.9]), from_share([], "no share of the range drawn")
+    ('a share of 12% and more', 'no share of the range drawn')
+    """
+    if not len(shares):
+        return none
+    return f"a share of {min(shares):.0%} and more"

@@ -59,3 +59,8 @@ def test_simulation_sentence_says_when_the_formulas_and_the_rules_disagree():
     assert "beyond the 3.40 that chance allows" in text
     assert text.endswith("here the formulas and the rules disagree")
     assert "does not simulate it" in wording.simulation_sentence(None, 0, 0.5, 3.4)
+
+
+def test_from_share_names_the_least_share():
+    assert wording.from_share([0.5, 0.25]) == "a share of 25% and more"
+    assert wording.from_share([]) == "no share"
