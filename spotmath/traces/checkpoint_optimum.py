@@ -90,16 +90,18 @@ class _Points:
     def __init__(self, size: int):
         self.parts: list[list[tuple[np.ndarray, ...]]] = [[] for _ in range(size)]
 
-    def add(self, at: int, progress, cost, parent, length) -> None:
-        if at < len(self.parts) and np.size(progress):
-            self.parts[at].append(tuple(np.atleast_1d(np.asarray(x, dtype=float))
-                                        for x in (progress, cost, parent, length)))
+    def add(self, at: int, progress: np.ndarray, cost: np.ndarray, parent: np.ndarray,
+            length: np.ndarray) -> None:
+        if at < len(self.parts) and progress.size:
+            self.parts[at].append((progress, cost, parent, length))
 
     def take(self, at: int) -> tuple[np.ndarray, ...]:
         parts = self.parts[at]
         self.parts[at] = []
         if not parts:
             return tuple(np.zeros(0) for _ in range(4))
+        if len(parts) == 1:
+            return parts[0]
         return tuple(np.concatenate(column) for column in zip(*parts))
 
 
@@ -163,11 +165,13 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         return (j * tick + changeover + rest <= deadline + TOLERANCE) & (
             least <= limit + TOLERANCE)
 
-    search.free.add(0, 0.0, 0.0, -1, 0)
+    search.free.add(0, np.zeros(1), np.zeros(1), np.full(1, -1), np.zeros(1, np.int64))
     best: tuple[float, float, int, int] | None = None
     for j in range(ticks):
         # stints that end at boundary j, by preemption or by choice
         for (kind, d), group in search.groups.items():
+            if not group["start"].size:
+                continue
             # every stint here started before j; one that has finished, whose spell is
             # over, or that could not finish in time from here on is of no more use
             # (both tests only get harder as the stint goes on: it makes at most a tick
@@ -212,7 +216,8 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         keep = np.flatnonzero(pick)[_frontier(progress[pick], cost[pick])]
         progress, cost = progress[keep], cost[keep]
         free_ids = search.add_free(j, parent[keep], length[keep])
-        search.free.add(j + 1, progress, cost, free_ids * 4 + 1, np.zeros(keep.size))
+        search.free.add(j + 1, progress, cost, free_ids * 4 + 1,
+                        np.zeros(keep.size, np.int64))
         # stints that start at j
         for (kind, d) in search.groups:
             if kind == SPOT and not window[j]:
@@ -221,7 +226,7 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
             if d == 0:
                 p, c = np.concatenate((p, progress)), np.concatenate((c, cost))
                 src = np.concatenate((src, -1 - free_ids))
-                ln = np.concatenate((ln, np.zeros(keep.size)))
+                ln = np.concatenate((ln, np.zeros(keep.size, np.int64)))
             pick = _frontier(p, c)
             if not pick.size:
                 continue
@@ -264,10 +269,12 @@ class _Search:
         self.stint_kind: list[int] = []
         self.stint_start: list[int] = []
         self.stint_from: list[tuple[int, int]] = []
-        # free points: boundary and parent (how: 0 the start, 1 idle after a free point,
-        # 2 taken from a stint, 3 idle after a stint ended by choice; id; length)
+        # free points: boundary and parent, coded as 4 id + how (how: 1 idle after a
+        # free point, 2 taken from a stint, 3 idle after a stint ended by choice; -1 the
+        # start), and the parent stint's length
         self.free_at: list[int] = []
-        self.free_from: list[tuple[int, int, int]] = []
+        self.free_parent: list[int] = []
+        self.free_length: list[int] = []
 
     def keep(self, kind: int, d: int, mask: np.ndarray) -> None:
         group = self.groups[(kind, d)]
@@ -277,7 +284,8 @@ class _Search:
     def add_free(self, at: int, parent: np.ndarray, length: np.ndarray) -> np.ndarray:
         first = len(self.free_at)
         self.free_at.extend([at] * parent.size)
-        self.free_from.extend(_origins(parent, length))
+        self.free_parent.extend(parent.astype(np.int64).tolist())
+        self.free_length.extend(length.astype(np.int64).tolist())
         return np.arange(first, first + parent.size)
 
     def add_stints(self, kind, d, at, progress, cost, finish_m, source, length
@@ -306,9 +314,10 @@ class _Search:
                 continue
             point = -1 - source
             while True:
-                how, parent, parent_length = self.free_from[point]
-                if how == 0:
+                code = self.free_parent[point]
+                if code < 0:  # the start
                     return kinds
+                how, parent, parent_length = code % 4, code // 4, self.free_length[point]
                 if how in (1, 3):  # idle through the tick before
                     kinds[self.free_at[point] - 1] = IDLE
                 if how == 1:
@@ -316,11 +325,3 @@ class _Search:
                     continue
                 stint, length = parent, parent_length
                 break
-
-
-def _origins(parent: np.ndarray, length: np.ndarray) -> list[tuple[int, int, int]]:
-    """A free point's parent as (how, id, length); the start is (0, -1, 0)."""
-    out = []
-    for code, n in zip(parent.astype(np.int64), length.astype(np.int64)):
-        out.append((0, -1, 0) if code < 0 else (int(code % 4), int(code // 4), int(n)))
-    return out
