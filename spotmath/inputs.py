@@ -23,6 +23,7 @@ import numpy as np
 from .docs import fill_doc
 
 __all__ = [
+    "WORDS",
     "InputError",
     "parse_duration",
     "parse_rate",
@@ -120,16 +121,41 @@ def show(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: The words of the checks' messages, written once: ``{...}`` fields filled with
+#: :meth:`str.format`.  The page's calculator fills the same templates
+#: (``spotmath/web/inputs.js``, generated from here by ``spotmath.model.codegen``).
+WORDS: dict[str, str] = {
+    "must": "{name}: must be {expected}, got {value}",
+    "duration": "a duration {sign} (hours, or a string like '10min')",
+    "rate": "a rate > 0 per hour (a number, or a string like '0.25/h')",
+    "discount": "a fraction strictly between 0 and 1 (0.6 or '60%')",
+    "fraction": "a fraction in [0, 1]",
+    "count": "{what} >= 1",
+    "nodes": "a whole number of nodes",
+    "not_duration": "{name}: not a duration: {value} (use hours, or a number with a unit "
+                    "such as '90s', '10min', '4h', '1.5d')",
+    "not_rate": "{name}: not a rate: {value} (use a number per hour, or a string such as "
+                "'0.25/h' or '6/d')",
+    "unknown_unit": "{name}: unknown time unit {unit} in {value} (use s, min, h or d)",
+    "zero_time": "{name}: the time in {value} must be positive",
+}
+
+
+def _must(name: str, expected: str, value: Any) -> InputError:
+    """The error for a value that is not what ``expected`` describes."""
+    return InputError(WORDS["must"].format(name=name, expected=expected, value=show(value)))
+
+
 def _as_float_array(name: str, value: Any, expected: str) -> np.ndarray:
     """Convert a number or array-like of numbers to floats, or fail naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or value is None:
-        raise InputError(f"{name}: must be {expected}, got {show(value)}")
+        raise _must(name, expected, value)
     try:
         array = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise InputError(f"{name}: must be {expected}, got {show(value)}") from None
+        raise _must(name, expected, value) from None
     if array.dtype.kind != "f" or np.asarray(value).dtype.kind not in "iuf":
-        raise InputError(f"{name}: must be {expected}, got {show(value)}")
+        raise _must(name, expected, value)
     return array
 
 
@@ -147,7 +173,7 @@ def _check_range(
         bad |= array > maximum if allow_maximum else array >= maximum
     if np.any(bad):
         shown = original if array.ndim == 0 else array[bad].flat[0]
-        raise InputError(f"{name}: must be {expected}, got {show(shown)}")
+        raise _must(name, expected, shown)
     return float(array) if array.ndim == 0 else array
 
 
@@ -182,16 +208,11 @@ def parse_duration(name: str, value: Any) -> Any:
         return value
     match = _DURATION_RE.match(value)
     if not match:
-        raise InputError(
-            f"{name}: not a duration: {show(value)} (use hours, or a number with a unit "
-            "such as '90s', '10min', '4h', '1.5d')"
-        )
+        raise InputError(WORDS["not_duration"].format(name=name, value=show(value)))
     unit = match["unit"].lower() or "h"
     if unit not in HOURS_PER_UNIT:
-        raise InputError(
-            f"{name}: unknown time unit {match['unit']!r} in {show(value)} "
-            "(use s, min, h or d)"
-        )
+        raise InputError(WORDS["unknown_unit"].format(name=name, unit=repr(match["unit"]),
+                                                      value=show(value)))
     return float(match["value"]) * HOURS_PER_UNIT[unit]
 
 
@@ -228,22 +249,17 @@ def parse_rate(name: str, value: Any) -> Any:
     if match:
         unit = match["unit"].lower()
         if unit not in HOURS_PER_UNIT:
-            raise InputError(
-                f"{name}: unknown time unit {match['unit']!r} in {show(value)} "
-                "(use s, min, h or d)"
-            )
+            raise InputError(WORDS["unknown_unit"].format(
+                name=name, unit=repr(match["unit"]), value=show(value)))
         per = float(match["per"]) if match["per"] else 1.0
         hours = per * HOURS_PER_UNIT[unit]
         if hours <= 0:
-            raise InputError(f"{name}: the time in {show(value)} must be positive")
+            raise InputError(WORDS["zero_time"].format(name=name, value=show(value)))
         return float(match["value"]) / hours
     try:
         return float(value)
     except ValueError:
-        raise InputError(
-            f"{name}: not a rate: {show(value)} (use a number per hour, or a string "
-            "such as '0.25/h' or '6/d')"
-        ) from None
+        raise InputError(WORDS["not_rate"].format(name=name, value=show(value))) from None
 
 
 def _limits(low: float, high: float, unit: str) -> str:
@@ -266,7 +282,7 @@ def _bound(name: str, value: float | np.ndarray, kind: str, original: Any
     bad = (array > high) | ((array < low) & (array > 0))
     if np.any(bad):
         shown = original if array.ndim == 0 else array[bad].flat[0]
-        raise InputError(f"{name}: must be {words}, got {show(shown)}")
+        raise _must(name, words, shown)
     return value
 
 
@@ -341,7 +357,7 @@ def check_duration(
     interval: must be a duration > 0 (hours, or a string like '10min'), got 0
     """
     sign = ">= 0" if allow_zero else "> 0"
-    expected = f"a duration {sign} (hours, or a string like '10min')"
+    expected = WORDS["duration"].format(sign=sign)
     array = _as_float_array(name, parse_duration(name, value), expected)
     hours = _check_range(name, array, minimum=0.0, allow_minimum=allow_zero, maximum=None,
                          expected=expected, original=value, scalar=scalar)
@@ -380,7 +396,7 @@ def check_rate(name: str, value: Any, *, scalar: bool = False,
     >>> check_rate("preemption_rate", "6/d")
     0.25
     """
-    expected = "a rate > 0 per hour (a number, or a string like '0.25/h')"
+    expected = WORDS["rate"]
     array = _as_float_array(name, parse_rate(name, value), expected)
     rate = _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=None,
                         expected=expected, original=value, scalar=scalar)
@@ -399,7 +415,7 @@ def _text_to_number(name: str, value: Any, expected: str, *, percent: bool = Fal
     try:
         return float(text[:-1]) / 100 if percent and text.endswith("%") else float(text)
     except ValueError:
-        raise InputError(f"{name}: must be {expected}, got {show(value)}") from None
+        raise _must(name, expected, value) from None
 
 
 @fill_doc
@@ -430,7 +446,7 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
     >>> check_discount("spot_discount", "60%")
     0.6
     """
-    expected = "a fraction strictly between 0 and 1 (0.6 or '60%')"
+    expected = WORDS["discount"]
     number = _text_to_number(name, value, expected, percent=True)
     array = _as_float_array(name, number, expected)
     return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=1.0,
@@ -438,7 +454,7 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
 
 
 @fill_doc
-def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nodes") -> int:
+def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"]) -> int:
     """A positive whole number (of nodes, by default): ``8``, ``8.0`` or ``'8'``.
 
     Parameters
@@ -464,12 +480,12 @@ def check_gang_size(name: str, value: Any, *, what: str = "a whole number of nod
     >>> check_gang_size("nodes", "8")
     8
     """
-    expected = f"{what} >= 1"
+    expected = WORDS["count"].format(what=what)
     value = _text_to_number(name, value, expected)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise InputError(f"{name}: must be {expected}, got {show(value)}")
+        raise _must(name, expected, value)
     if not math.isfinite(value) or value < 1 or value != int(value):
-        raise InputError(f"{name}: must be {expected}, got {show(value)}")
+        raise _must(name, expected, value)
     return int(value)
 
 
@@ -525,12 +541,12 @@ def check_fraction(name: str, value: Any) -> float:
     >>> check_fraction("notice_share", "90%")
     0.9
     """
-    expected = "a fraction in [0, 1]"
+    expected = WORDS["fraction"]
     array = _as_float_array(name, _text_to_number(name, value, expected, percent=True),
                             expected)
     bad = array.ndim != 0 or not np.isfinite(array) or not 0 <= float(array) <= 1
     if bad:
-        raise InputError(f"{name}: must be {expected}, got {show(value)}")
+        raise _must(name, expected, value)
     return float(array)
 
 
@@ -635,7 +651,7 @@ def check_seed(name: str, value: Any) -> int:
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) \
             or value < 0:
-        raise InputError(f"{name}: must be a whole number >= 0, got {show(value)}")
+        raise _must(name, "a whole number >= 0", value)
     return int(value)
 
 

@@ -312,9 +312,10 @@ def generate_js() -> str:
 def generate_inputs_js() -> str:
     """The text of ``spotmath/web/inputs.js``: units, patterns and defaults, from Python.
 
-    The time units and the duration and rate patterns of :mod:`spotmath.inputs` (Python's
-    named groups written the JavaScript way), ``spotmath plan``'s defaults and the keys of
-    its JSON, so the page accepts and refuses exactly what the command does.
+    The time units, the duration and rate patterns of :mod:`spotmath.inputs` (Python's
+    named groups written the JavaScript way) and the words of its checks' messages,
+    ``spotmath plan``'s defaults and the keys of its JSON, so the page accepts and refuses
+    exactly what the command does, in the same words.
     """
     import json
 
@@ -329,6 +330,7 @@ def generate_inputs_js() -> str:
         "DURATION": pattern(inputs._DURATION_RE),
         "RATE": pattern(inputs._RATE_RE),
         "BOUNDS": inputs.BOUNDS,
+        "WORDS": inputs.WORDS,
         "PLAN_DEFAULTS": dict(plan.DEFAULTS, nodes="1",
                               **{name: choices[0] for name, choices in plan.CHOICES.items()}),
         "PLAN_CHOICES": plan.CHOICES,

@@ -152,6 +152,11 @@
 
   // -- spotmath.inputs -----------------------------------------------------------------------
   const HOURS_PER_UNIT = root.spotmathInputs.HOURS_PER_UNIT;
+  // spotmath.inputs.WORDS: the checks' messages, filled as Python's str.format fills them
+  const WORDS = root.spotmathInputs.WORDS;
+  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, key) => values[key]);
+  const must = (name, expected, value) =>
+    new InputError(fill(WORDS.must, { name, expected, value: show(value) }));
   const DURATION = new RegExp(root.spotmathInputs.DURATION);
   const RATE = new RegExp(root.spotmathInputs.RATE);
 
@@ -159,20 +164,17 @@
                       original) {
     let bad = !Number.isFinite(value) || (allowMinimum ? value < minimum : value <= minimum);
     if (maximum !== null) bad = bad || (allowMaximum ? value > maximum : value >= maximum);
-    if (bad) throw new InputError(`${name}: must be ${expected}, got ${show(original)}`);
+    if (bad) throw must(name, expected, original);
     return value;
   }
 
   function parseDuration(name, text) {
     const match = DURATION.exec(text);
-    if (!match) {
-      throw new InputError(`${name}: not a duration: ${show(text)} (use hours, or a ` +
-                           "number with a unit such as '90s', '10min', '4h', '1.5d')");
-    }
+    if (!match) throw new InputError(fill(WORDS.not_duration, { name, value: show(text) }));
     const unit = match.groups.unit.toLowerCase() || "h";
     if (!(unit in HOURS_PER_UNIT)) {
-      throw new InputError(`${name}: unknown time unit ${stringRepr(match.groups.unit)} in ` +
-                           `${show(text)} (use s, min, h or d)`);
+      throw new InputError(fill(WORDS.unknown_unit, {
+        name, unit: stringRepr(match.groups.unit), value: show(text) }));
     }
     return Number(match.groups.value) * HOURS_PER_UNIT[unit];
   }
@@ -181,38 +183,34 @@
   function bound(name, value, kind, original) {
     const [low, high, words] = root.spotmathInputs.BOUNDS[kind];
     if (value > high || (value < low && value > 0)) {
-      throw new InputError(`${name}: must be ${words}, got ${show(original)}`);
+      throw must(name, words, original);
     }
     return value;
   }
 
   function checkDuration(name, text, allowZero) {
-    const sign = allowZero ? ">= 0" : "> 0";
-    const expected = `a duration ${sign} (hours, or a string like '10min')`;
+    const expected = fill(WORDS.duration, { sign: allowZero ? ">= 0" : "> 0" });
     return bound(name, checkRange(name, parseDuration(name, text), 0, allowZero, null, false,
                                   expected, text), "duration", text);
   }
 
   function checkRate(name, text) {
-    const expected = "a rate > 0 per hour (a number, or a string like '0.25/h')";
+    const expected = WORDS.rate;
     let value;
     const match = RATE.exec(text);
     if (match) {
       const unit = match.groups.unit.toLowerCase();
       if (!(unit in HOURS_PER_UNIT)) {
-        throw new InputError(`${name}: unknown time unit ${stringRepr(match.groups.unit)} ` +
-                             `in ${show(text)} (use s, min, h or d)`);
+        throw new InputError(fill(WORDS.unknown_unit, {
+          name, unit: stringRepr(match.groups.unit), value: show(text) }));
       }
       const per = match.groups.per ? Number(match.groups.per) : 1;
       const hours = per * HOURS_PER_UNIT[unit];
-      if (hours <= 0) throw new InputError(`${name}: the time in ${show(text)} must be positive`);
+      if (hours <= 0) throw new InputError(fill(WORDS.zero_time, { name, value: show(text) }));
       value = Number(match.groups.value) / hours;
     } else {
       value = pyFloat(text);
-      if (value === null) {
-        throw new InputError(`${name}: not a rate: ${show(text)} (use a number per hour, ` +
-                             "or a string such as '0.25/h' or '6/d')");
-      }
+      if (value === null) throw new InputError(fill(WORDS.not_rate, { name, value: show(text) }));
     }
     return bound(name, checkRange(name, value, 0, false, null, false, expected, text), "rate",
                  text);
@@ -221,30 +219,30 @@
   function textToNumber(name, text, expected, percent) {
     const t = text.trim();
     const value = percent && t.endsWith("%") ? pyFloat(t.slice(0, -1)) : pyFloat(t);
-    if (value === null) throw new InputError(`${name}: must be ${expected}, got ${show(text)}`);
+    if (value === null) throw must(name, expected, text);
     return percent && t.endsWith("%") ? value / 100 : value;
   }
 
   function checkDiscount(name, text) {
-    const expected = "a fraction strictly between 0 and 1 (0.6 or '60%')";
+    const expected = WORDS.discount;
     const value = textToNumber(name, text, expected, true);
     return checkRange(name, value, 0, false, 1, false, expected, text);
   }
 
   function checkGangSize(name, text) {
-    const expected = "a whole number of nodes >= 1";
+    const expected = fill(WORDS.count, { what: WORDS.nodes });
     const value = textToNumber(name, text, expected, false);
     if (!Number.isFinite(value) || value < 1 || value !== Math.trunc(value)) {
-      throw new InputError(`${name}: must be ${expected}, got ${show(value)}`);
+      throw must(name, expected, value);
     }
     return value;
   }
 
   function checkFraction(name, text) {
-    const expected = "a fraction in [0, 1]";
+    const expected = WORDS.fraction;
     const value = textToNumber(name, text, expected, true);
     if (!Number.isFinite(value) || !(value >= 0 && value <= 1)) {
-      throw new InputError(`${name}: must be ${expected}, got ${show(text)}`);
+      throw must(name, expected, text);
     }
     return value;
   }
