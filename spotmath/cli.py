@@ -39,7 +39,15 @@ from .inputs import (
     check_rate,
     rate_from_mtbf,
 )
-from .model.plan import CHOICES, DEFAULTS, PLAN_KEYS, Plan, duration_text, make_plan
+from .model.plan import (
+    CHOICES,
+    DEFAULTS,
+    OPTION_NAMES,
+    PLAN_KEYS,
+    Plan,
+    duration_text,
+    make_plan,
+)
 
 __all__ = ["build_parser", "main"]
 
@@ -49,14 +57,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
-#: The command line's name for a parameter that make_plan checks across options.
-_OPTION_NAMES = {"notice_share": "--notice-share", "notice_write": "--notice-write",
-                 "persist": "--persist", "notice": "--notice",
-                 "checkpoint_cost": "--checkpoint", "level1_cost": "--level1",
-                 "level1_restart": "--level1-restart", "level1_loss": "--level1-loss",
-                 "model": "--model"}
 
 
 def _plan_values(plan: Plan) -> dict:
@@ -99,7 +99,7 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
     try:
         return make_plan(**options)
     except InputError as error:  # name the option the reader typed
-        raise error.renamed(_OPTION_NAMES.get(error.name, error.name)) from None
+        raise error.renamed(OPTION_NAMES.get(error.name, error.name)) from None
 
 
 def _plan(args: argparse.Namespace) -> int:

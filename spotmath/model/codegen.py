@@ -337,6 +337,8 @@ def generate_inputs_js() -> str:
         "PLAN_KEYS": plan.PLAN_KEYS,
         "TWO_LEVEL_KEYS": plan.TWO_LEVEL_KEYS,
         "MOST_SEGMENTS": two_level.MOST_SEGMENTS,
+        "OPTION_NAMES": plan.OPTION_NAMES,
+        "PLAN_REFUSALS": plan.REFUSALS,
     }
     body = "\n".join(f"    {key}: {json.dumps(value)}," for key, value in values.items())
     return "\n".join([

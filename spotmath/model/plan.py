@@ -10,7 +10,7 @@ from ..inputs import InputError, check_choice, check_gang_size, check_parameters
 from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
-           "TWO_LEVEL_KEYS"]
+           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -26,6 +26,29 @@ PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
              "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
              "spot_discount", "notice_h", "notice_share", "notice_write_h",
              "notice_effective", "persist_h", "first_order_interval_h"]
+#: The command line's name for a parameter that make_plan checks across options.
+OPTION_NAMES = {"notice_share": "--notice-share", "notice_write": "--notice-write",
+                "persist": "--persist", "notice": "--notice",
+                "checkpoint_cost": "--checkpoint", "level1_cost": "--level1",
+                "level1_restart": "--level1-restart", "level1_loss": "--level1-loss",
+                "model": "--model"}
+#: make_plan's refusals of option combinations, written once: ``{name}`` is the
+#: parameter (the command line and the page show its option, :data:`OPTION_NAMES`).
+REFUSALS = {
+    "without_notice": "{name}: given without a notice; give the notice period too",
+    "share_needed": "{name}: required with a notice: the measured share of preemptions "
+                    "whose notice arrives and is acted on, 0 to 1",
+    "persist_too_long": "{name}: {persist} is not shorter than the mean time between "
+                        "preemptions ({mtbf}); no checkpoint interval that long is sensible",
+    "levels_with_notice": "{name}: two-level checkpoints are not modelled with a notice "
+                          "yet; plan them without it",
+    "levels_first_order": "{name}: two-level checkpoints are planned with the exact model "
+                          "(the first-order optimum is shown beside it)",
+    "persist_protected": two_level.PERSIST_PROTECTED,
+    "without_fast_write": "{name}: given without a fast write (level1_cost); give it too",
+    "loss_needed": "{name}: required with a fast write: the share of preemptions that take "
+                   "the fast copies with them, 0 to 1",
+}
 #: The keys `spotmath plan --level1 ... --json` adds (:attr:`Plan.two_level`), in order.
 TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_interval_h",
                   "level2_every", "level2_interval_h", "waste_level2_only",
@@ -382,12 +405,11 @@ def make_plan(
     nodes = check_gang_size("nodes", nodes)
     model = check_choice("model", model, numerics.MODELS)
     if notice == 0 and notice_share is not None:
-        raise InputError("notice_share: given without a notice; give the notice period too")
+        raise InputError(REFUSALS["without_notice"].format(name="notice_share"))
     if notice == 0 and notice_write is not None:
-        raise InputError("notice_write: given without a notice; give the notice period too")
+        raise InputError(REFUSALS["without_notice"].format(name="notice_write"))
     if notice > 0 and notice_share is None:
-        raise InputError("notice_share: required with a notice: the measured share of "
-                         "preemptions whose notice arrives and is acted on, 0 to 1")
+        raise InputError(REFUSALS["share_needed"].format(name="notice_share"))
     share = 0.0 if notice_share is None else check_parameters(
         scalar=True, notice_share=notice_share)[0]
     write = None if notice == 0 else (cost + persist if notice_write is None else
@@ -397,9 +419,8 @@ def make_plan(
     variant = {"restart_preemptible": bool(restart_preemptible)}
     gang = float(numerics.gang_rate(rate, nodes))
     if persist >= 1 / gang:
-        raise InputError(f"persist: {duration_text(persist)} is not shorter than the mean "
-                         f"time between preemptions ({duration_text(1 / gang)}); no "
-                         "checkpoint interval that long is sensible")
+        raise InputError(REFUSALS["persist_too_long"].format(
+            name="persist", persist=duration_text(persist), mtbf=duration_text(1 / gang)))
     full = _full_model(cost, share, write, effective, persist)
     classic = {"young_interval_h": float(numerics.young_interval(gang, cost)),
                "daly_interval_h": float(numerics.daly_interval(gang, cost))}
@@ -408,12 +429,10 @@ def make_plan(
     levels = _two_level_options(level1_cost, level1_restart, level1_loss, restart)
     if levels is not None:
         if notice > 0:
-            raise InputError("level1_cost: two-level checkpoints are not modelled with a "
-                             "notice yet; plan them without it")
+            raise InputError(REFUSALS["levels_with_notice"].format(name="level1_cost"))
         two_level.check_persist(persist, bool(restart_preemptible), math.inf)
         if model != "exact":
-            raise InputError("model: two-level checkpoints are planned with the exact model "
-                             "(the first-order optimum is shown beside it)")
+            raise InputError(REFUSALS["levels_first_order"].format(name="model"))
     if full["notice_share"] == 0 and persist == 0:
         plan = _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang,
                              classic, notice_values)
@@ -504,12 +523,10 @@ def _two_level_options(level1_cost, level1_restart, level1_loss, restart) -> dic
     if level1_cost is None:
         for name, value in (("level1_restart", level1_restart), ("level1_loss", level1_loss)):
             if value is not None:
-                raise InputError(f"{name}: given without a fast write (level1_cost); give "
-                                 "it too")
+                raise InputError(REFUSALS["without_fast_write"].format(name=name))
         return None
     if level1_loss is None:
-        raise InputError("level1_loss: required with a fast write: the share of preemptions "
-                         "that take the fast copies with them, 0 to 1")
+        raise InputError(REFUSALS["loss_needed"].format(name="level1_loss"))
     cost, fast_restart = check_parameters(
         scalar=True, level1_cost=level1_cost,
         level1_restart=restart if level1_restart is None else level1_restart)

@@ -35,7 +35,11 @@ from .intervals import exact_interval
 from .solving import Number, as_output, check_model
 
 __all__ = ["Pattern", "waste", "best_interval", "optimum", "first_order_optimum",
-           "loss_break_even", "check_persist", "MOST_SEGMENTS"]
+           "loss_break_even", "check_persist", "MOST_SEGMENTS", "PERSIST_PROTECTED"]
+
+#: The refusal of a persist time with protected restarts (the plan's and the page's too).
+PERSIST_PROTECTED = ("{name}: asynchronous durable writes with two levels are derived for "
+                     "preemptible restarts only")
 
 #: The search refuses patterns with more fast segments per durable write than this (a
 #: fast copy so rarely lost that durable writes almost never pay).
@@ -198,8 +202,7 @@ def check_persist(persist: float | str, preemptible: bool, shortest_period: floa
     """
     (persist,) = check_parameters(scalar=True, persist=persist)
     if persist > 0 and not preemptible:
-        raise InputError("persist: asynchronous durable writes with two levels are derived "
-                         "for preemptible restarts only")
+        raise InputError(PERSIST_PROTECTED.format(name="persist"))
     if persist > shortest_period * (1 + 1e-12):  # P = nT given as decimals may round up
         raise InputError(f"persist: {persist:g} h is longer than the compute between durable "
                          f"writes (nT = {shortest_period:g} h); a snapshot must be durable "

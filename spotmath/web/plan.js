@@ -454,8 +454,13 @@
   // root search takes the same steps), with SciPy's bounded minimiser replaced by a golden
   // section search, used only for a bound that keeps a margin of one part in a million.
   const MOST_SEGMENTS = root.spotmathInputs.MOST_SEGMENTS;
-  // spotmath.cli._OPTION_NAMES, for the one parameter these errors name by its option
-  const OPTION_NAMES = { level1_loss: "--level1-loss" };
+  // spotmath.model.plan.OPTION_NAMES: the option a parameter's error names
+  const OPTION_NAMES = root.spotmathInputs.OPTION_NAMES;
+  // spotmath.model.plan.REFUSALS, filled for a parameter named by its option
+  function refuse(key, name, values) {
+    return new InputError(fill(root.spotmathInputs.PLAN_REFUSALS[key],
+                               { ...values, name: OPTION_NAMES[name] ?? name }));
+  }
 
   // the InputError of a parameter of spotmath.model.two_level (its name, as Python's .name)
   function levelError(name, detail) {
@@ -692,40 +697,23 @@
     const rate = o.rate, restart = o.restart, cost = o.cost, discount = o.discount;
     const nodes = o.nodes, model = o.model, preemptible = o.preemptible;
     const notice = o.notice, persist = o.persist;
-    if (notice === 0 && o.noticeShare !== null) {
-      throw new InputError("--notice-share: given without a notice; give the notice period too");
-    }
-    if (notice === 0 && o.noticeWrite !== null) {
-      throw new InputError("--notice-write: given without a notice; give the notice period too");
-    }
-    if (notice > 0 && o.noticeShare === null) {
-      throw new InputError("--notice-share: required with a notice: the measured share of " +
-                           "preemptions whose notice arrives and is acted on, 0 to 1");
-    }
+    if (notice === 0 && o.noticeShare !== null) throw refuse("without_notice", "notice_share");
+    if (notice === 0 && o.noticeWrite !== null) throw refuse("without_notice", "notice_write");
+    if (notice > 0 && o.noticeShare === null) throw refuse("share_needed", "notice_share");
     const share = o.noticeShare === null ? 0 : o.noticeShare;
     const write = notice === 0 ? null : (o.noticeWrite === null ? cost + persist : o.noticeWrite);
     const effective = notice > 0 && write <= notice;
     const gang = F.gang_rate(rate, nodes);
     if (persist >= 1 / gang) {
-      throw new InputError(`--persist: ${durationText(persist)} is not shorter than the mean ` +
-                           `time between preemptions (${durationText(1 / gang)}); no ` +
-                           "checkpoint interval that long is sensible");
+      throw refuse("persist_too_long", "persist",
+                   { persist: durationText(persist), mtbf: durationText(1 / gang) });
     }
     const full = { share: effective ? share : 0, write: effective ? write : cost + persist, persist };
     const levels = twoLevelOptions(o, restart);
     if (levels !== null) {
-      if (notice > 0) {
-        throw new InputError("--level1: two-level checkpoints are not modelled with a " +
-                             "notice yet; plan them without it");
-      }
-      if (persist > 0 && !preemptible) {
-        throw new InputError("--persist: asynchronous durable writes with two levels are " +
-                             "derived for preemptible restarts only");
-      }
-      if (model !== "exact") {
-        throw new InputError("--model: two-level checkpoints are planned with the exact " +
-                             "model (the first-order optimum is shown beside it)");
-      }
+      if (notice > 0) throw refuse("levels_with_notice", "level1_cost");
+      if (persist > 0 && !preemptible) throw refuse("persist_protected", "persist");
+      if (model !== "exact") throw refuse("levels_first_order", "model");
     }
     const plan = {
       young_interval_h: F.young_interval(gang, cost),
@@ -802,18 +790,13 @@
   // make_plan's _two_level_options: the checked fast level, or null without one
   function twoLevelOptions(o, restart) {
     if (o.level1 === null) {
-      for (const [name, value] of [["--level1-restart", o.level1Restart],
-                                   ["--level1-loss", o.level1Loss]]) {
-        if (value !== null) {
-          throw new InputError(`${name}: given without a fast write (level1_cost); give it too`);
-        }
+      for (const [name, value] of [["level1_restart", o.level1Restart],
+                                   ["level1_loss", o.level1Loss]]) {
+        if (value !== null) throw refuse("without_fast_write", name);
       }
       return null;
     }
-    if (o.level1Loss === null) {
-      throw new InputError("--level1-loss: required with a fast write: the share of " +
-                           "preemptions that take the fast copies with them, 0 to 1");
-    }
+    if (o.level1Loss === null) throw refuse("loss_needed", "level1_loss");
     return { cost: o.level1, restart: o.level1Restart === null ? restart : o.level1Restart,
              loss: o.level1Loss };
   }
