@@ -339,6 +339,7 @@ def generate_inputs_js() -> str:
         "MOST_SEGMENTS": two_level.MOST_SEGMENTS,
         "OPTION_NAMES": plan.OPTION_NAMES,
         "PLAN_REFUSALS": plan.REFUSALS,
+        "PLAN_REPORT": plan.REPORT,
     }
     body = "\n".join(f"    {key}: {json.dumps(value)}," for key, value in values.items())
     return "\n".join([

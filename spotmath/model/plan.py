@@ -10,7 +10,7 @@ from ..inputs import InputError, check_choice, check_gang_size, check_parameters
 from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
-           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS"]
+           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -48,6 +48,58 @@ REFUSALS = {
     "without_fast_write": "{name}: given without a fast write (level1_cost); give it too",
     "loss_needed": "{name}: required with a fast write: the share of preemptions that take "
                    "the fast copies with them, 0 to 1",
+}
+#: The words of the plan's table (:meth:`Plan.report`), written once: ``{...}`` fields
+#: filled with :meth:`str.format` here and by the page (``spotmath/web/inputs.js``).
+REPORT = {
+    "preemptions": "every {mtbf} per node (λ = {rate}/h), {gang}",
+    "gang": "a gang of {nodes} nodes (gang rate {rate}/h)",
+    "one_node": "one node",
+    "restart_write": "{restart} / {write}",
+    "model_exact": "exact renewal-reward model, restart {restart}",
+    "restart_preemptible": "can be preempted",
+    "restart_protected": "cannot be preempted",
+    "model_first_order": "first-order model, waste = C/T + λ(T/2 + R){terms}",
+    "first_order_terms": " with notice and persist terms",
+    "optimum": "Young {young}, Daly {daly}, exact {exact}",
+    "optimum_first_order": ", first order {interval}",
+    "notice_only": "only on notice (no periodic checkpoint beats none)",
+    "waste": "{exact} exact, {first_order} first order",
+    "unbounded": "unbounded",
+    "effective": "{effective} below on-demand (nominal {nominal})",
+    "effective_none": "n/a: the waste reaches 100% here, so no hour is useful",
+    "effective_none_first_order": "n/a: the first-order waste reaches 100% here, so the "
+                                  "approximation has broken down (use --model exact)",
+    "break_even": "{interval} (checkpoint less often than this and spot costs more than "
+                  "on-demand)",
+    "break_even_always": "none: spot pays however rarely the job checkpoints",
+    "break_even_never": "none: no checkpoint interval makes spot pay",
+    "free_notice": "free restarts and on-notice writes",
+    "free": "free checkpoints and restarts",
+    "no_gang_limit": "no limit ({free})",
+    "max_gang": "{nodes} nodes (at each gang's optimal interval)",
+    "never_none": "none (restarts are free)",
+    "never": "{nodes} nodes and more (even with free, instant checkpoints)",
+    "every_durable": "{every}: every write durable, its fast copy kept for fast restarts "
+                     "(fast writes between durable ones do not pay here)",
+    "every_levels": "{every}: a fast write of {fast}, and every {nth} write durable (every "
+                    "{durable} of compute)",
+    "alone": "durable writes alone: ",
+    "notice_unused": "{notice}, but no notice is counted on (share 0): the plan is as "
+                     "without it",
+    "notice_fits": "{notice} for {share} of preemptions; the on-notice write ({write}) "
+                   "fits, so such a preemption costs the write and the restart",
+    "notice_misses": "{notice} for {share} of preemptions, but the on-notice write "
+                     "({write}) does not fit in it: the notice saves nothing, and the plan "
+                     "is as without it",
+    "persist": "blocks {write}, durable {persist} later; {between} must be at least that",
+    "between_levels": "the compute between durable writes",
+    "between": "the interval",
+    "interval_waste": "checkpoint every {interval}, waste {waste}",
+    "fast_pays_never": "never (a fast write costs no less than a durable one)",
+    "fast_pays": "while fewer than {share} of preemptions take the fast copies",
+    "fast_copies": "restart {restart} from one; lost with {loss} of preemptions",
+    "first_order_levels": "fast every {fast}, durable every {durable}",
 }
 #: The keys `spotmath plan --level1 ... --json` adds (:attr:`Plan.two_level`), in order.
 TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_interval_h",
@@ -168,107 +220,98 @@ class Plan:
     def _changes(self) -> list[tuple[str, str]]:
         """Rows saying in words what the notice and the asynchronous write did."""
         rows = []
+        notice, write = duration_text(self.notice_h), duration_text(self.notice_write_h)
         if self.notice_h > 0 and self.notice_share == 0:
-            rows.append(("preemption notice", f"{duration_text(self.notice_h)}, but no "
-                         "notice is counted on (share 0): the plan is as without it"))
+            rows.append(("preemption notice", REPORT["notice_unused"].format(notice=notice)))
         elif self.notice_h > 0:
-            share = f"{_percent(self.notice_share)} of preemptions"
-            write = duration_text(self.notice_write_h)
-            if self.notice_effective:
-                text = (f"{duration_text(self.notice_h)} for {share}; the on-notice write "
-                        f"({write}) fits, so such a preemption costs the write and the "
-                        "restart")
-            else:
-                text = (f"{duration_text(self.notice_h)} for {share}, but the on-notice "
-                        f"write ({write}) does not fit in it: the notice saves nothing, "
-                        "and the plan is as without it")
-            rows.append(("preemption notice", text))
+            said = REPORT["notice_fits" if self.notice_effective else "notice_misses"]
+            rows.append(("preemption notice", said.format(
+                notice=notice, share=_percent(self.notice_share), write=write)))
         if self.persist_h > 0:
-            between = ("the compute between durable writes" if self.two_level
-                       else "the interval")
-            rows.append(("asynchronous write", f"blocks {duration_text(self.checkpoint_cost_h)}"
-                         f", durable {duration_text(self.persist_h)} later; {between} "
-                         "must be at least that"))
+            between = REPORT["between_levels" if self.two_level else "between"]
+            rows.append(("asynchronous write", REPORT["persist"].format(
+                write=duration_text(self.checkpoint_cost_h),
+                persist=duration_text(self.persist_h), between=between)))
         for label, key in (("without the notice", "no_notice"),
                            ("with blocking writes", "blocking")):
             if self.baseline and key in self.baseline:
                 interval, waste = self.baseline[key]
-                rows.append((label, f"checkpoint every {duration_text(interval)}, waste "
-                                    f"{_percent(waste)}"))
+                rows.append((label, REPORT["interval_waste"].format(
+                    interval=duration_text(interval), waste=_percent(waste))))
         return rows
 
     def report(self) -> str:
         """The plan as a short, readable table (what `spotmath plan` prints)."""
-        gang = (f"a gang of {self.nodes} nodes (gang rate {self.gang_rate:.3g}/h)"
-                if self.nodes > 1 else "one node")
-        restart = "can be preempted" if self.restart_preemptible else "cannot be preempted"
-        model = ("exact renewal-reward model, restart " + restart if self.model == "exact"
-                 else "first-order model, waste = C/T + λ(T/2 + R)"
-                 + (" with notice and persist terms" if self.baseline else ""))
-        effective = (f"{_percent(self.effective_discount)} below on-demand "
-                     f"(nominal {_percent(self.spot_discount)})"
-                     if self.effective_discount is not None
-                     else "n/a: the waste reaches 100% here, so no hour is useful"
-                     if self.model == "exact"
-                     else "n/a: the first-order waste reaches 100% here, so the approximation "
-                          "has broken down (use --model exact)")
+        words = REPORT
+        gang = (words["gang"].format(nodes=self.nodes, rate=f"{self.gang_rate:.3g}")
+                if self.nodes > 1 else words["one_node"])
+        if self.model == "exact":
+            restart = words["restart_preemptible" if self.restart_preemptible
+                            else "restart_protected"]
+            model = words["model_exact"].format(restart=restart)
+        else:
+            model = words["model_first_order"].format(
+                terms=words["first_order_terms"] if self.baseline else "")
+        if self.effective_discount is not None:
+            effective = words["effective"].format(effective=_percent(self.effective_discount),
+                                                  nominal=_percent(self.spot_discount))
+        else:
+            effective = words["effective_none" if self.model == "exact"
+                              else "effective_none_first_order"]
         pays = self.verdict == "spot pays"
         if self.two_level:  # the break-even interval is durable writes alone's
             pays = self.two_level["waste_level2_only"] < self.spot_discount
-        break_even = (f"{duration_text(self.break_even_interval_h)} (checkpoint less often "
-                      "than this and spot costs more than on-demand)"
-                      if self.break_even_interval_h is not None
-                      else "none: spot pays however rarely the job checkpoints" if pays
-                      else "none: no checkpoint interval makes spot pay")
-        free = ("free restarts and on-notice writes" if self.notice_effective
-                else "free checkpoints and restarts")
-        max_gang = (f"no limit ({free})" if self.max_gang_size is None
-                    else f"{self.max_gang_size} nodes (at each gang's optimal interval)")
-        never = ("none (restarts are free)" if self.never_on_spot_gang_size is None
-                 else f"{self.never_on_spot_gang_size} nodes and more "
-                      "(even with free, instant checkpoints)")
-        optimum = (f"Young {duration_text(self.young_interval_h)}, "
-                   f"Daly {duration_text(self.daly_interval_h)}, exact "
-                   + (duration_text(self.exact_interval_h)
-                      if self.exact_interval_h is not None else "none"))
-        if self.baseline:
-            optimum += (", first order " + duration_text(self.first_order_interval_h)
-                        if self.first_order_interval_h is not None else "")
+        if self.break_even_interval_h is not None:
+            break_even = words["break_even"].format(
+                interval=duration_text(self.break_even_interval_h))
+        else:
+            break_even = words["break_even_always" if pays else "break_even_never"]
+        free = words["free_notice" if self.notice_effective else "free"]
+        max_gang = (words["no_gang_limit"].format(free=free) if self.max_gang_size is None
+                    else words["max_gang"].format(nodes=self.max_gang_size))
+        never = (words["never_none"] if self.never_on_spot_gang_size is None
+                 else words["never"].format(nodes=self.never_on_spot_gang_size))
+        optimum = words["optimum"].format(
+            young=duration_text(self.young_interval_h),
+            daly=duration_text(self.daly_interval_h),
+            exact=duration_text(self.exact_interval_h))
+        if self.baseline and self.first_order_interval_h is not None:
+            optimum += words["optimum_first_order"].format(
+                interval=duration_text(self.first_order_interval_h))
         every = (duration_text(self.recommended_interval_h)
-                 if self.recommended_interval_h is not None
-                 else "only on notice (no periodic checkpoint beats none)")
-        first_order = ("unbounded" if self.waste_first_order is None
+                 if self.recommended_interval_h is not None else words["notice_only"])
+        first_order = (words["unbounded"] if self.waste_first_order is None
                        else _percent(self.waste_first_order))
         alone = ""
         if self.two_level:
             levels = self.two_level
-            every = (f"{every}: every write durable, its fast copy kept for fast "
-                     "restarts (fast writes between durable ones do not pay here)"
-                     if levels["level2_every"] == 1 else
-                     f"{every}: a fast write of {duration_text(levels['level1_cost_h'])}, "
-                     f"and every {_ordinal(levels['level2_every'])} write durable (every "
-                     f"{duration_text(levels['level2_interval_h'])} of compute)")
-            alone = "durable writes alone: "
+            every = (words["every_durable"].format(every=every)
+                     if levels["level2_every"] == 1 else words["every_levels"].format(
+                         every=every, fast=duration_text(levels["level1_cost_h"]),
+                         nth=_ordinal(levels["level2_every"]),
+                         durable=duration_text(levels["level2_interval_h"])))
+            alone = words["alone"]
         rows = [
-            ("preemptions", f"every {duration_text(1 / self.preemption_rate)} per node "
-                            f"(λ = {self.preemption_rate:.3g}/h), {gang}"),
-            ("restart / checkpoint write", f"{duration_text(self.restart_time_h)} / "
-                                           f"{duration_text(self.checkpoint_cost_h)}"),
+            ("preemptions", words["preemptions"].format(
+                mtbf=duration_text(1 / self.preemption_rate),
+                rate=f"{self.preemption_rate:.3g}", gang=gang)),
+            ("restart / checkpoint write", words["restart_write"].format(
+                restart=duration_text(self.restart_time_h),
+                write=duration_text(self.checkpoint_cost_h))),
             *self._changes(),
             ("model", model),
             ("optimal interval", optimum),
             ("checkpoint every", every),
-            ("waste at that interval", f"{_percent(self.waste_exact)} exact, "
-                                       f"{first_order} first order"),
+            ("waste at that interval", words["waste"].format(
+                exact=_percent(self.waste_exact), first_order=first_order)),
             *self._two_level_rows(),
             ("effective spot discount", effective),
             ("break-even interval", alone + break_even),
             ("largest gang that pays", alone + max_gang),
             ("never on spot from", never),
+            ("verdict", self.verdict),
         ]
-        rows.append(("verdict", self.verdict))
         return _table(rows)
-
 
     def _two_level_rows(self) -> list[tuple[str, str]]:
         """What the fast copies do: the waste without them, their restart and loss."""
@@ -276,21 +319,22 @@ class Plan:
             return []
         levels = self.two_level
         even = levels["level1_loss_break_even"]
-        pays = ("never (a fast write costs no less than a durable one)" if even == 0
-                else f"while fewer than {_percent(even)} of preemptions take the fast "
-                     "copies")
+        pays = (REPORT["fast_pays_never"] if even == 0
+                else REPORT["fast_pays"].format(share=_percent(even)))
         rows = [
-            ("durable writes alone", "checkpoint every " + duration_text(
-                max(self.exact_interval_h, self.persist_h))  # the best one of at least P
-                + f", waste {_percent(levels['waste_level2_only'])}"),
-            ("fast copies", f"restart {duration_text(levels['level1_restart_h'])} from one; "
-                            f"lost with {_percent(levels['level1_loss'])} of preemptions"),
+            ("durable writes alone", REPORT["interval_waste"].format(
+                # the best one of at least P
+                interval=duration_text(max(self.exact_interval_h, self.persist_h)),
+                waste=_percent(levels["waste_level2_only"]))),
+            ("fast copies", REPORT["fast_copies"].format(
+                restart=duration_text(levels["level1_restart_h"]),
+                loss=_percent(levels["level1_loss"]))),
             ("fast writes pay", pays),
         ]
         if levels["level1_interval_first_order_h"] is not None:
-            rows.append(("first-order optimum", "fast every "
-                         f"{duration_text(levels['level1_interval_first_order_h'])}, durable "
-                         f"every {duration_text(levels['level2_interval_first_order_h'])}"))
+            rows.append(("first-order optimum", REPORT["first_order_levels"].format(
+                fast=duration_text(levels["level1_interval_first_order_h"]),
+                durable=duration_text(levels["level2_interval_first_order_h"]))))
         return rows
 
 

@@ -882,74 +882,83 @@
     }).join("\n");
   }
 
-  // Plan.report: the table `spotmath plan` prints.
+  // Plan.report: the table `spotmath plan` prints, in spotmath.model.plan.REPORT's words
+  const WORDS_OF_REPORT = root.spotmathInputs.PLAN_REPORT;
+  const say = (key, values) => fill(WORDS_OF_REPORT[key], values ?? {});
   function report(plan) {
     const p = plan.values, baseline = plan.baseline, levels = plan.twoLevel;
-    const gang = p.nodes > 1 ? `a gang of ${p.nodes} nodes (gang rate ${general(p.gang_rate, 3)}/h)` : "one node";
-    const restart = p.restart_preemptible ? "can be preempted" : "cannot be preempted";
-    const model = p.model === "exact" ? "exact renewal-reward model, restart " + restart
-      : "first-order model, waste = C/T + λ(T/2 + R)" + (baseline ? " with notice and persist terms" : "");
+    const gang = p.nodes > 1 ? say("gang", { nodes: p.nodes, rate: general(p.gang_rate, 3) })
+      : say("one_node");
+    let model;
+    if (p.model === "exact") {
+      const restart = say(p.restart_preemptible ? "restart_preemptible" : "restart_protected");
+      model = say("model_exact", { restart });
+    } else {
+      model = say("model_first_order", { terms: baseline ? say("first_order_terms") : "" });
+    }
     const effective = p.effective_discount !== null
-      ? `${percent(p.effective_discount)} below on-demand (nominal ${percent(p.spot_discount)})`
-      : p.model === "exact" ? "n/a: the waste reaches 100% here, so no hour is useful"
-        : "n/a: the first-order waste reaches 100% here, so the approximation has broken down (use --model exact)";
+      ? say("effective", { effective: percent(p.effective_discount),
+                           nominal: percent(p.spot_discount) })
+      : say(p.model === "exact" ? "effective_none" : "effective_none_first_order");
     // with two levels the break-even interval is durable writes alone's
     const pays = levels ? levels.waste_level2_only < p.spot_discount : p.verdict === "spot pays";
     const breakEven = p.break_even_interval_h !== null
-      ? `${durationText(p.break_even_interval_h)} (checkpoint less often than this and spot costs more than on-demand)`
-      : pays ? "none: spot pays however rarely the job checkpoints"
-        : "none: no checkpoint interval makes spot pay";
-    const free = p.notice_effective ? "free restarts and on-notice writes" : "free checkpoints and restarts";
-    const maxGang = p.max_gang_size === null ? `no limit (${free})`
-      : `${p.max_gang_size} nodes (at each gang's optimal interval)`;
-    const never = p.never_on_spot_gang_size === null ? "none (restarts are free)"
-      : `${p.never_on_spot_gang_size} nodes and more (even with free, instant checkpoints)`;
-    let optimum = `Young ${durationText(p.young_interval_h)}, Daly ${durationText(p.daly_interval_h)}, exact ` +
-      (p.exact_interval_h !== null ? durationText(p.exact_interval_h) : "none");
+      ? say("break_even", { interval: durationText(p.break_even_interval_h) })
+      : say(pays ? "break_even_always" : "break_even_never");
+    const free = say(p.notice_effective ? "free_notice" : "free");
+    const maxGang = p.max_gang_size === null ? say("no_gang_limit", { free })
+      : say("max_gang", { nodes: p.max_gang_size });
+    const never = p.never_on_spot_gang_size === null ? say("never_none")
+      : say("never", { nodes: p.never_on_spot_gang_size });
+    let optimum = say("optimum", { young: durationText(p.young_interval_h),
+                                   daly: durationText(p.daly_interval_h),
+                                   exact: durationText(p.exact_interval_h) });
     if (baseline && p.first_order_interval_h !== null) {
-      optimum += ", first order " + durationText(p.first_order_interval_h);
+      optimum += say("optimum_first_order", { interval: durationText(p.first_order_interval_h) });
     }
     let every = p.recommended_interval_h !== null ? durationText(p.recommended_interval_h)
-      : "only on notice (no periodic checkpoint beats none)";
+      : say("notice_only");
     let alone = "";
     if (levels) {
-      every = levels.level2_every === 1
-        ? `${every}: every write durable, its fast copy kept for fast restarts (fast ` +
-          "writes between durable ones do not pay here)"
-        : `${every}: a fast write of ${durationText(levels.level1_cost_h)}, and every ` +
-          `${ordinal(levels.level2_every)} write durable (every ` +
-          `${durationText(levels.level2_interval_h)} of compute)`;
-      alone = "durable writes alone: ";
+      every = levels.level2_every === 1 ? say("every_durable", { every })
+        : say("every_levels", { every, fast: durationText(levels.level1_cost_h),
+                                nth: ordinal(levels.level2_every),
+                                durable: durationText(levels.level2_interval_h) });
+      alone = say("alone");
     }
-    const firstOrder = p.waste_first_order === null ? "unbounded" : percent(p.waste_first_order);
+    const firstOrder = p.waste_first_order === null ? say("unbounded")
+      : percent(p.waste_first_order);
     const changes = [];
+    const notice = durationText(p.notice_h), write = durationText(p.notice_write_h);
     if (p.notice_h > 0 && p.notice_share === 0) {
-      changes.push(["preemption notice", `${durationText(p.notice_h)}, but no notice is counted on (share 0): the plan is as without it`]);
+      changes.push(["preemption notice", say("notice_unused", { notice })]);
     } else if (p.notice_h > 0) {
-      const share = `${percent(p.notice_share)} of preemptions`;
-      const write = durationText(p.notice_write_h);
-      changes.push(["preemption notice", p.notice_effective
-        ? `${durationText(p.notice_h)} for ${share}; the on-notice write (${write}) fits, so such a preemption costs the write and the restart`
-        : `${durationText(p.notice_h)} for ${share}, but the on-notice write (${write}) does not fit in it: the notice saves nothing, and the plan is as without it`]);
+      changes.push(["preemption notice", say(p.notice_effective ? "notice_fits" : "notice_misses",
+                                             { notice, share: percent(p.notice_share), write })]);
     }
     if (p.persist_h > 0) {
-      const between = levels ? "the compute between durable writes" : "the interval";
-      changes.push(["asynchronous write", `blocks ${durationText(p.checkpoint_cost_h)}, durable ${durationText(p.persist_h)} later; ${between} must be at least that`]);
+      changes.push(["asynchronous write", say("persist", {
+        write: durationText(p.checkpoint_cost_h), persist: durationText(p.persist_h),
+        between: say(levels ? "between_levels" : "between") })]);
     }
     for (const [label, key] of [["without the notice", "no_notice"], ["with blocking writes", "blocking"]]) {
       if (baseline && baseline[key]) {
         const [interval, waste] = baseline[key];
-        changes.push([label, `checkpoint every ${durationText(interval)}, waste ${percent(waste)}`]);
+        changes.push([label, say("interval_waste", { interval: durationText(interval),
+                                                     waste: percent(waste) })]);
       }
     }
     return table([
-      ["preemptions", `every ${durationText(1 / p.preemption_rate)} per node (λ = ${general(p.preemption_rate, 3)}/h), ${gang}`],
-      ["restart / checkpoint write", `${durationText(p.restart_time_h)} / ${durationText(p.checkpoint_cost_h)}`],
+      ["preemptions", say("preemptions", { mtbf: durationText(1 / p.preemption_rate),
+                                           rate: general(p.preemption_rate, 3), gang })],
+      ["restart / checkpoint write", say("restart_write", {
+        restart: durationText(p.restart_time_h), write: durationText(p.checkpoint_cost_h) })],
       ...changes,
       ["model", model],
       ["optimal interval", optimum],
       ["checkpoint every", every],
-      ["waste at that interval", `${percent(p.waste_exact)} exact, ${firstOrder} first order`],
+      ["waste at that interval", say("waste", { exact: percent(p.waste_exact),
+                                                first_order: firstOrder })],
       ...twoLevelRows(p, levels),
       ["effective spot discount", effective],
       ["break-even interval", alone + breakEven],
@@ -963,20 +972,19 @@
   function twoLevelRows(p, levels) {
     if (!levels) return [];
     const even = levels.level1_loss_break_even;
-    const pays = even === 0 ? "never (a fast write costs no less than a durable one)"
-      : `while fewer than ${percent(even)} of preemptions take the fast copies`;
+    const pays = even === 0 ? say("fast_pays_never") : say("fast_pays", { share: percent(even) });
     const rows = [
-      ["durable writes alone", "checkpoint every " +
-        durationText(Math.max(p.exact_interval_h, p.persist_h)) +
-        `, waste ${percent(levels.waste_level2_only)}`],
-      ["fast copies", `restart ${durationText(levels.level1_restart_h)} from one; lost with ` +
-        `${percent(levels.level1_loss)} of preemptions`],
+      ["durable writes alone", say("interval_waste", {
+        interval: durationText(Math.max(p.exact_interval_h, p.persist_h)),
+        waste: percent(levels.waste_level2_only) })],
+      ["fast copies", say("fast_copies", { restart: durationText(levels.level1_restart_h),
+                                           loss: percent(levels.level1_loss) })],
       ["fast writes pay", pays],
     ];
     if (levels.level1_interval_first_order_h !== null) {
-      rows.push(["first-order optimum", "fast every " +
-        `${durationText(levels.level1_interval_first_order_h)}, durable every ` +
-        durationText(levels.level2_interval_first_order_h)]);
+      rows.push(["first-order optimum", say("first_order_levels", {
+        fast: durationText(levels.level1_interval_first_order_h),
+        durable: durationText(levels.level2_interval_first_order_h) })]);
     }
     return rows;
   }
