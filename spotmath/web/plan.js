@@ -1,11 +1,12 @@
 // `spotmath plan` in the page: the same checks, numbers, JSON and table as the command.
 //
-// A port of spotmath.inputs (the checks and their wording), spotmath.model.numerics (with
-// the full model's options, spotmath/model/_full_model.py) and spotmath.model.plan (the
-// plan and its table).  Every
-// formula comes from formulas.js (printed from the SymPy derivations); the root finders
-// and Lambert W0 from numerics.js.  tests/lib/test_web.py compares it with the Python for
-// hundreds of parameter sets, good and bad.
+// A port of spotmath.inputs (the checks), spotmath.model.numerics (with the full model's
+// options, spotmath/model/_full_model.py), spotmath.model.two_level and spotmath.model.plan
+// (the plan and its table).  Every formula comes from formulas.js (printed from the SymPy
+// derivations); the root finders and Lambert W0 from numerics.js; the words of the
+// checks' messages, the plan's refusals and its table from inputs.js (spotmath.inputs.WORDS,
+// plan.REFUSALS, plan.REPORT, written once in Python).  tests/lib/test_web.py compares it
+// with the Python for hundreds of parameter sets, good and bad.
 "use strict";
 
 (function (root) {
