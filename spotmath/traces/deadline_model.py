@@ -28,6 +28,7 @@ long, so that a cycle takes at most :data:`PHASES` steps.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -200,18 +201,6 @@ def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray
             + ((1 - chance) * if_not if chance < 1 else 0.0))
 
 
-def _empty_tables(ticks: int, work_steps: int, states: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The value of each (compute left, state, spot now) before any tick is solved (0
-    with nothing left, else infinite), and the action and expected-cost tables to fill."""
-    value = np.full((work_steps + 1, states, 2), math.inf)
-    value[0] = 0.0
-    action = np.full((ticks + 1, work_steps + 1, states, 2), ON_DEMAND, dtype=np.int8)
-    expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
-    expected[:, 0] = 0.0
-    return value, action, expected
-
-
 def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, int]:
     """The compute left, in grid steps, that a start with all of it can have with
     ``left`` ticks to go (a rollback only adds to it) and that can still be done in
@@ -219,16 +208,40 @@ def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, i
     return max(1, work_steps - (ticks - left) * per_tick), min(work_steps, left * per_tick)
 
 
-def _stored(action: np.ndarray, expected: np.ndarray, left: int, lo: int,
-            best: np.ndarray, choice: np.ndarray) -> np.ndarray:
-    """One tick's solution written into the tables (the band from ``lo``); the value of
-    every state for the next tick back."""
-    value = np.full((action.shape[1],) + best.shape[1:], math.inf)
+def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
+               totals: Callable[[np.ndarray, np.ndarray], Iterator[tuple[int, np.ndarray]]]
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Backward induction over the ticks left, the one loop of both programmes.
+
+    ``totals(work, value)`` yields each action with its expected cost from now, an array
+    (compute left, state, spot now) over the column ``work`` of compute left (grid steps,
+    the band :func:`_band`), given ``value``, the least expected cost of every (compute
+    left, state, spot now) one tick later.  The least is kept, a tie going to the action
+    yielded first.  Returns the action and the expected cost from an idle job for every
+    (ticks left, compute left, ...): on-demand and infinity outside the band.
+    """
+    value = np.full((work_steps + 1, states, 2), math.inf)
     value[0] = 0.0
-    value[lo:lo + len(best)] = best
-    action[left, lo:lo + len(best)] = choice
-    expected[left, lo:lo + len(best)] = best[:, 0, :]
-    return value
+    action = np.full((ticks + 1, work_steps + 1, states, 2), ON_DEMAND, dtype=np.int8)
+    expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
+    expected[:, 0] = 0.0
+    for left in range(1, ticks + 1):
+        lo, hi = _band(left, ticks, work_steps, per_tick)
+        if lo > hi:
+            continue
+        work = np.arange(lo, hi + 1)[:, None]
+        best = np.full((work.size, states, 2), math.inf)
+        choice = np.full(best.shape, ON_DEMAND, dtype=np.int8)
+        for act, total in totals(work, value):
+            better = total < best - 1e-12
+            best = np.where(better, total, best)
+            choice = np.where(better, act, choice)
+        value = np.full_like(value, math.inf)
+        value[0] = 0.0
+        value[lo:hi + 1] = best
+        action[left, lo:hi + 1] = choice
+        expected[left, lo:hi + 1] = best[:, 0, :]
+    return action, expected
 
 
 @lru_cache(maxsize=4)
@@ -243,7 +256,6 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
     price = np.array([0.0, 1 - discount, 1.0])
     # P(next tick has spot | this one has), for this tick without and with spot
     up = np.array([1 - stay_down, stay_up])
-    work = np.arange(work_steps + 1)[:, None]
     moves = []  # per action: compute made, the state after, and the tick's price
     for act in (IDLE, SPOT, ON_DEMAND):
         if act == IDLE:
@@ -253,20 +265,14 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         made = np.clip((tick_age + 1) * per_tick - changeover_steps, 0, per_tick)
         after = 1 + (act - 1) * (ages + 1) + np.minimum(tick_age + 1, ages)
         moves.append((made, after, float(price[act])))
-    value, action, expected = _empty_tables(ticks, work_steps, states)
-    for left in range(1, ticks + 1):
-        lo, hi = _band(left, ticks, work_steps, per_tick)
-        if lo > hi:
-            continue
-        work = np.arange(lo, hi + 1)[:, None]
-        best = np.full((hi - lo + 1, states, 2), math.inf)
-        choice = np.full(best.shape, ON_DEMAND, dtype=np.int8)
+
+    def totals(work, value):
         for act, (made, after, cost) in enumerate(moves):
             rest = np.maximum(work - made[None, :], 0)               # (work, state)
             with_spot = value[rest, after[None, :], 1]
             lost = np.zeros_like(after) if act == SPOT else after   # preempted: idle
             without_spot = value[rest, lost[None, :], 0]
-            going = np.empty(best.shape)
+            going = np.empty(rest.shape + (2,))
             for now in (0, 1):
                 going[:, :, now] = np.where(rest == 0, 0.0,
                                             _mixed(up[now], with_spot, without_spot))
@@ -278,10 +284,9 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
                 total = np.where(finished[:, :, None], end[:, :, None], total)
             if act == SPOT:
                 total[:, :, 0] = math.inf                            # no spot this tick
-            better = total < best - 1e-12
-            best = np.where(better, total, best)
-            choice = np.where(better, act, choice)
-        value = _stored(action, expected, left, lo, best, choice)
+            yield act, total
+
+    action, expected = _induction(ticks, work_steps, states, per_tick, totals)
     return ModelPolicy(action=action, expected_cost=expected, grid=1.0,
                        changeover_steps=changeover_steps, ages=ages, tick=1.0)
 
@@ -410,7 +415,6 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
     price = np.array([0.0, 1 - discount, 1.0])
     save = price[kind] * write / per_tick * (unsaved > 0)   # leaving a stint: its save
     up = np.array([1 - stay_down, stay_up])
-    work = np.arange(work_steps + 1)[:, None]
     moves = []  # per action: the stint's start state, and the cost of getting there
     for act in (IDLE, SPOT, ON_DEMAND):
         start = np.zeros(count, dtype=int)
@@ -421,21 +425,14 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
             elif now == act:
                 start[i] = i
             elif now == IDLE:
-                start[i] = index[(act, dead, 0)] if dead else index[(act, 0, 0)]
+                start[i] = index[(act, dead, 0)]
             else:
                 saved = unsaved[i] > 0
-                wait = saved_dead if saved else dead
-                start[i] = index[(act, wait, 0)] if wait else index[(act, 0, 0)]
+                start[i] = index[(act, saved_dead if saved else dead, 0)]
                 extra[i] = save[i]
         moves.append((start, extra))
-    value, action, expected = _empty_tables(ticks, work_steps, count)
-    for left in range(1, ticks + 1):
-        lo, hi = _band(left, ticks, work_steps, per_tick)
-        if lo > hi:
-            continue
-        work = np.arange(lo, hi + 1)[:, None]
-        best = np.full((work.size, count, 2), math.inf)
-        choice = np.full(best.shape, ON_DEMAND, dtype=np.int8)
+
+    def totals(work, value):
         for act, (start, extra) in enumerate(moves):
             # the same stint start serves many states: solve each start once
             starts, of = np.unique(start, return_inverse=True)
@@ -467,12 +464,9 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
                 core = np.where((work <= done)[:, :, None], end[:, :, None], core)
             if act == SPOT:
                 core[:, :, 0] = math.inf  # no spot this tick
-            total = core[:, of if act != IDLE else np.zeros(count, dtype=int), :] \
-                + extra[None, :, None]
-            better = total < best - 1e-12
-            best = np.where(better, total, best)
-            choice = np.where(better, act, choice)
-        value = _stored(action, expected, left, lo, best, choice)
+            yield act, core[:, of, :] + extra[None, :, None]
+
+    action, expected = _induction(ticks, work_steps, count, per_tick, totals)
     return CheckpointModelPolicy(action=action, expected_cost=expected, grid=1.0,
                                  interval_steps=interval, write_steps=write,
                                  saved_dead=saved_dead, tick=1.0)
