@@ -747,9 +747,12 @@ def _job(compute, deadline, changeover, discount, tick, billing) -> _Job:
     return _Job(compute, deadline, changeover, discount, tick, billing)
 
 
-def _feasible(job: _Job) -> bool:
-    """On-demand from the start finishes at changeover + compute: can anything meet D?"""
-    return job.changeover + job.compute <= job.deadline + TOLERANCE
+def _feasible(job: _Job, checkpoints: Checkpoints | None = None) -> bool:
+    """On-demand from the start finishes at changeover + compute (and, in checkpoint
+    mode, its writes): can anything meet D?"""
+    writes = 0.0 if checkpoints is None else checkpoints.cost * checkpoints.writes(
+        job.compute)
+    return job.changeover + job.compute + writes <= job.deadline + TOLERANCE
 
 
 # --------------------------------------------------------------------------- the optimum
@@ -1038,42 +1041,32 @@ def spell_end_rate(availability: Availability, nodes: int = 1) -> float:
 
 def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
          known=None, checkpoints: Checkpoints | None = None) -> Run | None:
-    if checkpoints is not None:
-        if job.changeover + job.compute + checkpoints.cost * checkpoints.writes(
-                job.compute) > job.deadline + TOLERANCE:
-            return None
-        if policy == "omniscient":
-            # the online policies meet the deadline: the cheapest bounds the search
-            online = (_simulate_checkpointed(job, checkpoints, spot, name, rule(job), True)
-                      for name, rule in (("greedy", _greedy),
-                                         ("uniform-progress", _uniform_progress)))
-            bound = min((run.cost for run in online if run.met), default=math.inf)
-            found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
-                                        job.changeover, job.discount, job.billing,
-                                        checkpoints=checkpoints, bound=bound)
-            if found is None:  # on-demand from the start meets it: the search must find one
-                raise RuntimeError("no optimal schedule found for a feasible deadline")
-            choose = _following(found[0])
-        elif policy == "model":
-            choose = _model(job, history, known, checkpoints)
-        else:
-            choose = {"on-demand": _on_demand, "greedy": _greedy,
-                      "uniform-progress": _uniform_progress}[policy](job)
-        return _simulate_checkpointed(job, checkpoints, spot, policy, choose,
-                                      safety_net=policy in ONLINE)
-    if not _feasible(job):
+    if not _feasible(job, checkpoints):
         return None
+
+    def simulate(choose: Choice, safety_net: bool) -> Run:
+        if checkpoints is None:
+            return _simulate(job, spot, policy, choose, safety_net)
+        return _simulate_checkpointed(job, checkpoints, spot, policy, choose, safety_net)
+
     if policy == "model":
-        return _simulate(job, spot, policy, _model(job, history, known), safety_net=True)
+        return simulate(_model(job, history, known, checkpoints), safety_net=True)
     if policy == "omniscient":
+        bound = math.inf
+        if checkpoints is not None:  # the online policies meet the deadline: the
+            # cheapest bounds the search
+            online = (simulate(rule(job), safety_net=True)
+                      for rule in (_greedy, _uniform_progress))
+            bound = min((run.cost for run in online if run.met), default=math.inf)
         found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
-                                    job.changeover, job.discount, job.billing)
+                                    job.changeover, job.discount, job.billing,
+                                    checkpoints=checkpoints, bound=bound)
         if found is None:  # on-demand from the start meets it: the search must find one
             raise RuntimeError("no optimal schedule found for a feasible deadline")
-        return _simulate(job, spot, policy, _following(found[0]), safety_net=False)
+        return simulate(_following(found[0]), safety_net=False)
     choose = {"on-demand": _on_demand, "greedy": _greedy,
               "uniform-progress": _uniform_progress}[policy](job)
-    return _simulate(job, spot, policy, choose, safety_net=policy in ONLINE)
+    return simulate(choose, safety_net=policy in ONLINE)
 
 
 def run_policies(availability: Availability, compute: float | str, deadline: float | str,
