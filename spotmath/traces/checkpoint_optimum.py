@@ -233,8 +233,7 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
             p, c = p[pick], c[pick]
             # finishing: the stint's time to the job's end
             rest = compute - p
-            writes = np.maximum(np.ceil(rest / checkpoints.interval - TOLERANCE) - 1, 0)
-            took = dead[d] + rest + write * writes
+            took = dead[d] + rest + write * checkpoints.writes(rest)
             finish_m = np.maximum(np.ceil(took / tick - TOLERANCE), 1).astype(np.int64)
             ids = search.add_stints(kind, d, j, p, c, finish_m, src[pick], ln[pick])
             reach = j + finish_m <= (ends[j] if kind == SPOT else ticks)

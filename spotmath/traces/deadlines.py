@@ -605,9 +605,11 @@ class Checkpoints:
     interval: float
     cost: float
 
-    def writes(self, work: float) -> int:
-        """Writes between the segments of ``work`` hours of compute (none after the last)."""
-        return max(0, math.ceil(work / self.interval - TOLERANCE) - 1)
+    def writes(self, work: float | np.ndarray) -> int | np.ndarray:
+        """Writes between the segments of ``work`` hours of compute (none after the last);
+        ``work`` a number or an array."""
+        count = np.maximum(np.ceil(np.asarray(work) / self.interval - TOLERANCE) - 1, 0)
+        return int(count) if np.ndim(count) == 0 else count
 
 
 def _on_demand_time(job: _Job, checkpoints: Checkpoints, work: float) -> float:
