@@ -302,7 +302,6 @@ def _best_intervals(setting: _Setting, every: np.ndarray) -> np.ndarray:
 def _roots(setting: _Setting, every: np.ndarray) -> np.ndarray:
     """The root of h for each n (h(0) < 0 for each), as :func:`_best_intervals` says."""
     longest = LONGEST / setting.rate
-
     high = np.full(every.shape, 1.0 / setting.rate)
     at_high = setting.condition(high, every)
     low, at_low = high / 2, setting.condition(high / 2, every)
