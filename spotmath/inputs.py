@@ -123,7 +123,7 @@ def show(value: Any) -> str:
 
 #: The words of the checks' messages, written once: ``{...}`` fields filled with
 #: :meth:`str.format`.  The page's calculator fills the same templates
-#: (``spotmath/web/inputs.js``, generated from here by ``spotmath.model.codegen``).
+#: (``spotmath/web/data.js``, generated from here by ``spotmath.model.codegen``).
 WORDS: dict[str, str] = {
     "must": "{name}: must be {expected}, got {value}",
     "duration": "a duration {sign} (hours, or a string like '10min')",

@@ -1,8 +1,9 @@
 """Sphinx extension: the in-page calculator's scripts, served from the book itself.
 
-The "Your numbers" page loads them from ``_static/spotmath/``: the hand-written numerics
-and interface (``spotmath/web/numerics.js``, ``plan.js``, ``calculator.js``) and the
-files :mod:`spotmath.model.codegen` prints from the derivations (``formulas.js``, ``inputs.js``).
+The "Your numbers" page loads them from ``_static/spotmath/``, in the order of
+:data:`spotmath.web.SCRIPTS`: the hand-written ports of the Python modules and the page's
+interface, and the files :mod:`spotmath.model.codegen` prints from Python (``formulas.js``,
+``data.js``).
 Nothing is fetched from anywhere else, so the page works from ``file://`` and offline.
 """
 
@@ -11,11 +12,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-__all__ = ["SCRIPTS", "WEB", "setup"]
+from ..web import SCRIPTS, WEB
 
-WEB = Path(__file__).resolve().parent.parent / "web"
-#: In the order the page loads them.
-SCRIPTS = ("numerics.js", "formulas.js", "inputs.js", "plan.js", "calculator.js")
+__all__ = ["SCRIPTS", "WEB", "setup"]
 
 
 def _copy(app, exception) -> None:

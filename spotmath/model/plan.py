@@ -10,13 +10,14 @@ from ..inputs import InputError, check_choice, check_gang_size, check_parameters
 from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
-           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT"]
+           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT", "FORMATS", "DURATION_UNITS",
+           "USAGE"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
 DEFAULTS = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
 #: The choices of `spotmath plan`'s --model and --restart-variant, the first the default
-#: (also what the book's calculator offers: spotmath/web/inputs.js).
+#: (also what the book's calculator offers: spotmath/web/data.js).
 CHOICES = {"model": list(numerics.MODELS), "restart-variant": ["preemptible", "protected"]}
 #: The keys of `spotmath plan --json`, in order: :meth:`Plan.as_dict` has them all.
 PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
@@ -44,16 +45,16 @@ REFUSALS = {
                           "yet; plan them without it",
     "levels_first_order": "{name}: two-level checkpoints are planned with the exact model "
                           "(the first-order optimum is shown beside it)",
-    "persist_protected": two_level.PERSIST_PROTECTED,
+    "persist_protected": two_level.WORDS["persist_protected"],
     "without_fast_write": "{name}: given without a fast write (level1_cost); give it too",
     "loss_needed": "{name}: required with a fast write: the share of preemptions that take "
                    "the fast copies with them, 0 to 1",
 }
 #: The words of the plan's table (:meth:`Plan.report`), written once: ``{...}`` fields
-#: filled with :meth:`str.format` here and by the page (``spotmath/web/inputs.js``).
+#: filled with :meth:`str.format` here and by the page (``spotmath/web/data.js``).
 REPORT = {
-    "preemptions": "every {mtbf} per node (λ = {rate}/h), {gang}",
-    "gang": "a gang of {nodes} nodes (gang rate {rate}/h)",
+    "preemptions": "every {mtbf} per node (λ = {rate:.3g}/h), {gang}",
+    "gang": "a gang of {nodes} nodes (gang rate {rate:.3g}/h)",
     "one_node": "one node",
     "restart_write": "{restart} / {write}",
     "model_exact": "exact renewal-reward model, restart {restart}",
@@ -108,6 +109,21 @@ TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_in
                   "level2_interval_first_order_h"]
 
 
+#: How the plan writes its numbers, written once (the page fills the same templates):
+#: a duration in the unit :data:`DURATION_UNITS` picks, a share as a percentage.
+FORMATS = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}", "none": "none",
+           "no_share": "n/a"}
+#: The units :func:`duration_text` writes, in order: ``[unit, below, times, per]``: a
+#: duration shorter than ``below`` hours (None: any) is written as hours * times / per.
+DURATION_UNITS = [["s", 1 / 60, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1],
+                  ["d", None, 1, 24]]
+#: The command line's (argparse's) words for the usage errors the page checks too; a test
+#: holds them equal to what `spotmath plan` prints.
+USAGE = {"exclusive": "argument --{option}: not allowed with argument --{other}",
+         "choice": "argument --{option}: invalid choice: {value} (choose from {choices})",
+         "unknown": "--{option}: not an option of spotmath plan"}
+
+
 def duration_text(hours: float | None) -> str:
     """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'.
 
@@ -119,7 +135,8 @@ def duration_text(hours: float | None) -> str:
     Returns
     -------
     str
-        Three significant figures in the largest unit that keeps the number at least 1.
+        Three significant figures in the largest unit that keeps the number at least 1
+        (:data:`FORMATS`, :data:`DURATION_UNITS`).
 
     Examples
     --------
@@ -127,18 +144,14 @@ def duration_text(hours: float | None) -> str:
     ('21.2 min', '6.18 h', '45 s')
     """
     if hours is None:
-        return "none"
-    if hours < 1 / 60:
-        return f"{hours * 3600:.3g} s"
-    if hours < 1:
-        return f"{hours * 60:.3g} min"
-    if hours < 48:
-        return f"{hours:.3g} h"
-    return f"{hours / 24:.3g} d"
+        return FORMATS["none"]
+    unit, _, times, per = next(row for row in DURATION_UNITS
+                               if row[1] is None or hours < row[1])
+    return FORMATS["duration"].format(value=hours * times / per, unit=unit)
 
 
 def _percent(share: float | None) -> str:
-    return "n/a" if share is None else f"{100 * share:.1f}%"
+    return FORMATS["no_share"] if share is None else FORMATS["share"].format(share=share)
 
 
 @dataclass(frozen=True)
@@ -243,7 +256,7 @@ class Plan:
     def report(self) -> str:
         """The plan as a short, readable table (what `spotmath plan` prints)."""
         words = REPORT
-        gang = (words["gang"].format(nodes=self.nodes, rate=f"{self.gang_rate:.3g}")
+        gang = (words["gang"].format(nodes=self.nodes, rate=self.gang_rate)
                 if self.nodes > 1 else words["one_node"])
         if self.model == "exact":
             restart = words["restart_preemptible" if self.restart_preemptible
@@ -294,7 +307,7 @@ class Plan:
         rows = [
             ("preemptions", words["preemptions"].format(
                 mtbf=duration_text(1 / self.preemption_rate),
-                rate=f"{self.preemption_rate:.3g}", gang=gang)),
+                rate=self.preemption_rate, gang=gang)),
             ("restart / checkpoint write", words["restart_write"].format(
                 restart=duration_text(self.restart_time_h),
                 write=duration_text(self.checkpoint_cost_h))),

@@ -35,11 +35,22 @@ from .intervals import exact_interval
 from .solving import Number, as_output, check_model
 
 __all__ = ["Pattern", "waste", "best_interval", "optimum", "first_order_optimum",
-           "loss_break_even", "check_persist", "MOST_SEGMENTS", "PERSIST_PROTECTED"]
+           "loss_break_even", "check_persist", "MOST_SEGMENTS", "WORDS"]
 
-#: The refusal of a persist time with protected restarts (the plan's and the page's too).
-PERSIST_PROTECTED = ("{name}: asynchronous durable writes with two levels are derived for "
-                     "preemptible restarts only")
+#: The refusals the plan and the page share, written once (``{name}`` is the parameter;
+#: the page fills the same templates).
+WORDS = {
+    "persist_protected": "{name}: asynchronous durable writes with two levels are derived "
+                         "for preemptible restarts only",
+    "no_interval": "{name}: no optimal interval within 300 mean times between events (the "
+                   "writes cost too much for this rate)",
+    "loss_zero": "{name}: must be above 0 for an optimum (with fast copies never lost, a "
+                 "durable write never pays)",
+    "loss_too_small": "{name}: {loss:g} is too small: the best pattern would write a "
+                      "durable copy less often than every {most:,} writes",
+    "never_completes": "{name}: at {rate:g} events per hour a durable write of {durable:g} h "
+                       "or a restart almost never completes: the waste is 100%",
+}
 
 #: The search refuses patterns with more fast segments per durable write than this (a
 #: fast copy so rarely lost that durable writes almost never pay).
@@ -202,7 +213,7 @@ def check_persist(persist: float | str, preemptible: bool, shortest_period: floa
     """
     (persist,) = check_parameters(scalar=True, persist=persist)
     if persist > 0 and not preemptible:
-        raise InputError(PERSIST_PROTECTED.format(name="persist"))
+        raise InputError(WORDS["persist_protected"].format(name="persist"))
     if persist > shortest_period * (1 + 1e-12):  # P = nT given as decimals may round up
         raise InputError(f"persist: {persist:g} h is longer than the compute between durable "
                          f"writes (nT = {shortest_period:g} h); a snapshot must be durable "
@@ -317,8 +328,7 @@ def _roots(setting: _Setting, every: np.ndarray) -> np.ndarray:
         if not below.any():
             break
         if (high[below] >= longest).any():
-            raise InputError("preemption_rate: no optimal interval within 300 mean times "
-                             "between events (the writes cost too much for this rate)")
+            raise InputError(WORDS["no_interval"].format(name="preemption_rate"))
         low, at_low = np.where(below, high, low), np.where(below, at_high, at_low)
         high = np.where(below, np.minimum(high * 2, longest), high)
         at_high = np.where(below, setting.condition(high, every), at_high)
@@ -499,9 +509,8 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
     high = 2
     while not reaches(high):
         if high > MOST_SEGMENTS:
-            raise InputError(
-                f"level1_loss: {setting.loss:g} is too small: the best pattern would write "
-                f"a durable copy less often than every {MOST_SEGMENTS:,} writes")
+            raise InputError(WORDS["loss_too_small"].format(
+                name="level1_loss", loss=setting.loss, most=MOST_SEGMENTS))
         high *= 2
     low = high // 2
     while high - low > 1:
@@ -580,8 +589,7 @@ def optimum(
         raise InputError("level1_cost: must be above 0 for an optimum (free fast writes "
                          "are best written continuously)")
     if setting.loss <= 0:
-        raise InputError("level1_loss: must be above 0 for an optimum (with fast copies "
-                         "never lost, a durable write never pays)")
+        raise InputError(WORDS["loss_zero"].format(name="level1_loss"))
     start = [1.0]
     if setting.loss < 1 and setting.durable > setting.fast:
         fast, durable = first_order_optimum(
@@ -590,9 +598,8 @@ def optimum(
         guess = durable / fast
         start += [float(max(1, math.floor(guess))), float(max(1, math.ceil(guess)))]
     if not math.isfinite(float(setting.period(0.0, 1.0))):
-        raise InputError(
-            f"preemption_rate: at {setting.rate:g} events per hour a durable write of "
-            f"{setting.durable:g} h or a restart almost never completes: the waste is 100%")
+        raise InputError(WORDS["never_completes"].format(
+            name="preemption_rate", rate=setting.rate, durable=setting.durable))
     _, ratios = _ratios(setting, np.array(start))
     if not ratios.min() < 2.0**53:  # the waste is 1 to double precision for any pattern
         return Pattern(max(float(exact_interval(setting.rate, setting.durable)),

@@ -5,9 +5,9 @@
 "use strict";
 
 (function (root) {
-  const P = root.spotmathPlan;
-  // The command's defaults and choices (generated from spotmath.cli into inputs.js).
-  const DEFAULTS = root.spotmathInputs.PLAN_DEFAULTS, CHOICES = root.spotmathInputs.PLAN_CHOICES;
+  const P = root.spotmathPlan, general = root.spotmathFormat.general;
+  // The command's defaults and choices (generated from spotmath.model.plan into data.js).
+  const DEFAULTS = root.spotmathData.PLAN_DEFAULTS, CHOICES = root.spotmathData.PLAN_CHOICES;
   const FIELDS = [  // [option, label, help]; a select where the option has choices
     ["mtbf", "MTBF of one node", "mean time between preemptions: 90min, 4h, 1.5d"],
     ["rate", "or its rate", "preemptions per hour of one node instead: 0.25/h"],
@@ -259,7 +259,7 @@
       `preemptions (▼) at their mean spacing ${P.durationText(gap)}`));
     if (levels) {
       chart.append(svg("text", { x: left, y: height - 20, "font-size": 11 },
-        `${P.general(100 * v.level1_loss, 3)}% of the preemptions, spread evenly, take the ` +
+        `${general(100 * v.level1_loss, 3)}% of the preemptions, spread evenly, take the ` +
         "fast copies (hatched back to the last durable write)"));
     }
     target.append(chart);

@@ -5,7 +5,7 @@
 "use strict";
 
 (function (root) {
-  const lambertW0 = root.spotmathNumerics.lambertW0;
+  const lambertW0 = root.spotmathSolving.lambertW0;
   root.spotmathFormulas = {
     // lost_work_exact
     lost_work_exact: function (lam, T) {

@@ -1,129 +1,210 @@
-// spotmath's numerical helpers for the in-page calculator: what SymPy cannot print.
-//
-// Hand-written, dependency-free, and kept small: the principal branch of Lambert W,
-// SciPy's brentq (the same algorithm and tolerances as the Python side, so both find the
-// same roots), and the bracket searches of spotmath.model.numerics (_root, _root_down).  Every
-// formula comes from formulas.js, printed from the SymPy derivations.
-// Tested against SciPy and mpmath by tests/lib/test_web.py (through Node).
+// spotmath.model.numerics in the page, with the full model's options (notice and
+// asynchronous writes, spotmath/model/_full_model.py): the waste, the optimal interval,
+// spot's price, the break-even intervals and the gang limits.  Every formula comes from
+// formulas.js (printed from the SymPy derivations), the root finders from solving.js.
 "use strict";
 
 (function (root) {
-  const EPS = 2.220446049250313e-16;
+  const S = root.spotmathSolving, F = root.spotmathFormulas, D = root.spotmathData;
+  const { fill } = root.spotmathFormat;
+  const { InputError } = root.spotmathInputs;
 
-  // W0(x) for real x >= -1/e: the w >= -1 with w e^w = x.
-  function lambertW0(x) {
-    if (Number.isNaN(x) || x < -1 / Math.E - 4 * EPS) return NaN;
-    if (x === Infinity) return Infinity;
-    if (x === 0) return 0;
-    if (x <= -1 / Math.E) return -1;
-    let w;
-    if (x < -0.25) {
-      // Near the branch point: the series in p = sqrt(2(e x + 1)).
-      const p = Math.sqrt(Math.max(0, 2 * (Math.E * x + 1)));
-      w = -1 + p - p * p / 3 + (11 / 72) * p * p * p;
-    } else if (x <= Math.E) {
-      w = Math.log1p(x) * (1 - Math.log1p(Math.log1p(x)) / (2 + Math.log1p(x)));
+  const variantName = (preemptible) => (preemptible ? "preemptible" : "protected");
+
+  function wasteFraction(rate, interval, cost, restart, model, preemptible) {
+    if (model === "exact") return F[`waste_exact_${variantName(preemptible)}`](rate, interval, cost, restart);
+    return F.waste_first_order(rate, interval, cost, restart);
+  }
+
+  function exactInterval(rate, cost) {
+    const lamC = rate * cost;
+    let x = lamC < 1e-3 ? F.daly_interval(rate, cost) * rate
+      : F.exact_interval_lambert(rate, cost) * rate;
+    for (let i = 0; i < 3; i++) {
+      const step = F.optimality_condition(x, lamC) / F.optimality_condition_slope(x, lamC);
+      if (x > 0 && x < 0.5 && Number.isFinite(step)) x = x - step;
+    }
+    return x / rate;
+  }
+
+  function optimalInterval(rate, cost, model) {
+    return model === "exact" ? exactInterval(rate, cost) : F.young_interval(rate, cost);
+  }
+
+  function freeLimit(rate, restart, model, preemptible) {
+    if (model === "exact") return F[`free_limit_exact_${variantName(preemptible)}`](rate, restart);
+    return F.free_limit_first_order(rate, restart);
+  }
+
+  function optimalWaste(rate, cost, restart, model, preemptible) {
+    if (!(cost > 0)) return freeLimit(rate, restart, model, preemptible);
+    return wasteFraction(rate, optimalInterval(rate, cost, model), cost, restart, model,
+                         preemptible);
+  }
+
+  function relativePrice(waste, discount) {
+    if (!Number.isFinite(waste) || waste < 0 || waste >= 1) {
+      throw new InputError(fill(D.MODEL_WORDS.unpriced, { name: "waste", value: waste }));
+    }
+    return (1 - discount) / (1 - waste);
+  }
+
+  function breakEvenIntervals(rate, cost, restart, discount, model, preemptible) {
+    if (optimalWaste(rate, cost, restart, model, preemptible) >= discount) return null;
+    if (model === "first-order") {
+      return [F.break_even_shortest_first_order(rate, cost, restart, discount),
+              F.break_even_longest_first_order(rate, cost, restart, discount)];
+    }
+    const excess = (t) => wasteFraction(rate, t, cost, restart, model, preemptible) - discount;
+    const best = cost > 0 ? exactInterval(rate, cost) : 1e-9 / rate;
+    const high = S.rootUp(excess, best, 2 * best);
+    const low = cost > 0 ? S.rootDown(excess, best / 2, best) : 0;
+    return [low, high];
+  }
+
+  function snap(value) {
+    const nearest = Math.round(value);
+    return Math.abs(value - nearest) <= 1e-9 * Math.max(1, Math.abs(value)) ? nearest : value;
+  }
+
+  function neverOnSpotGangSize(rate, restart, discount, model, preemptible) {
+    if (rate * restart === 0) return null;  // as numerics: λR = 0 or below the smallest float
+    const name = model === "exact" ? `never_on_spot_exact_${variantName(preemptible)}`
+      : "never_on_spot_first_order";
+    const size = F[name](rate, restart, discount);
+    if (!Number.isFinite(size)) return null;
+    return Math.max(1, Math.ceil(snap(size)));
+  }
+
+  function maxGangSize(rate, cost, restart, discount, model, preemptible) {
+    if (cost === 0) {
+      const never = neverOnSpotGangSize(rate, restart, discount, model, preemptible);
+      return never === null ? null : never - 1;
+    }
+    let size;
+    if (model === "first-order") {
+      size = F.max_gang_first_order(rate, cost, restart, discount);
     } else {
-      // Large x: solve w + log(w) = log(x) by Newton's method, which never overflows.
-      const target = Math.log(x);
-      w = target - Math.log(target);
-      for (let i = 0; i < 100; i++) {
-        const step = (w + Math.log(w) - target) / (1 + 1 / w);
-        w -= step;
-        if (Math.abs(step) <= 4 * EPS * Math.abs(w)) break;
-      }
-      return w;
+      const excess = (g) => optimalWaste(g, cost, restart, model, preemptible) - discount;
+      if (excess(rate) >= 0) return 0;  // one node does not pay
+      size = S.rootUp(excess, rate, 2 * rate) / rate;
     }
-    // Halley's method on f(w) = w e^w - x.
-    for (let i = 0; i < 100; i++) {
-      const ew = Math.exp(w);
-      const f = w * ew - x;
-      const wp1 = w + 1;
-      if (wp1 === 0) break;
-      const step = f / (ew * wp1 - ((w + 2) * f) / (2 * wp1));
-      w -= step;
-      if (Math.abs(step) <= 4 * EPS * (1 + Math.abs(w))) break;
-    }
-    return w;
+    if (!Number.isFinite(size)) return null;
+    return Math.max(0, Math.ceil(snap(size)) - 1);
   }
 
-  // SciPy's brentq (scipy/optimize/Zeros/brentq.c, as SciPy 1.17 has it), line for line: a root of f in
-  // [xa, xb], where f(xa) and f(xb) differ in sign, to |error| <= xtol + rtol |x|.
-  function brentq(f, xa, xb, xtol, rtol, maxiter) {
-    maxiter = maxiter === undefined ? 100 : maxiter;
-    let xpre = xa, xcur = xb, xblk = 0, fblk = 0, spre = 0, scur = 0;
-    let fpre = f(xpre), fcur = f(xcur);
-    if (fpre === 0) return xpre;
-    if (fcur === 0) return xcur;
-    if (Math.sign(fpre) === Math.sign(fcur)) {
-      throw new Error("brentq: f(a) and f(b) must have different signs");
-    }
-    for (let i = 0; i < maxiter; i++) {
-      if (fpre !== 0 && fcur !== 0 && Math.sign(fpre) !== Math.sign(fcur)) {
-        xblk = xpre;
-        fblk = fpre;
-        spre = scur = xcur - xpre;
-      }
-      if (Math.abs(fblk) < Math.abs(fcur)) {
-        xpre = xcur; xcur = xblk; xblk = xpre;
-        fpre = fcur; fcur = fblk; fblk = fpre;
-      }
-      const delta = (xtol + rtol * Math.abs(xcur)) / 2;
-      const sbis = (xblk - xcur) / 2;
-      if (fcur === 0 || Math.abs(sbis) < delta) return xcur;
-      if (Math.abs(spre) > delta && Math.abs(fcur) < Math.abs(fpre)) {
-        let stry;
-        if (xpre === xblk) {
-          stry = (-fcur * (xcur - xpre)) / (fcur - fpre);  // interpolate
-        } else {
-          const dpre = (fpre - fcur) / (xpre - xcur);      // extrapolate
-          const dblk = (fblk - fcur) / (xblk - xcur);
-          stry = (-fcur * (fblk * dblk - fpre * dpre)) / (dblk * dpre * (fblk - fpre));
-        }
-        if (2 * Math.abs(stry) < Math.min(Math.abs(spre), 3 * Math.abs(sbis) - delta)) {
-          spre = scur;  // a good short step
-          scur = stry;
-        } else {
-          spre = sbis;  // bisect
-          scur = sbis;
-        }
-      } else {
-        spre = sbis;
-        scur = sbis;
-      }
-      xpre = xcur;
-      fpre = fcur;
-      xcur += Math.abs(scur) > delta ? scur : (sbis > 0 ? delta : -delta);
-      fcur = f(xcur);
-    }
-    throw new Error("brentq: no convergence");
+  // -- spotmath.model._full_model: the full model ----------------------------------------
+  const LONGEST = 300, NEGLIGIBLE = 1e-12;
+
+  function noticeFloor(rate, restart, share, write, preemptible) {
+    return F[`notice_waste_floor_${variantName(preemptible)}`](rate, restart, share, write);
   }
 
-  // The tolerances of spotmath.model.numerics: xtol 1e-300, rtol 4 machine epsilons.
-  const XTOL = 1e-300, RTOL = 4 * EPS;
-
-  // spotmath.model.solving.root_up: the root of an increasing f with f(low) < 0, doubling high.
-  function rootUp(f, low, high) {
-    for (let i = 0; i < 2000; i++) {
-      if (!Number.isFinite(high)) break;
-      if (f(high) >= 0) return brentq(f, low, high, XTOL, RTOL);
-      low = high;
-      high = high * 2;
+  function noticeWaste(rate, interval, cost, restart, full, model, preemptible) {
+    const { share, write, persist } = full;
+    if (model !== "exact") {
+      return F.waste_first_order_notice(rate, interval, cost, restart, share, write, persist);
     }
-    throw new Error("no sign change found while bracketing a root");
+    if (rate * (interval + cost) > LONGEST) return noticeFloor(rate, restart, share, write, preemptible);
+    return F[`waste_notice_${variantName(preemptible)}`](rate, interval, cost, restart, share,
+                                                        write, persist);
   }
 
-  // spotmath.model.solving.root_down: the root of a decreasing f with f(high) < 0, halving low
-  // (never below floor, where the caller knows f >= 0).
-  function rootDown(f, low, high, floor) {
-    floor = floor === undefined ? 0 : floor;
-    for (let i = 0; i < 2000; i++) {
-      if (f(low) >= 0) return brentq(f, low, high, XTOL, RTOL);
-      high = low;
-      low = Math.max(low / 2, floor);
+  function noticeWasteFloor(rate, restart, full, model, preemptible) {
+    if (model === "first-order") {
+      return full.share === 1 ? rate * (full.write + restart) : Infinity;
     }
-    throw new Error("no sign change found while bracketing a root");
+    return noticeFloor(rate, restart, full.share, full.write, preemptible);
   }
 
-  root.spotmathNumerics = { EPS, XTOL, RTOL, lambertW0, brentq, rootUp, rootDown };
+  function monotoneRoot(g, low, high) {
+    const gLow = g(low), gHigh = g(high);
+    if (gLow === 0) return low;
+    if (gLow * gHigh > 0) return null;
+    return S.brentq(g, low, high, S.XTOL, S.RTOL);
+  }
+
+  function stationaryMaxima(rate, cost, full, start) {
+    const { share, write, persist } = full;
+    const g = (t) => F.notice_condition(rate, t, cost, share, write, persist);
+    const alpha = F.notice_slope_alpha(rate, cost, share, write, persist);
+    const beta = F.notice_slope_beta(rate, cost, share, write, persist);
+    const end = LONGEST / rate;
+    if (start >= end) return [];
+    const edges = [start];
+    if (alpha !== 0 && start < -beta / alpha && -beta / alpha < end) edges.push(-beta / alpha);
+    edges.push(end);
+    const maxima = [];
+    for (let i = 0; i + 1 < edges.length; i++) {
+      const root = monotoneRoot(g, edges[i], edges[i + 1]);
+      if (root !== null && g(edges[i]) > 0 && 0 >= g(edges[i + 1])) maxima.push(root);
+    }
+    return maxima;
+  }
+
+  function noticeOptimalInterval(rate, cost, full, model, shortest) {
+    const { share, write, persist } = full;
+    if (model === "first-order") {
+      if (share === 1) return Infinity;
+      return Math.max(F.first_order_notice_interval(rate, cost, share), shortest);
+    }
+    const plain = exactInterval(rate, cost);
+    if (share === 0) return Math.max(plain, shortest);
+    if (rate * cost > LONGEST) return Infinity;  // a periodic write would almost never complete
+    const candidates = shortest > 0 ? [shortest] : [];
+    if (plain < write && shortest <= write) candidates.push(Math.min(Math.max(plain, shortest), write));
+    const start = Math.max(write, shortest);
+    if (start > 0) candidates.push(start);
+    candidates.push(...stationaryMaxima(rate, cost, full, start));
+    if (!candidates.length) return Infinity;
+    const wastes = candidates.map((c) => F.waste_notice_preemptible(rate, c, cost, 0, share, write, persist));
+    let best = 0;
+    for (let i = 1; i < wastes.length; i++) if (wastes[i] < wastes[best]) best = i;
+    const floor = F.notice_waste_floor_preemptible(rate, 0, share, write);
+    return floor <= wastes[best] + NEGLIGIBLE ? Infinity : candidates[best];
+  }
+
+  function noticeOptimalWaste(rate, cost, restart, full, model, preemptible) {
+    const best = noticeOptimalInterval(rate, cost, full, model, full.persist);
+    if (best === Infinity) return noticeWasteFloor(rate, restart, full, model, preemptible);
+    return noticeWaste(rate, best, cost, restart, full, model, preemptible);
+  }
+
+  function noticeBreakEven(rate, cost, restart, discount, full, model, preemptible) {
+    if (noticeOptimalWaste(rate, cost, restart, full, model, preemptible) >= discount) return null;
+    const excess = (t) => noticeWaste(rate, t, cost, restart, full, model, preemptible) - discount;
+    let best = noticeOptimalInterval(rate, cost, full, model, full.persist);
+    const floor = noticeWasteFloor(rate, restart, full, model, preemptible);
+    if (best === Infinity) {
+      best = LONGEST / rate;
+      for (let i = 0; i < 2000 && excess(best) >= 0; i++) best *= 2;
+    }
+    const high = floor < discount ? Infinity : S.rootUp(excess, best, 2 * best);
+    if (excess(Math.max(full.persist, 1e-12 / rate)) < 0) return [Math.max(full.persist, 0), high];
+    return [S.rootDown(excess, Math.max(best / 2, full.persist), best, full.persist), high];
+  }
+
+  function noticeMaxGangSize(rate, cost, restart, discount, full, model, preemptible) {
+    const excess = (g) => noticeOptimalWaste(g, cost, restart, full, model, preemptible) - discount;
+    if (excess(rate) >= 0) return 0;
+    if (full.write === 0 && restart === 0) {  // the waste's limit as the gang grows: 1 - q
+      const limit = model === "exact" ? 1 - full.share : full.share === 1 ? 0 : Infinity;
+      if (limit <= discount) return null;  // every gang pays, however large
+    }
+    let size;
+    try {
+      size = S.rootUp(excess, rate, 2 * rate) / rate;
+    } catch (error) {
+      return null;  // no gang rate is too high (free writes and restarts)
+    }
+    if (!Number.isFinite(size)) return null;
+    return Math.max(0, Math.ceil(snap(size)) - 1);
+  }
+
+
+  root.spotmathNumerics = {
+    variantName, wasteFraction, exactInterval, optimalInterval, relativePrice,
+    breakEvenIntervals, neverOnSpotGangSize, maxGangSize, noticeWaste, noticeWasteFloor,
+    noticeOptimalInterval, noticeOptimalWaste, noticeBreakEven, noticeMaxGangSize, LONGEST,
+  };
 })(typeof globalThis !== "undefined" ? globalThis : this);

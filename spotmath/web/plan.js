@@ -1,697 +1,47 @@
-// `spotmath plan` in the page: the same checks, numbers, JSON and table as the command.
+// spotmath.model.plan in the page: `spotmath plan`'s plan, JSON and table, and the
+// command's options as the page takes them (spotmath.cli's plan command).
 //
-// A port of spotmath.inputs (the checks), spotmath.model.numerics (with the full model's
-// options, spotmath/model/_full_model.py), spotmath.model.two_level and spotmath.model.plan
-// (the plan and its table).  Every formula comes from formulas.js (printed from the SymPy
-// derivations); the root finders and Lambert W0 from numerics.js; the words of the
-// checks' messages, the plan's refusals and its table from inputs.js (spotmath.inputs.WORDS,
-// plan.REFUSALS, plan.REPORT, written once in Python).  tests/lib/test_web.py compares it
-// with the Python for hundreds of parameter sets, good and bad.
+// The checks come from inputs.js, the numbers from numerics.js and two_level.js (ports of
+// the Python modules of those names, every formula from formulas.js, printed from the
+// SymPy derivations); the words of the refusals and the table, and how the table writes
+// durations and shares, from data.js (spotmath.model.plan's REFUSALS, REPORT, FORMATS and
+// DURATION_UNITS, written once in Python), filled as Python fills them (format.js).
+// tests/lib/test_web.py compares the page with the command for hundreds of parameter sets,
+// good and bad, character for character.
 "use strict";
 
 (function (root) {
-  const N = root.spotmathNumerics, F = root.spotmathFormulas;
-  const CHOICES = root.spotmathInputs.PLAN_CHOICES;
+  const F = root.spotmathFormulas, D = root.spotmathData;
+  const { fill, stringRepr } = root.spotmathFormat;
+  const { InputError, checkDuration, checkRate, checkDiscount, checkGangSize,
+          checkFraction } = root.spotmathInputs;
+  const { wasteFraction, exactInterval, optimalInterval, relativePrice, breakEvenIntervals,
+          neverOnSpotGangSize, maxGangSize, noticeWaste, noticeWasteFloor,
+          noticeOptimalInterval, noticeOptimalWaste, noticeBreakEven,
+          noticeMaxGangSize } = root.spotmathNumerics;
+  const { twoLevelWaste, twoLevelOptimum, twoLevelFirstOrderOptimum,
+          twoLevelLossBreakEven } = root.spotmathTwoLevel;
+  const CHOICES = D.PLAN_CHOICES;
   const MODELS = CHOICES.model;
+  const FORMATS = D.PLAN_FORMATS;
 
-  class InputError extends Error {}
-
-  // -- Python's formatting, digit for digit ------------------------------------------------
-  // The exact decimal expansion of a double, as [digits, exponent of the first digit].
-  function exactDigits(x) {
-    if (Math.abs(x) >= 2 ** 53) {  // an integer: BigInt has every digit
-      const digits = BigInt(Math.abs(x)).toString();
-      return [digits.replace(/0+$/, "") || "0", digits.length - 1];
-    }
-    const text = Math.abs(x).toPrecision(100);  // exact to 100 significant digits
-    const [mantissa, exponent] = text.split("e");
-    const digits = mantissa.replace(".", "").replace(/^0+/, "");
-    let first;
-    if (exponent !== undefined) first = Number(exponent);
-    else {
-      const [whole, fraction = ""] = mantissa.split(".");
-      first = whole !== "0" ? whole.length - 1 : -(fraction.match(/^0*/)[0].length + 1);
-    }
-    return [digits, first];
-  }
-
-  // Round the digit string to `keep` digits, halves to even (Python's correct rounding).
-  function roundDigits(digits, keep) {
-    if (keep < 0) return ["", 0];
-    if (digits.length <= keep) return [digits.padEnd(keep, "0"), 0];
-    const head = digits.slice(0, keep), rest = digits.slice(keep);
-    const half = rest[0] === "5" && /^5?0*$/.test(rest);
-    const up = rest[0] > "5" || (rest[0] === "5" && !half) ||
-      (half && keep > 0 && Number(head[keep - 1]) % 2 === 1);
-    if (!up) return [head || "", 0];
-    let carry = 1, out = "";
-    for (let i = head.length - 1; i >= 0; i--) {
-      const d = Number(head[i]) + carry;
-      out = (d % 10) + out;
-      carry = d >= 10 ? 1 : 0;
-    }
-    return carry ? ["1" + out.slice(0, Math.max(0, keep - 1)), 1] : [out, 0];
-  }
-
-  // f"{x:.{decimals}f}"
-  function fixed(x, decimals) {
-    if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : (x > 0 ? "inf" : "-inf");
-    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-    if (x === 0) return sign + (decimals ? "0." + "0".repeat(decimals) : "0");
-    const [digits, first] = exactDigits(x);
-    const keep = first + 1 + decimals;
-    let [kept, carried] = roundDigits(digits, keep);
-    let integer = first + 1 + carried;
-    if (keep <= 0 && !carried) { kept = ""; integer = 0; }
-    let all = kept;
-    if (integer <= 0) { all = "0".repeat(1 - integer) + all; integer = 1; }
-    all = all.padEnd(integer + decimals, "0");
-    const text = all.slice(0, integer) + (decimals ? "." + all.slice(integer, integer + decimals) : "");
-    return sign + text;  // Python keeps the sign of a negative that rounds to zero: -0.0
-  }
-
-  // f"{x:.{precision}g}"
-  function general(x, precision) {
-    if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : (x > 0 ? "inf" : "-inf");
-    if (x === 0) return Object.is(x, -0) ? "-0" : "0";
-    const p = precision === 0 ? 1 : precision;
-    const [digits, first] = exactDigits(x);
-    const [kept, carried] = roundDigits(digits, p);
-    const exponent = first + carried;
-    const sign = x < 0 ? "-" : "";
-    let text;
-    if (exponent >= -4 && exponent < p) {
-      text = fixed(Math.abs(x), Math.max(0, p - 1 - exponent));
-    } else {
-      let mantissa = kept[0] + (p > 1 ? "." + kept.slice(1) : "");
-      const e = Math.abs(exponent) < 10 ? "0" + Math.abs(exponent) : String(Math.abs(exponent));
-      text = mantissa + "e" + (exponent < 0 ? "-" : "+") + e;
-    }
-    if (text.includes(".")) {
-      text = text.replace(/\.?0+(?=e|$)/, "");
-    }
-    return sign + text;
-  }
-
-  // str(x) for a float, as Python writes it: the shortest digits that round-trip,
-  // positional from 1e-4 up to 1e16, scientific (two exponent digits at least) beyond.
-  function floatText(x) {
-    if (Number.isNaN(x)) return "nan";
-    if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-    const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-    if (x === 0) return sign + "0.0";
-    const [mantissa, power] = Math.abs(x).toExponential().split("e");  // shortest digits
-    const digits = mantissa.replace(".", "");
-    const exponent = Number(power);
-    if (exponent >= -4 && exponent < 16) {
-      if (exponent < 0) return sign + "0." + "0".repeat(-exponent - 1) + digits;
-      const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, "0");
-      const fraction = digits.slice(exponent + 1) || "0";
-      return sign + whole + "." + fraction;
-    }
-    const body = digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "");
-    return sign + body + "e" + (exponent < 0 ? "-" : "+") +
-      String(Math.abs(exponent)).padStart(2, "0");
-  }
-
-  // repr(text) for a str, as Python writes it.
-  function stringRepr(text) {
-    const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-    let out = "";
-    for (const ch of text) {
-      const code = ch.codePointAt(0);
-      if (ch === "\\") out += "\\\\";
-      else if (ch === quote) out += "\\" + ch;
-      else if (ch === "\n") out += "\\n";
-      else if (ch === "\r") out += "\\r";
-      else if (ch === "\t") out += "\\t";
-      else if (code < 0x20 || code === 0x7f) out += "\\x" + code.toString(16).padStart(2, "0");
-      else out += ch;
-    }
-    return quote + out + quote;
-  }
-
-  // spotmath.inputs._show
-  function show(value) {
-    let text = typeof value === "string" ? stringRepr(value) : floatText(value);
-    text = text.split(/\s+/).filter(Boolean).join(" ");
-    return text.length <= 60 ? text : text.slice(0, 57) + "...";
-  }
-
-  // Python's float(text), or null where it raises ValueError.
-  const DIGITS = "\\d(?:_?\\d)*";
-  const PY_FLOAT = new RegExp(`^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})` +
-                              `(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, "i");
-  function pyFloat(text) {
-    const t = text.trim();
-    if (!PY_FLOAT.test(t)) return null;
-    const lower = t.toLowerCase().replace(/^[+]/, "");
-    if (/nan$/.test(lower)) return NaN;
-    if (/inf/.test(lower)) return lower.startsWith("-") ? -Infinity : Infinity;
-    return Number(t.replace(/_/g, ""));
-  }
-
-  // -- spotmath.inputs -----------------------------------------------------------------------
-  const HOURS_PER_UNIT = root.spotmathInputs.HOURS_PER_UNIT;
-  // spotmath.inputs.WORDS: the checks' messages, filled as Python's str.format fills them
-  const WORDS = root.spotmathInputs.WORDS;
-  const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, key) => values[key]);
-  const must = (name, expected, value) =>
-    new InputError(fill(WORDS.must, { name, expected, value: show(value) }));
-  const DURATION = new RegExp(root.spotmathInputs.DURATION);
-  const RATE = new RegExp(root.spotmathInputs.RATE);
-
-  function checkRange(name, value, minimum, allowMinimum, maximum, allowMaximum, expected,
-                      original) {
-    let bad = !Number.isFinite(value) || (allowMinimum ? value < minimum : value <= minimum);
-    if (maximum !== null) bad = bad || (allowMaximum ? value > maximum : value >= maximum);
-    if (bad) throw must(name, expected, original);
-    return value;
-  }
-
-  function parseDuration(name, text) {
-    const match = DURATION.exec(text);
-    if (!match) throw new InputError(fill(WORDS.not_duration, { name, value: show(text) }));
-    const unit = match.groups.unit.toLowerCase() || "h";
-    if (!(unit in HOURS_PER_UNIT)) {
-      throw new InputError(fill(WORDS.unknown_unit, {
-        name, unit: stringRepr(match.groups.unit), value: show(text) }));
-    }
-    return Number(match.groups.value) * HOURS_PER_UNIT[unit];
-  }
-
-  // spotmath.inputs._bound: the magnitudes the command line accepts (spotmath.inputs.BOUNDS)
-  function bound(name, value, kind, original) {
-    const [low, high, words] = root.spotmathInputs.BOUNDS[kind];
-    if (value > high || (value < low && value > 0)) {
-      throw must(name, words, original);
-    }
-    return value;
-  }
-
-  function checkDuration(name, text, allowZero) {
-    const expected = fill(WORDS.duration, { sign: allowZero ? ">= 0" : "> 0" });
-    return bound(name, checkRange(name, parseDuration(name, text), 0, allowZero, null, false,
-                                  expected, text), "duration", text);
-  }
-
-  function checkRate(name, text) {
-    const expected = WORDS.rate;
-    let value;
-    const match = RATE.exec(text);
-    if (match) {
-      const unit = match.groups.unit.toLowerCase();
-      if (!(unit in HOURS_PER_UNIT)) {
-        throw new InputError(fill(WORDS.unknown_unit, {
-          name, unit: stringRepr(match.groups.unit), value: show(text) }));
-      }
-      const per = match.groups.per ? Number(match.groups.per) : 1;
-      const hours = per * HOURS_PER_UNIT[unit];
-      if (hours <= 0) throw new InputError(fill(WORDS.zero_time, { name, value: show(text) }));
-      value = Number(match.groups.value) / hours;
-    } else {
-      value = pyFloat(text);
-      if (value === null) throw new InputError(fill(WORDS.not_rate, { name, value: show(text) }));
-    }
-    return bound(name, checkRange(name, value, 0, false, null, false, expected, text), "rate",
-                 text);
-  }
-
-  function textToNumber(name, text, expected, percent) {
-    const t = text.trim();
-    const value = percent && t.endsWith("%") ? pyFloat(t.slice(0, -1)) : pyFloat(t);
-    if (value === null) throw must(name, expected, text);
-    return percent && t.endsWith("%") ? value / 100 : value;
-  }
-
-  function checkDiscount(name, text) {
-    const expected = WORDS.discount;
-    const value = textToNumber(name, text, expected, true);
-    return checkRange(name, value, 0, false, 1, false, expected, text);
-  }
-
-  function checkGangSize(name, text) {
-    const expected = fill(WORDS.count, { what: WORDS.nodes });
-    const value = textToNumber(name, text, expected, false);
-    if (!Number.isFinite(value) || value < 1 || value !== Math.trunc(value)) {
-      throw must(name, expected, value);
-    }
-    return value;
-  }
-
-  function checkFraction(name, text) {
-    const expected = WORDS.fraction;
-    const value = textToNumber(name, text, expected, true);
-    if (!Number.isFinite(value) || !(value >= 0 && value <= 1)) {
-      throw must(name, expected, text);
-    }
-    return value;
-  }
-
-  // -- spotmath.model.plan.duration_text ------------------------------------------------------------
+  // duration_text: in the unit of DURATION_UNITS ([unit, below, times, per]) that fits
   function durationText(hours) {
-    if (hours === null || hours === undefined) return "none";
-    if (hours < 1 / 60) return `${general(hours * 3600, 3)} s`;
-    if (hours < 1) return `${general(hours * 60, 3)} min`;
-    if (hours < 48) return `${general(hours, 3)} h`;
-    return `${general(hours / 24, 3)} d`;
+    if (hours === null || hours === undefined) return FORMATS.none;
+    const [unit, , times, per] = D.DURATION_UNITS.find(
+      ([, below]) => below === null || hours < below);
+    return fill(FORMATS.duration, { value: hours * times / per, unit });
   }
 
-  // -- spotmath.model.numerics ----------------------------------------------------------------------
-  const variantName = (preemptible) => (preemptible ? "preemptible" : "protected");
-
-  function wasteFraction(rate, interval, cost, restart, model, preemptible) {
-    if (model === "exact") return F[`waste_exact_${variantName(preemptible)}`](rate, interval, cost, restart);
-    return F.waste_first_order(rate, interval, cost, restart);
-  }
-
-  function exactInterval(rate, cost) {
-    const lamC = rate * cost;
-    let x = lamC < 1e-3 ? F.daly_interval(rate, cost) * rate
-      : F.exact_interval_lambert(rate, cost) * rate;
-    for (let i = 0; i < 3; i++) {
-      const step = F.optimality_condition(x, lamC) / F.optimality_condition_slope(x, lamC);
-      if (x > 0 && x < 0.5 && Number.isFinite(step)) x = x - step;
-    }
-    return x / rate;
-  }
-
-  function optimalInterval(rate, cost, model) {
-    return model === "exact" ? exactInterval(rate, cost) : F.young_interval(rate, cost);
-  }
-
-  function freeLimit(rate, restart, model, preemptible) {
-    if (model === "exact") return F[`free_limit_exact_${variantName(preemptible)}`](rate, restart);
-    return F.free_limit_first_order(rate, restart);
-  }
-
-  function optimalWaste(rate, cost, restart, model, preemptible) {
-    if (!(cost > 0)) return freeLimit(rate, restart, model, preemptible);
-    return wasteFraction(rate, optimalInterval(rate, cost, model), cost, restart, model,
-                         preemptible);
-  }
-
-  function relativePrice(waste, discount) {
-    if (!Number.isFinite(waste) || waste < 0 || waste >= 1) {
-      throw new InputError(`waste: must be a fraction in [0, 1) to price spot, got ${general(waste, 6)}`);
-    }
-    return (1 - discount) / (1 - waste);
-  }
-
-  function breakEvenIntervals(rate, cost, restart, discount, model, preemptible) {
-    if (optimalWaste(rate, cost, restart, model, preemptible) >= discount) return null;
-    if (model === "first-order") {
-      return [F.break_even_shortest_first_order(rate, cost, restart, discount),
-              F.break_even_longest_first_order(rate, cost, restart, discount)];
-    }
-    const excess = (t) => wasteFraction(rate, t, cost, restart, model, preemptible) - discount;
-    const best = cost > 0 ? exactInterval(rate, cost) : 1e-9 / rate;
-    const high = N.rootUp(excess, best, 2 * best);
-    const low = cost > 0 ? N.rootDown(excess, best / 2, best) : 0;
-    return [low, high];
-  }
-
-  function snap(value) {
-    const nearest = Math.round(value);
-    return Math.abs(value - nearest) <= 1e-9 * Math.max(1, Math.abs(value)) ? nearest : value;
-  }
-
-  function neverOnSpotGangSize(rate, restart, discount, model, preemptible) {
-    if (rate * restart === 0) return null;  // as numerics: λR = 0 or below the smallest float
-    const name = model === "exact" ? `never_on_spot_exact_${variantName(preemptible)}`
-      : "never_on_spot_first_order";
-    const size = F[name](rate, restart, discount);
-    if (!Number.isFinite(size)) return null;
-    return Math.max(1, Math.ceil(snap(size)));
-  }
-
-  function maxGangSize(rate, cost, restart, discount, model, preemptible) {
-    if (cost === 0) {
-      const never = neverOnSpotGangSize(rate, restart, discount, model, preemptible);
-      return never === null ? null : never - 1;
-    }
-    let size;
-    if (model === "first-order") {
-      size = F.max_gang_first_order(rate, cost, restart, discount);
-    } else {
-      const excess = (g) => optimalWaste(g, cost, restart, model, preemptible) - discount;
-      if (excess(rate) >= 0) return 0;  // one node does not pay
-      size = N.rootUp(excess, rate, 2 * rate) / rate;
-    }
-    if (!Number.isFinite(size)) return null;
-    return Math.max(0, Math.ceil(snap(size)) - 1);
-  }
-
-  // -- spotmath.model._full_model: the full model ----------------------------------------
-  const LONGEST = 300, NEGLIGIBLE = 1e-12;
-
-  function noticeFloor(rate, restart, share, write, preemptible) {
-    return F[`notice_waste_floor_${variantName(preemptible)}`](rate, restart, share, write);
-  }
-
-  function noticeWaste(rate, interval, cost, restart, full, model, preemptible) {
-    const { share, write, persist } = full;
-    if (model !== "exact") {
-      return F.waste_first_order_notice(rate, interval, cost, restart, share, write, persist);
-    }
-    if (rate * (interval + cost) > LONGEST) return noticeFloor(rate, restart, share, write, preemptible);
-    return F[`waste_notice_${variantName(preemptible)}`](rate, interval, cost, restart, share,
-                                                        write, persist);
-  }
-
-  function noticeWasteFloor(rate, restart, full, model, preemptible) {
-    if (model === "first-order") {
-      return full.share === 1 ? rate * (full.write + restart) : Infinity;
-    }
-    return noticeFloor(rate, restart, full.share, full.write, preemptible);
-  }
-
-  function monotoneRoot(g, low, high) {
-    const gLow = g(low), gHigh = g(high);
-    if (gLow === 0) return low;
-    if (gLow * gHigh > 0) return null;
-    return N.brentq(g, low, high, N.XTOL, N.RTOL);
-  }
-
-  function stationaryMaxima(rate, cost, full, start) {
-    const { share, write, persist } = full;
-    const g = (t) => F.notice_condition(rate, t, cost, share, write, persist);
-    const alpha = F.notice_slope_alpha(rate, cost, share, write, persist);
-    const beta = F.notice_slope_beta(rate, cost, share, write, persist);
-    const end = LONGEST / rate;
-    if (start >= end) return [];
-    const edges = [start];
-    if (alpha !== 0 && start < -beta / alpha && -beta / alpha < end) edges.push(-beta / alpha);
-    edges.push(end);
-    const maxima = [];
-    for (let i = 0; i + 1 < edges.length; i++) {
-      const root = monotoneRoot(g, edges[i], edges[i + 1]);
-      if (root !== null && g(edges[i]) > 0 && 0 >= g(edges[i + 1])) maxima.push(root);
-    }
-    return maxima;
-  }
-
-  function noticeOptimalInterval(rate, cost, full, model, shortest) {
-    const { share, write, persist } = full;
-    if (model === "first-order") {
-      if (share === 1) return Infinity;
-      return Math.max(F.first_order_notice_interval(rate, cost, share), shortest);
-    }
-    const plain = exactInterval(rate, cost);
-    if (share === 0) return Math.max(plain, shortest);
-    if (rate * cost > LONGEST) return Infinity;  // a periodic write would almost never complete
-    const candidates = shortest > 0 ? [shortest] : [];
-    if (plain < write && shortest <= write) candidates.push(Math.min(Math.max(plain, shortest), write));
-    const start = Math.max(write, shortest);
-    if (start > 0) candidates.push(start);
-    candidates.push(...stationaryMaxima(rate, cost, full, start));
-    if (!candidates.length) return Infinity;
-    const wastes = candidates.map((c) => F.waste_notice_preemptible(rate, c, cost, 0, share, write, persist));
-    let best = 0;
-    for (let i = 1; i < wastes.length; i++) if (wastes[i] < wastes[best]) best = i;
-    const floor = F.notice_waste_floor_preemptible(rate, 0, share, write);
-    return floor <= wastes[best] + NEGLIGIBLE ? Infinity : candidates[best];
-  }
-
-  function noticeOptimalWaste(rate, cost, restart, full, model, preemptible) {
-    const best = noticeOptimalInterval(rate, cost, full, model, full.persist);
-    if (best === Infinity) return noticeWasteFloor(rate, restart, full, model, preemptible);
-    return noticeWaste(rate, best, cost, restart, full, model, preemptible);
-  }
-
-  function noticeBreakEven(rate, cost, restart, discount, full, model, preemptible) {
-    if (noticeOptimalWaste(rate, cost, restart, full, model, preemptible) >= discount) return null;
-    const excess = (t) => noticeWaste(rate, t, cost, restart, full, model, preemptible) - discount;
-    let best = noticeOptimalInterval(rate, cost, full, model, full.persist);
-    const floor = noticeWasteFloor(rate, restart, full, model, preemptible);
-    if (best === Infinity) {
-      best = LONGEST / rate;
-      for (let i = 0; i < 2000 && excess(best) >= 0; i++) best *= 2;
-    }
-    const high = floor < discount ? Infinity : N.rootUp(excess, best, 2 * best);
-    if (excess(Math.max(full.persist, 1e-12 / rate)) < 0) return [Math.max(full.persist, 0), high];
-    return [N.rootDown(excess, Math.max(best / 2, full.persist), best, full.persist), high];
-  }
-
-  function noticeMaxGangSize(rate, cost, restart, discount, full, model, preemptible) {
-    const excess = (g) => noticeOptimalWaste(g, cost, restart, full, model, preemptible) - discount;
-    if (excess(rate) >= 0) return 0;
-    if (full.write === 0 && restart === 0) {  // the waste's limit as the gang grows: 1 - q
-      const limit = model === "exact" ? 1 - full.share : full.share === 1 ? 0 : Infinity;
-      if (limit <= discount) return null;  // every gang pays, however large
-    }
-    let size;
-    try {
-      size = N.rootUp(excess, rate, 2 * rate) / rate;
-    } catch (error) {
-      return null;  // no gang rate is too high (free writes and restarts)
-    }
-    if (!Number.isFinite(size)) return null;
-    return Math.max(0, Math.ceil(snap(size)) - 1);
-  }
-
-  // -- spotmath.model.two_level: two checkpoint levels ----------------------------------------
-  // The same search as the Python (scalar here where NumPy runs all n at once: each n's
-  // root search takes the same steps), with SciPy's bounded minimiser replaced by a golden
-  // section search, used only for a bound that keeps a margin of one part in a million.
-  const MOST_SEGMENTS = root.spotmathInputs.MOST_SEGMENTS;
-  // spotmath.model.plan.OPTION_NAMES: the option a parameter's error names
-  const OPTION_NAMES = root.spotmathInputs.OPTION_NAMES;
-  // spotmath.model.plan.REFUSALS, filled for a parameter named by its option
-  function refuse(key, name, values) {
-    return new InputError(fill(root.spotmathInputs.PLAN_REFUSALS[key],
-                               { ...values, name: OPTION_NAMES[name] ?? name }));
-  }
-
-  // the InputError of a parameter of spotmath.model.two_level (its name, as Python's .name)
-  function levelError(name, detail) {
-    const error = new InputError(`${OPTION_NAMES[name] ?? name}: ${detail}`);
-    error.parameter = name;
-    return error;
-  }
-
-  function twoLevelWaste(s, interval, every, model) {
-    let value;
-    if (s.persist > 0) {
-      const f = model === "first-order" ? F.waste_first_order_two_level_persist
-        : F.waste_two_level_persist;
-      value = f(s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every,
-                s.persist);
-    } else if (model === "first-order") {
-      value = F.waste_first_order_two_level(s.rate, interval, s.fast, s.durable,
-                                            s.fastRestart, s.restart, s.loss, every);
-    } else {
-      value = F[`waste_two_level_${variantName(s.preemptible)}`](
-        s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every);
-    }
-    if (!Number.isNaN(value)) return value;
-    // _overflow_is_total: where the period overflows double precision the waste is 1
-    const stretch = s.rate * (every * interval + (every - 1) * s.fast + s.durable
-                              + Math.max(s.fastRestart, s.restart));
-    if (stretch > 700) return 1;
-    throw new Error("the two-level waste is NaN away from overflow");
-  }
-
-  function twoLevelPeriod(s, interval, every) {
-    return F[`two_level_period_time_${variantName(s.preemptible)}`](
-      s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every);
-  }
-
-  function twoLevelCondition(s, interval, every) {
-    return F[`two_level_condition_${variantName(s.preemptible)}`](
-      s.rate, interval, s.fast, s.durable, s.fastRestart, s.restart, s.loss, every);
-  }
-
-  // _best_intervals for one n: the root of h, at least P/n (bracketed within a factor of
-  // two from 1/λ, then the Illinois variant of false position, a bisection every fourth
-  // step, to a bracket four ulps wide)
-  function bestTwoLevelInterval(s, every) {
-    const h = (t) => twoLevelCondition(s, t, every);
-    const longest = LONGEST / s.rate;
-    // h(0) = −E₁(0) is NaN only where the period overflows at every interval
-    if (!(h(0) < 0)) return NaN;
-    let high = 1 / s.rate, atHigh = h(high);
-    let low = high / 2, atLow = h(low);
-    for (let i = 0; i < 1100 && !(atLow < 0); i++) {
-      high = low; atHigh = atLow;
-      low /= 2; atLow = h(low);
-    }
-    for (let i = 0; i < 200 && atHigh < 0; i++) {
-      if (high >= longest) {
-        throw levelError("preemption_rate", "no optimal interval within 300 mean times " +
-                         "between events (the writes cost too much for this rate)");
-      }
-      low = high; atLow = atHigh;
-      high = Math.min(high * 2, longest); atHigh = h(high);
-    }
-    let moved = 0;  // the end that moved last: -1 low, 1 high
-    for (let step = 0; step < 1000 && high - low > 4 * ulp(high); step++) {
-      const secant = high - atHigh * (high - low) / (atHigh - atLow);
-      const inside = secant > low && secant < high && step % 4 !== 3;
-      const middle = inside ? secant : (low + high) / 2;
-      const value = h(middle);
-      if (value === 0) {
-        low = high = middle;
-      } else if (!(value < 0)) {
-        high = middle; atHigh = value;
-        if (moved === 1) atLow /= 2;
-        moved = 1;
-      } else {
-        low = middle; atLow = value;
-        if (moved === -1) atHigh /= 2;
-        moved = -1;
-      }
-    }
-    return Math.max(high, s.persist / every);
-  }
-
-  // numpy.spacing for a positive double: the gap to the next one up
-  function ulp(x) {
-    const buffer = new DataView(new ArrayBuffer(8));
-    buffer.setFloat64(0, x);
-    buffer.setBigUint64(0, buffer.getBigUint64(0) + 1n);
-    return buffer.getFloat64(0) - x;
-  }
-
-  function twoLevelRatio(s, every) {
-    const interval = bestTwoLevelInterval(s, every);
-    return [interval, twoLevelPeriod(s, interval, every) / (every * interval)];
-  }
-
-  // the least of a unimodal f on [a, b] to xatol, by golden section
-  function goldenMinimum(f, a, b, xatol) {
-    const ratio = (Math.sqrt(5) - 1) / 2;
-    let c = b - ratio * (b - a), d = a + ratio * (b - a), fc = f(c), fd = f(d);
-    while (b - a > xatol) {
-      if (fc < fd) { b = d; d = c; fd = fc; c = b - ratio * (b - a); fc = f(c); }
-      else { a = c; c = d; fc = fd; d = a + ratio * (b - a); fd = f(d); }
-    }
-    return Math.min(fc, fd);
-  }
-
-  function twoLevelBound(s, every, chance) {
-    const x = chance * s.rate;
-    const writes = s.durable >= s.fast ? s.fast : ((every - 1) * s.fast + s.durable) / every;
-    const excess = (logInterval) => {
-      const interval = Math.exp(logInterval);
-      const grown = Math.expm1(Math.min((every - 1) * Math.log1p(x * interval), 700));
-      return writes / interval + (grown - (every - 1) * x * interval) / (x * every * interval);
-    };
-    const found = goldenMinimum(excess, Math.log(1e-9 / s.rate), Math.log(LONGEST / s.rate),
-                                1e-10);
-    return 1 + (1 - 1e-6) * found;
-  }
-
-  // _tail_bound: a lower bound on E1/(n'T) over every T and every n' >= n
-  function twoLevelTailBound(s, every, chance) {
-    const logs = (logInterval) => {
-      const interval = Math.exp(logInterval);
-      const logA = Math.log1p(chance * Math.expm1(s.rate * (interval + s.fast)));
-      const logB = Math.log1p(chance * Math.expm1(s.rate * (interval + s.durable)));
-      return [interval, logA, Math.min((every - 1) * logA + logB, 700)];
-    };
-    const atN = (x) => {
-      const [interval, , grown] = logs(x);
-      return Math.expm1(grown) / (every * chance * s.rate * interval);
-    };
-    const limit = (x) => {
-      const [interval, logA, grown] = logs(x);
-      return Math.exp(grown) * logA / (chance * s.rate * interval);
-    };
-    const low = Math.log(1e-9 / s.rate), high = Math.log(LONGEST / s.rate);
-    return (1 - 1e-6) * Math.min(goldenMinimum(atN, low, high, 1e-10),
-                                 goldenMinimum(limit, low, high, 1e-10));
-  }
-
-  const rollbackChance = (s) => F[`two_level_rollback_chance_${variantName(s.preemptible)}`](
-    s.rate, s.fastRestart, s.loss);
-
-  function lastCandidate(s, bestRatio) {
-    const chance = rollbackChance(s);
-    const reaches = (every) => twoLevelBound(s, every, chance) >= bestRatio
-      || twoLevelTailBound(s, every, chance) >= bestRatio;
-    let high = 2;
-    while (!reaches(high)) {
-      if (high > MOST_SEGMENTS) {
-        throw levelError("level1_loss", `${general(s.loss, 6)} is too small: the best ` +
-                         "pattern would write a durable copy less often than every " +
-                         `${MOST_SEGMENTS.toLocaleString("en-US")} writes`);
-      }
-      high *= 2;
-    }
-    let low = Math.floor(high / 2);
-    while (high - low > 1) {
-      const middle = Math.floor((low + high) / 2);
-      if (reaches(middle)) high = middle;
-      else low = middle;
-    }
-    return high;
-  }
-
-  function twoLevelFirstOrderOptimum(s) {
-    return [F.two_level_first_order_fast(s.rate, s.fast, s.loss),
-            F.two_level_first_order_durable(s.rate, s.fast, s.durable, s.loss)];
-  }
-
-  // spotmath.model.two_level.optimum: {interval, every, waste}
-  function twoLevelOptimum(s) {
-    if (s.loss <= 0) {
-      throw levelError("level1_loss", "must be above 0 for an optimum (with fast copies " +
-                       "never lost, a durable write never pays)");
-    }
-    const start = [1];
-    if (s.loss < 1 && s.durable > s.fast) {
-      const [fast, durable] = twoLevelFirstOrderOptimum(s);
-      const guess = durable / fast;
-      start.push(Math.max(1, Math.floor(guess)), Math.max(1, Math.ceil(guess)));
-    }
-    if (!Number.isFinite(twoLevelPeriod(s, 0, 1))) {
-      throw levelError("preemption_rate", `at ${general(s.rate, 6)} events per hour a ` +
-                       `durable write of ${general(s.durable, 6)} h or a restart almost ` +
-                       "never completes: the waste is 100%");
-    }
-    const least = Math.min(...start.map((every) => twoLevelRatio(s, every)[1]));
-    if (!(least < 2 ** 53)) {
-      return { interval: Math.max(exactInterval(s.rate, s.durable), s.persist), every: 1,
-               waste: 1 };
-    }
-    const last = lastCandidate(s, least);
-    let best = null;
-    for (let every = 1; every < last; every++) {
-      const [interval, ratio] = twoLevelRatio(s, every);
-      if (best === null || ratio < best.ratio) best = { interval, every, ratio };
-    }
-    const waste = s.persist === 0 ? 1 - 1 / best.ratio
-      : twoLevelWaste(s, best.interval, best.every, "exact");
-    return { interval: best.interval, every: best.every, waste };
-  }
-
-  function twoLevelLossBreakEven(s) {
-    if (s.fast >= s.durable) {
-      if (s.persist === 0) return 0;
-      if (bestTwoLevelInterval({ ...s, loss: 1, persist: 0 }, 1) >= s.persist) return 0;
-    }
-    const fastPays = (loss) => {
-      try {
-        return twoLevelOptimum({ ...s, loss }).every > 1;
-      } catch (error) {
-        if (error.parameter !== "level1_loss") throw error;
-        return true;
-      }
-    };
-    let low = 0, high = 1;
-    while (high - low > 1e-6) {
-      const middle = (low + high) / 2;
-      if (fastPays(middle)) low = middle;
-      else high = middle;
-    }
-    return low === 0 ? 0 : (low + high) / 2;
-  }
-
-  // -- spotmath.model.plan --------------------------------------------------------------------------
-  const percent = (share) => (share === null ? "n/a" : `${fixed(100 * share, 1)}%`);
+  const percent = (share) => (share === null ? FORMATS.no_share : fill(FORMATS.share, { share }));
   const finite = (hours) => (Number.isFinite(hours) ? hours : null);
   const verdictOf = (effective) => (effective !== null && effective > 0 ? "spot pays" : "use on-demand");
+
+  // REFUSALS, filled for a parameter named by its option (OPTION_NAMES)
+  function refuse(key, name, values) {
+    return new InputError(fill(D.PLAN_REFUSALS[key],
+                               { ...values, name: D.OPTION_NAMES[name] ?? name }));
+  }
 
   // spotmath.model.plan.make_plan, from checked numbers (hours, per hour, fractions).
   function makePlan(o) {
@@ -873,7 +223,7 @@
     return lines;
   }
 
-  const WIDTH = 80;
+  const WIDTH = D.TABLE_WIDTH;
   function table(rows) {
     const width = Math.max(...rows.map(([label]) => label.length));
     const indent = " ".repeat(width + 2);
@@ -884,11 +234,11 @@
   }
 
   // Plan.report: the table `spotmath plan` prints, in spotmath.model.plan.REPORT's words
-  const WORDS_OF_REPORT = root.spotmathInputs.PLAN_REPORT;
+  const WORDS_OF_REPORT = D.PLAN_REPORT;
   const say = (key, values) => fill(WORDS_OF_REPORT[key], values ?? {});
   function report(plan) {
     const p = plan.values, baseline = plan.baseline, levels = plan.twoLevel;
-    const gang = p.nodes > 1 ? say("gang", { nodes: p.nodes, rate: general(p.gang_rate, 3) })
+    const gang = p.nodes > 1 ? say("gang", { nodes: p.nodes, rate: p.gang_rate })
       : say("one_node");
     let model;
     if (p.model === "exact") {
@@ -951,7 +301,7 @@
     }
     return table([
       ["preemptions", say("preemptions", { mtbf: durationText(1 / p.preemption_rate),
-                                           rate: general(p.preemption_rate, 3), gang })],
+                                           rate: p.preemption_rate, gang })],
       ["restart / checkpoint write", say("restart_write", {
         restart: durationText(p.restart_time_h), write: durationText(p.checkpoint_cost_h) })],
       ...changes,
@@ -998,12 +348,13 @@
   }
 
   // -- spotmath plan's options ----------------------------------------------------------------
-  const DEFAULTS = root.spotmathInputs.PLAN_DEFAULTS;
+  const DEFAULTS = D.PLAN_DEFAULTS;
   const OPTIONS = ["mtbf", "rate", "restart", "checkpoint", "discount", "nodes", "model",
                    "restart-variant", "notice", "notice-share", "notice-write", "persist",
                    "level1", "level1-restart", "level1-loss"];
-  const PLAN_KEYS = root.spotmathInputs.PLAN_KEYS;
-  const TWO_LEVEL_KEYS = root.spotmathInputs.TWO_LEVEL_KEYS;
+  const PLAN_KEYS = D.PLAN_KEYS;
+  const TWO_LEVEL_KEYS = D.TWO_LEVEL_KEYS;
+  const USAGE = D.PLAN_USAGE;  // argparse's words, as spotmath.model.plan.USAGE has them
 
   // The plan for the command line's options, given as text by their names (a missing or
   // empty optional one is not given); what `spotmath plan --json` prints, or {error}.
@@ -1011,18 +362,19 @@
     try {
       const known = new Set(OPTIONS);
       for (const name of Object.keys(given)) {
-        if (!known.has(name)) throw new InputError(`--${name}: not an option of spotmath plan`);
+        if (!known.has(name)) throw new InputError(fill(USAGE.unknown, { option: name }));
       }
       const value = (name) => (given[name] === undefined || given[name] === null ? DEFAULTS[name] ?? null : given[name]);
       if (given.rate !== undefined && given.mtbf !== undefined) {
         // as argparse says it: the option given second is the one not allowed
         const [first, second] = Object.keys(given).filter((k) => k === "rate" || k === "mtbf");
-        throw new InputError(`argument --${second}: not allowed with argument --${first}`);
+        throw new InputError(fill(USAGE.exclusive, { option: second, other: first }));
       }
       for (const name of Object.keys(CHOICES)) {  // argparse's message for a bad choice
         if (!CHOICES[name].includes(value(name))) {
-          throw new InputError(`argument --${name}: invalid choice: ${stringRepr(value(name))} ` +
-                               `(choose from ${CHOICES[name].map(stringRepr).join(", ")})`);
+          throw new InputError(fill(USAGE.choice, {
+            option: name, value: stringRepr(value(name)),
+            choices: CHOICES[name].map(stringRepr).join(", ") }));
         }
       }
       const model = value("model"), variant = value("restart-variant");
@@ -1058,7 +410,6 @@
   }
 
   root.spotmathPlan = {
-    InputError, planFromOptions, makePlan, report, priceCurve, durationText, general, fixed,
-    floatText, stringRepr, pyFloat, OPTIONS,
+    planFromOptions, makePlan, report, priceCurve, durationText, OPTIONS,
   };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -8,6 +8,7 @@ import subprocess
 from urllib.parse import urljoin
 
 from spotmath.book import ROOT
+from spotmath.web import SCRIPTS
 
 _CALCULATOR = """<!DOCTYPE html><html><head><meta charset="utf-8"></head>
 <body><iframe id="page" style="width:1280px;height:900px;border:0"></iframe>
@@ -241,8 +242,7 @@ def test_calculator_recomputes_within_ten_milliseconds(server, tmp_path, chromiu
     page = urljoin(server, "book/your_numbers.html")
     harness = f"""<!DOCTYPE html><html><body><div id="spotmath-calculator"></div>
     {"".join(f'<script src="{page.rsplit("/", 2)[0]}/_static/spotmath/{name}"></script>'
-             for name in ("numerics.js", "formulas.js", "inputs.js", "plan.js",
-                          "calculator.js"))}
+             for name in SCRIPTS)}
     <pre id="times"></pre><script>
     document.addEventListener("DOMContentLoaded", () => {{
       const times = [], json = document.getElementById("spotmath-plan-json");
@@ -307,3 +307,10 @@ def test_the_calculators_timeline_has_the_plans_intervals(tmp_path, run_harness,
         assert drawn["intervals"] == intervals == drawn["computed"], options
         assert drawn["preemptions"] == len(hits), options
         assert "illustrative" in drawn["label"]
+
+
+def test_the_page_loads_the_scripts_in_their_order():
+    """The page's script tags are spotmath.web.SCRIPTS, in order (each reads those before)."""
+    text = (ROOT / "book" / "your_numbers.ipynb").read_text(encoding="utf-8")
+    loaded = re.findall(r'<script src=\\"\.\./_static/spotmath/([\w.]+)\\"></script>', text)
+    assert tuple(loaded) == SCRIPTS

@@ -75,6 +75,19 @@ def test_plan_first_order_breakdown_is_reported_not_hidden(plan_json):
     assert out["effective_discount"] is None and out["verdict"] == "use on-demand"
 
 
+def test_the_usage_words_the_page_shares_are_argparses(cli):
+    """spotmath.model.plan.USAGE (what the page says) is what argparse says."""
+    from spotmath.model.plan import CHOICES, USAGE
+
+    both = cli("plan", "--rate", "6/d", "--mtbf", "2h")
+    assert both.returncode == 2
+    assert USAGE["exclusive"].format(option="mtbf", other="rate") in both.stderr
+    bad = cli("plan", "--model", "bogus")
+    choices = ", ".join(map(repr, CHOICES["model"]))
+    assert USAGE["choice"].format(option="model", value=repr("bogus"),
+                                  choices=choices) in bad.stderr
+
+
 def test_plan_at_a_waste_of_100_percent_says_why_there_is_no_price(cli, plan_json):
     """Exact model, preemptions every 6 min, a day-long restart: no hour is useful (the
     exact waste rounds to 1), so spot has no effective discount, and the plan says that

@@ -1,6 +1,7 @@
-"""The calculator's JavaScript, run by Node: generated formulas against the Python ones,
-and the hand-written numerics (Lambert W0, SciPy's brentq, the bracket searches) against
-SciPy and mpmath.  Skipped, saying why, where Node is not installed."""
+"""The calculator's JavaScript, run by Node (or Chromium): generated formulas against the
+Python ones, the hand-written root finders (Lambert W0, SciPy's brentq, the bracket
+searches) against SciPy and mpmath, Python's formatting against Python, and the page's
+plans against the command's.  Skipped, saying why, where neither is installed."""
 
 import json
 import math
@@ -13,18 +14,19 @@ import pytest
 from scipy.optimize import brentq
 from scipy.special import lambertw
 
+from spotmath import inputs, web
 from spotmath.model import _generated as G
-from spotmath.model import codegen, solving
+from spotmath.model import codegen, numerics, plan, solving, two_level
 
 NODE = shutil.which("node") or shutil.which("nodejs")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(NODE is None and CHROMIUM is None,
                                 reason="neither Node.js nor Chromium is installed")
-WEB = codegen.JS_PATH.parent
 EPS = np.finfo(float).eps
-SCRIPTS = [WEB / "numerics.js", WEB / "formulas.js", WEB / "inputs.js", WEB / "plan.js"]
-PRELUDE = ("const N = globalThis.spotmathNumerics, F = globalThis.spotmathFormulas, "
-           "P = globalThis.spotmathPlan;\n")
+# every script but the page's interface, in the page's order
+SCRIPTS = [web.WEB / name for name in web.SCRIPTS if name != "calculator.js"]
+PRELUDE = ("const S = globalThis.spotmathSolving, F = globalThis.spotmathFormulas, "
+           "P = globalThis.spotmathPlan, Y = globalThis.spotmathFormat;\n")
 
 
 def node(body: str):
@@ -73,7 +75,7 @@ SAMPLE = {"lam": 0.3, "T": 0.7, "C": 0.02, "R": 0.15, "d": 0.6, "N": 8.0, "x": 0
 def test_generated_javascript_is_what_python_prints_now():
     assert codegen.JS_PATH.read_text() == codegen.generate_js(), \
         "run: python -m spotmath.model.codegen"
-    assert codegen.INPUTS_JS_PATH.read_text() == codegen.generate_inputs_js()
+    assert codegen.DATA_JS_PATH.read_text() == codegen.generate_data_js()
 
 
 def test_every_formula_agrees_with_python():
@@ -112,7 +114,7 @@ def test_lambert_w0_against_mpmath_and_scipy():
     xs = ([-1 / math.e + 10.0 ** -k for k in range(1, 16)]
           + [-0.3, -0.2, -0.1, -1e-8, 0.0, 1e-300, 1e-10, 0.5, 1.0, math.e, 10.0, 1e5,
              1e20, 1e100, 1e300, 1.7e308])
-    got = node(f"console.log(JSON.stringify({json.dumps(xs)}.map(N.lambertW0)));")
+    got = node(f"console.log(JSON.stringify({json.dumps(xs)}.map(S.lambertW0)));")
     mpmath.mp.dps = 40
     for x, w in zip(xs, got):
         exact = float(mpmath.lambertw(mpmath.mpf(x)))
@@ -120,7 +122,7 @@ def test_lambert_w0_against_mpmath_and_scipy():
         tolerance = 4 * EPS * max(1.0, abs(exact)) + (2 * EPS / p if p < 0.5 else 0.0)
         assert abs(w - exact) <= tolerance, (x, w, exact)
         assert abs(w - lambertw(x).real) <= tolerance + 4 * EPS * abs(exact), x
-    below = node("console.log(JSON.stringify([N.lambertW0(-0.5), N.lambertW0(NaN)]"
+    below = node("console.log(JSON.stringify([S.lambertW0(-0.5), S.lambertW0(NaN)]"
                  ".map(v => Number.isNaN(v))));")
     assert below == [True, True]
 
@@ -140,20 +142,20 @@ def test_brentq_finds_scipys_roots():
     """Same algorithm, same tolerances (xtol 1e-300, rtol 4 eps): the two roots agree to
     within twice that tolerance, and each is within it of the true root's bracket."""
     rtol, xtol = 4 * EPS, 1e-300
-    js = ", ".join(f"N.brentq({f}, {a!r}, {b!r}, N.XTOL, N.RTOL)" for f, _, (a, b) in CASES)
+    js = ", ".join(f"S.brentq({f}, {a!r}, {b!r}, S.XTOL, S.RTOL)" for f, _, (a, b) in CASES)
     got = node(f"console.log(JSON.stringify([{js}]));")
     for (_, function, (a, b)), root in zip(CASES, got):
         expected = brentq(function, a, b, xtol=xtol, rtol=rtol)
         assert abs(root - expected) <= 2 * (xtol + rtol * abs(expected)), (root, expected)
-    failed = node("try { N.brentq(x => x * x + 1, 0, 1, 1e-12, 1e-12); console.log('null'); }"
+    failed = node("try { S.brentq(x => x * x + 1, 0, 1, 1e-12, 1e-12); console.log('null'); }"
                   " catch (e) { console.log(JSON.stringify(e.message)); }")
     assert "different signs" in failed
 
 
 def test_bracket_searches_match_the_python_ones():
     """rootUp doubles the upper end, rootDown halves the lower end, as numerics does."""
-    up = node("console.log(JSON.stringify([N.rootUp(x => x - 1000, 1, 2), "
-              "N.rootDown(x => 1e-6 - x, 0.5, 1)]));")
+    up = node("console.log(JSON.stringify([S.rootUp(x => x - 1000, 1, 2), "
+              "S.rootDown(x => 1e-6 - x, 0.5, 1)]));")
     assert up[0] == pytest.approx(solving.root_up(lambda x: x - 1000, 1, 2), rel=8 * EPS)
     assert up[1] == pytest.approx(solving.root_down(lambda x: 1e-6 - x, 0.5, 1), rel=8 * EPS)
 
@@ -275,11 +277,64 @@ def test_free_on_notice_writes_and_restarts_leave_no_gang_limit(plan_oracle):
 
 
 def test_python_number_formatting():
-    """The table's numbers are Python's f-string formats: halves to even, 'g' exponents."""
+    """The table's numbers are Python's formats: halves to even, 'g' exponents, str()."""
     numbers = [0.125, 0.375, 2.5, 12.25, 0.05, 1e-5, 123456.0, 0.000123456, 9.995, 99.95,
-               1e16, 1.5e300, 5e-324, 21.25, 0.1 + 0.2, 1 / 3, 2 / 3, 1234.5, 0.9995]
-    got = node(f"const xs = {json.dumps(numbers)};\n"
-               "console.log(JSON.stringify(xs.map(x => [P.general(x, 3), P.fixed(x, 1), "
-               "P.fixed(100 * x, 1), P.floatText(x)])));")
-    for x, (g, f1, percent, text) in zip(numbers, got):
-        assert [g, f1, percent, text] == [f"{x:.3g}", f"{x:.1f}", f"{100 * x:.1f}", str(x)], x
+               1e16, 1.5e300, 5e-324, 21.25, 0.1 + 0.2, 1 / 3, 2 / 3, 1234.5, 0.9995,
+               -0.04, 0.0, -0.0, math.inf, -math.inf, math.nan]
+    specs = [".3g", ".1f", ".1%", "g", ".6g", ".0f"]
+    # json.dumps writes inf and nan as JavaScript's Infinity and NaN
+    got = node(f"const xs = {json.dumps(numbers)}, specs = {json.dumps(specs)};\n"
+               "console.log(JSON.stringify(xs.map(x => [...specs.map(s => Y.formatSpec(x, s)),"
+               " Y.floatText(x)])));")
+    for x, row in zip(numbers, got):
+        assert row == [format(x, spec) for spec in specs] + [str(x)], x
+    integers = [0, 7, 999, 1000, 123456, 1_000_000, 98_765_432_101]
+    assert node(f"console.log(JSON.stringify({integers}.map(n => Y.formatSpec(n, ','))));") \
+        == [f"{n:,}" for n in integers]
+    unported = node("try { Y.formatSpec(1.5, '.2e'); console.log('null'); }"
+                    " catch (e) { console.log(JSON.stringify(e.message)); }")
+    assert "not ported" in unported
+
+
+def _templates() -> dict[str, str]:
+    """Every template the page fills, by where it is written in Python."""
+    sources = {"inputs.WORDS": inputs.WORDS, "numerics.WORDS": numerics.WORDS,
+               "two_level.WORDS": two_level.WORDS, "plan.REFUSALS": plan.REFUSALS,
+               "plan.REPORT": plan.REPORT, "plan.FORMATS": plan.FORMATS,
+               "plan.USAGE": plan.USAGE}
+    return {f"{where}[{key!r}]": template for where, words in sources.items()
+            for key, template in words.items()}
+
+
+def test_the_page_fills_every_template_as_python_does():
+    """Each template of the checks, refusals and the table, filled by the page (format.js)
+    and by str.format with the same values: text where a field has no format, and where it
+    has one numbers that exercise it (rounding halves, exponents, thousands)."""
+    import string
+
+    cases = []
+    for where, template in _templates().items():
+        fields = [(name, spec, conversion)
+                  for _, name, spec, conversion in string.Formatter().parse(template)
+                  if name is not None]
+        for sample in (0, 1, 2):
+            values = {}
+            for name, spec, _ in fields:
+                if spec == ",":
+                    values[name] = [1_000_000, 999, 12_345_678][sample]
+                elif spec:
+                    values[name] = [0.123456789, 21.25, 1.5e-7][sample]
+                else:
+                    values[name] = f"<{name}: it's {sample}>"
+            cases.append((where, template, values))
+    got = node(f"const cases = {json.dumps(cases)};\n"
+               "console.log(JSON.stringify(cases.map(([, t, v]) => Y.fill(t, v))));")
+    assert len(got) == len(cases)
+    for (where, template, values), text in zip(cases, got):
+        assert text == template.format(**values), where
+
+
+def test_a_missing_field_is_an_error_not_undefined():
+    said = node("try { Y.fill('{name}: {value}', {name: 'x'}); console.log('null'); }"
+                " catch (e) { console.log(JSON.stringify(e.message)); }")
+    assert said is not None and "{value}" in said
