@@ -61,6 +61,20 @@ DESCRIPTIONS: dict[str, str] = {
     "level2_persist": "Asynchronous durable writes: hours after the durable write's "
                       "snapshot until it is\ndurable, P ≥ 0 (default 0: blocking "
                       "writes); needs nT ≥ P and preemptible restarts.",
+    # a job with a deadline (spotmath.traces.deadlines and its solvers)
+    "job_tick": "The step of the schedule, hours: a policy decides, and an instance is "
+                "billed, a\ntick at a time.",
+    "job_compute": "Compute the job needs, hours on one instance (or one gang).",
+    "job_deadline": "Hours from the start by which the job must finish.",
+    "job_changeover": "Dead time after each switch to a new instance, spot or on-demand, "
+                      "before\nit computes, hours.",
+    "job_discount": "Spot's discount on the on-demand price, in [0, 1).",
+    "job_billing": "Bill the finishing tick whole (default, the paper's accounting) or to "
+                   "the\nfinish.",
+    "job_interval": "Checkpoint mode: compute between writes, hours.",
+    "job_write": "Checkpoint mode: blocking time of one write, hours.",
+    "availability_model": "The two-state Markov chain of spot availability\n"
+                          "(:func:`~spotmath.traces.deadline_model.fit_availability`).",
     "seed": "Seed of NumPy's random generator, for reproducible runs (default 0).",
     "name": "The parameter's name, used in the error message.",
     "scalar": "Require a single number (default False).",

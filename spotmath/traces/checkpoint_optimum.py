@@ -34,6 +34,7 @@ import math
 
 import numpy as np
 
+from ..docs import fill_doc
 from .deadlines import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
 
 __all__ = ["checkpoint_schedule", "stint_progress"]
@@ -105,6 +106,7 @@ class _Points:
         return tuple(np.concatenate(column) for column in zip(*parts))
 
 
+@fill_doc
 def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
                         changeover: float, discount: float, checkpoints: Checkpoints,
                         billing: str = "tick", bound: float = math.inf
@@ -115,13 +117,20 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     ----------
     spot : numpy.ndarray of bool
         Spot available in each tick from the start; none beyond its end.
-    tick, compute, deadline, changeover : float
-        Hours.
+    tick : float
+        [[job_tick]]
+    compute : float
+        [[job_compute]]
+    deadline : float
+        [[job_deadline]]
+    changeover : float
+        [[job_changeover]]
     discount : float
-        Spot's discount on the on-demand price.
+        [[job_discount]]
     checkpoints : Checkpoints
         The interval between writes and the write's time, hours.
     billing : {'tick', 'second'}, optional
+        [[job_billing]]
     bound : float, optional
         The cost of a schedule known to meet the deadline, on-demand hours (default: none
         known).  The search drops every state that cannot end below it: one whose cost so

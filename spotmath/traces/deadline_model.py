@@ -34,6 +34,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..docs import fill_doc
+
 __all__ = ["GRID", "PHASES", "AvailabilityModel", "fit_availability", "markov_availability",
            "ModelPolicy", "model_policy", "CheckpointModelPolicy", "checkpoint_model_policy"]
 
@@ -291,6 +293,7 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
                        changeover_steps=changeover_steps, ages=ages, tick=1.0)
 
 
+@fill_doc
 def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline: float,
                  changeover: float, discount: float, billing: str = "tick") -> ModelPolicy:
     """The solved policy for a job under ``model`` (cached for equal inputs).
@@ -298,10 +301,19 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
     Parameters
     ----------
     model : AvailabilityModel
-    tick, compute, deadline, changeover : float
-        Hours.
+        [[availability_model]]
+    tick : float
+        [[job_tick]]
+    compute : float
+        [[job_compute]]
+    deadline : float
+        [[job_deadline]]
+    changeover : float
+        [[job_changeover]]
     discount : float
+        [[job_discount]]
     billing : {'tick', 'second'}, optional
+        [[job_billing]]
 
     Returns
     -------
@@ -472,6 +484,7 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
                                  saved_dead=saved_dead, tick=1.0)
 
 
+@fill_doc
 def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: float,
                             deadline: float, changeover: float, discount: float,
                             interval: float, write: float, billing: str = "tick"
@@ -481,12 +494,23 @@ def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: floa
     Parameters
     ----------
     model : AvailabilityModel
-    tick, compute, deadline, changeover : float
-        Hours.
+        [[availability_model]]
+    tick : float
+        [[job_tick]]
+    compute : float
+        [[job_compute]]
+    deadline : float
+        [[job_deadline]]
+    changeover : float
+        [[job_changeover]]
     discount : float
-    interval, write : float
-        Compute between writes and a write's time, hours.
+        [[job_discount]]
+    interval : float
+        [[job_interval]]
+    write : float
+        [[job_write]]
     billing : {'tick', 'second'}, optional
+        [[job_billing]]
 
     Returns
     -------

@@ -89,6 +89,7 @@ from typing import Any
 
 import numpy as np
 
+from ..docs import fill_doc
 from ..inputs import (
     InputError,
     check_choice,
@@ -766,6 +767,7 @@ def _spells(spot: np.ndarray) -> int:
     return int(spot[0]) + int(np.count_nonzero(spot[1:] & ~spot[:-1]))
 
 
+@fill_doc
 def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
                         changeover: float, discount: float, billing: str = "tick",
                         checkpoints: Checkpoints | None = None, bound: float = math.inf
@@ -790,11 +792,18 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     ----------
     spot : numpy.ndarray of bool
         Spot available in each tick from the start.
-    tick, compute, deadline, changeover : float
-        Hours.
+    tick : float
+        [[job_tick]]
+    compute : float
+        [[job_compute]]
+    deadline : float
+        [[job_deadline]]
+    changeover : float
+        [[job_changeover]]
     discount : float
-        Spot's discount on the on-demand price.
+        [[job_discount]]
     billing : {'tick', 'second'}, optional
+        [[job_billing]]
     checkpoints : Checkpoints, optional
         Checkpoint mode's interval and write (default None: progress kept).
     bound : float, optional
@@ -939,6 +948,7 @@ def _way_back(kept: list[tuple[int, np.ndarray]], last: int, kind: int, j: int, 
 
 # --------------------------------------------------------------------------- policies
 
+@fill_doc
 def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float | str,
                deadline: float | str, changeover: float | str, discount: float | str,
                billing: str = "tick", history: np.ndarray | None = None,
@@ -946,26 +956,35 @@ def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float 
                ) -> Run | None:
     """Run one policy from the first tick of ``spot``.
 
+    Times are hours, or text such as ``'10min'``.
+
     Parameters
     ----------
     policy : {'on-demand', 'greedy', 'uniform-progress', 'omniscient', 'model'}
     spot : numpy.ndarray of bool
         Spot available in each tick, from the start (:meth:`Availability.spot`).  Ticks
         beyond its end have no spot.
-    tick, compute, deadline, changeover : float or str
-        Hours, or text such as ``'10min'``.
+    tick : float or str
+        [[job_tick]]
+    compute : float or str
+        [[job_compute]]
+    deadline : float or str
+        [[job_deadline]]
+    changeover : float or str
+        [[job_changeover]]
     discount : float or str
-        Spot's discount on the on-demand price, in [0, 1).
+        [[job_discount]]
     billing : {'tick', 'second'}, optional
-        Bill the finishing tick whole (default, the paper's accounting) or to the finish.
+        [[job_billing]]
     history : numpy.ndarray of bool, optional
         Spot available in the ticks before the start: what the ``model`` policy is fitted
         to (:func:`~spotmath.traces.deadline_model.fit_availability`; none: its prior).
     interval : float or str, optional
-        Checkpoint mode: compute between writes (default None: the paper's model, progress
-        kept across preemptions).
+        [[job_interval]]
+        Default None: the paper's model, progress kept across preemptions.
     checkpoint : float or str, optional
-        Checkpoint mode: blocking time of one write (default 0).
+        [[job_write]]
+        Default 0.
 
     Returns
     -------
@@ -1071,6 +1090,7 @@ def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = 
     return simulate(choose, safety_net=policy in ONLINE)
 
 
+@fill_doc
 def run_policies(availability: Availability, compute: float | str, deadline: float | str,
                  changeover: float | str, discount: float | str, *,
                  policies: Sequence[str] = POLICIES, start_tick: int = 0, nodes: int = 1,
@@ -1078,12 +1098,19 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
                  checkpoint: float | str = 0.0) -> dict[str, Run | None]:
     """Every policy from one start tick of a trace.
 
+    Times are hours, or text such as ``'48h'``.
+
     Parameters
     ----------
     availability : Availability
-    compute, deadline, changeover : float or str
-        Hours, or text such as ``'48h'``.
+    compute : float or str
+        [[job_compute]]
+    deadline : float or str
+        [[job_deadline]]
+    changeover : float or str
+        [[job_changeover]]
     discount : float or str
+        [[job_discount]]
     policies : sequence of str, optional
         Default: all of :data:`POLICIES`.
     start_tick : int, optional
@@ -1091,6 +1118,7 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
     nodes : int, optional
         The gang: spot only in ticks with at least this many instances (default 1).
     billing : {'tick', 'second'}, optional
+        [[job_billing]]
     interval : float, str or None, optional
         Checkpoint mode (as :func:`run_policy`); ``'auto'``: :func:`auto_interval`.
     checkpoint : float or str, optional
