@@ -32,6 +32,7 @@ from pathlib import Path
 from . import __version__
 from .inputs import (
     InputError,
+    check_choice,
     check_discount,
     check_duration,
     check_fraction,
@@ -613,14 +614,21 @@ def _deadline_many(args: argparse.Namespace, policies: list[str], summary,
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from .model.derivations import NAMES, derivation
+    """`spotmath derive`: the titles and LaTeX as codegen printed them from the derivations
+    (so without SymPy: the test suite holds them equal); ``--sympy`` derives anew."""
+    from .model._generated import LATEX, TITLES
 
     if args.list or args.name is None:
-        for name in NAMES:
-            print(f"{name:<30} {derivation(name).title}")
+        for name, title in TITLES.items():
+            print(f"{name:<30} {title}")
         return 0
-    result = derivation(args.name)
-    print(result.latex() if args.form == "latex" else str(result))
+    name = check_choice("derivation", args.name, tuple(TITLES))
+    if args.form == "latex":
+        print(LATEX[name])
+        return 0
+    from .model.derivations import derivation
+
+    print(derivation(name))
     return 0
 
 

@@ -16,6 +16,7 @@ branches it does not take (NumPy's ``select``), quietly.
 from __future__ import annotations
 
 import builtins
+import functools
 import inspect
 import keyword
 import re
@@ -177,14 +178,19 @@ _AS_GIVEN = {"lost_work_exact", *(f"{name}_{variant}" for variant in ("preemptib
              "waste_two_level_persist"}
 
 
-def _rewritten(name: str) -> tuple[sp.Expr, list[sp.Symbol]]:
-    """The expression for ``name`` in plain symbols named as its arguments, rewritten."""
+@functools.cache
+def _rewritten(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+    """The expression for ``name`` in plain symbols named as its arguments, rewritten.
+
+    Cached: the Python and the JavaScript print the same rewriting (SymPy's expressions are
+    immutable), and it is most of the time either takes.
+    """
     thunk, arguments = FORMULAS[name]
     symbols = [getattr(derivations, argument) for argument in arguments]
     # Argument names are the attribute names (λ is `lam`), so the text is the same every
     # time: no Dummy symbols with a counter in their names.
-    plain = [sp.Symbol(argument, **symbol.assumptions0)
-             for argument, symbol in zip(arguments, symbols)]
+    plain = tuple(sp.Symbol(argument, **symbol.assumptions0)
+                  for argument, symbol in zip(arguments, symbols))
     expr = sp.sympify(thunk()).xreplace(dict(zip(symbols, plain)))
     leftover = expr.free_symbols - set(plain)
     if leftover:
@@ -245,10 +251,13 @@ def generate() -> str:
     ]
     if scipy_names:
         header.append(f"from scipy.special import {', '.join(sorted(scipy_names))}")
-    latex = "\n".join(f"    {name!r}: {derivations.derivation(name).latex()!r},"
-                      for name in derivations.NAMES)
+    named = [derivations.derivation(name) for name in derivations.NAMES]
+    latex = "\n".join(f"    {one.name!r}: {one.latex()!r}," for one in named)
+    titles = "\n".join(f"    {one.name!r}: {one.title!r}," for one in named)
     table = ("#: Every named derivation as LaTeX (``Derivation.latex()``), by name.\n"
-             f"LATEX = {{\n{latex}\n}}\n")
+             f"LATEX = {{\n{latex}\n}}\n\n"
+             "#: Every named derivation's title (``Derivation.title``), by name.\n"
+             f"TITLES = {{\n{titles}\n}}\n")
     return ("\n".join(header) + "\n\n\n" + "\n\n".join(functions) + "\n\n"
             + table)
 

@@ -46,8 +46,11 @@ def test_import_and_plan_do_not_import_sympy():
     assert result.returncode == 0, result.stderr
 
 
-def test_stored_latex_is_each_derivation_printed_by_sympy():
-    """Independent of the text check: each entry against its derivation, by name."""
-    assert tuple(G.LATEX) == D.NAMES
+def test_stored_latex_and_titles_are_each_derivations():
+    """Independent of the text check: each entry against its derivation, by name (what
+    `spotmath derive` prints and the chapters show)."""
+    assert tuple(G.LATEX) == tuple(G.TITLES) == D.NAMES
     for name in D.NAMES:
-        assert G.LATEX[name] == D.derivation(name).latex(), name
+        one = D.derivation(name)
+        assert one.name == name and "\n" not in one.latex()
+        assert (G.LATEX[name], G.TITLES[name]) == (one.latex(), one.title), name

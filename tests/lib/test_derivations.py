@@ -132,14 +132,6 @@ def test_never_on_spot_in_all_three_models():
     assert same(D.never_on_spot_gang("exact", False), d / ((1 - d) * lam * R))
 
 
-def test_every_named_derivation_prints_latex():
-    for name in D.NAMES:
-        result = D.derivation(name)
-        latex = result.latex()
-        assert "=" in latex and "\n" not in latex, name
-        assert result.name == name
-
-
 def test_unknown_derivation_is_refused():
     with pytest.raises(ValueError, match="^derivation: must be one of"):
         D.derivation("yung")
