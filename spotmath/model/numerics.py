@@ -65,6 +65,7 @@ WORDS = {
                 "approximation has broken down: use the exact model)",
 }
 
+
 def _full_options(notice_share: float, notice_write: float | None,
                   persist: float) -> dict | None:
     """The full model's options when a notice share or a persist time is given, else None:

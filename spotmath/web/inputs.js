@@ -106,6 +106,6 @@
   }
 
 
-  root.spotmathInputs = { InputError, must, checkDuration, checkRate, checkDiscount,
+  root.spotmathInputs = { InputError, checkDuration, checkRate, checkDiscount,
                           checkGangSize, checkFraction };
 })(typeof globalThis !== "undefined" ? globalThis : this);
