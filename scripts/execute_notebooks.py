@@ -4,8 +4,9 @@
     python scripts/execute_notebooks.py book/gangs.ipynb
 
 Each chapter runs top to bottom with its default parameters, by the book's one executor
-(:func:`spotmath.book.executing.execute_chapters`: a fresh ``python3`` kernel of the
-current environment, from the chapter's folder, one chapter per core at a time).
+(:func:`spotmath.book.executing.execute_chapters`: a ``python3`` kernel of the current
+environment, reset before each chapter to what a fresh one has, from the chapter's
+folder, one chapter per core at a time).
 Afterwards only what nbval and the book need is kept: no execution timings or papermill
 records, a fixed kernelspec, no interpreter version, so a re-run on another machine
 changes nothing unless a result changed.  Nothing is written back unless every chapter

@@ -18,7 +18,7 @@ from ..inputs import InputError, closest_name
 from . import BOOK, ROOT
 from .parameters import check_book_parameters
 
-__all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_DIED", "chapter_paths",
+__all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_DIED", "RESULT", "RESET", "chapter_paths",
            "declared_parameters", "execute", "glued", "run_chapter"]
 
 if TYPE_CHECKING:
@@ -69,13 +69,14 @@ def glued(notebook: Path | nbformat.NotebookNode) -> dict[str, Any]:
 
 
 def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
-                cwd: Path | None = None, declared: dict[str, Any] | None = None
-                ) -> dict[str, Any]:
+                cwd: Path | None = None, declared: dict[str, Any] | None = None,
+                kernel: Any = None) -> dict[str, Any]:
     """Execute ``source`` with ``parameters`` into ``output``; return its glued values.
 
     Refuses, before executing anything, a parameter the chapter does not declare and any
     value that fails the book's checks (an :class:`InputError` naming it).  ``declared``
-    may pass in :func:`declared_parameters` of ``source`` when the caller has it already.
+    may pass in :func:`declared_parameters` of ``source`` when the caller has it already;
+    ``kernel``, a running kernel to reuse (:func:`execute`).
     """
 
     if declared is None:
@@ -86,18 +87,33 @@ def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
                          f"{closest_name(unknown[0], declared)}; it takes: "
                          f"{', '.join(declared)}")
     check_book_parameters(**parameters)
-    execute(source, output, parameters, cwd=cwd or source.parent)
+    execute(source, output, parameters, cwd=cwd or source.parent, kernel=kernel)
     return glued(output)
 
 
 #: How often a chapter's kernel is started when it dies before answering (a port race).
 KERNEL_STARTS = 3
 KERNEL_DIED = "Kernel died before replying to kernel_info"
+#: The prefix of a worker's result lines (its other output is the kernel's chatter).
+RESULT = "spotmath-chapter-result "
+#: Run in a worker's kernel before each chapter: what a fresh kernel would have (no names
+#: of the chapter before, a new history session counting from 1, matplotlib's defaults and
+#: no figures, the chapter's folder), while the modules stay imported: most of a fresh
+#: kernel's start, and most of the time a short chapter takes.  The outputs are those of
+#: a fresh kernel, byte for byte (nbval compares the stored ones with a fresh kernel's).
+RESET = """get_ipython().reset(new_session=True)
+import os as _os, matplotlib as _mpl, matplotlib.pyplot as _plt
+_os.chdir({cwd!r}); _plt.close("all"); _mpl.rcdefaults()
+del _os, _mpl, _plt
+"""
 
 
-def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path) -> None:
-    """papermill's ``execute_notebook`` in a fresh ``python3`` kernel, nothing checked.
+def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path,
+            kernel: Any = None) -> None:
+    """papermill's ``execute_notebook``, in a fresh ``python3`` kernel or in ``kernel``.
 
+    ``kernel`` is a worker's running kernel (a ``jupyter_client`` KernelManager), reset
+    with :data:`RESET` first; without one a fresh kernel is started for this chapter.
     jupyter_client picks a kernel's TCP ports before the kernel binds them; a kernel
     started at the same moment (chapters run side by side) can take one, and the new
     kernel dies before it answers.  Nothing of the chapter has run then, so the kernel is
@@ -105,32 +121,117 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path) -
     """
     import papermill
 
+    if kernel is not None:
+        _run_code(kernel, RESET.format(cwd=str(cwd)))
+        papermill.execute_notebook(
+            str(source), str(output), parameters=dict(parameters), km=kernel,
+            progress_bar=False, cwd=str(cwd), request_save_on_cell_execute=False)
+        return
     for attempt in range(KERNEL_STARTS):
         try:
             papermill.execute_notebook(
                 str(source), str(output), parameters=dict(parameters), kernel_name="python3",
-                progress_bar=False, cwd=str(cwd))
+                progress_bar=False, cwd=str(cwd), request_save_on_cell_execute=False)
             return
         except RuntimeError as error:
             if KERNEL_DIED not in str(error) or attempt == KERNEL_STARTS - 1:
                 raise
 
 
+def _start_kernel(cwd: Path) -> Any:
+    """A running ``python3`` kernel that has answered, started up to KERNEL_STARTS times."""
+    from jupyter_client.manager import KernelManager
+
+    for attempt in range(1, KERNEL_STARTS + 1):
+        kernel = KernelManager(kernel_name="python3")
+        kernel.start_kernel(cwd=str(cwd))
+        client = kernel.client()
+        client.start_channels()
+        try:
+            client.wait_for_ready(timeout=60)
+        except RuntimeError:
+            kernel.shutdown_kernel(now=True)
+            if attempt == KERNEL_STARTS:
+                raise
+            continue
+        finally:
+            client.stop_channels()
+        return kernel
+
+
+def _run_code(kernel: Any, code: str) -> None:
+    """Run ``code`` in ``kernel``, outside its history; raise if it fails."""
+    client = kernel.client()
+    client.start_channels()
+    try:
+        reply = client.execute_interactive(code, store_history=False, timeout=60,
+                                           output_hook=lambda message: None)
+    finally:
+        client.stop_channels()
+    if reply["content"]["status"] != "ok":
+        raise RuntimeError(f"resetting the kernel failed: {reply['content'].get('evalue')}")
+
+
+def _one_line(error: BaseException) -> tuple[int, str]:
+    """A chapter's failure as (exit status, one line)."""
+    from papermill.exceptions import PapermillExecutionError
+
+    if isinstance(error, InputError):
+        return 2, str(error)
+    if isinstance(error, PapermillExecutionError):  # the chapter's own error
+        return 1, f"{error.ename}: {' '.join(str(error.evalue).split())}"
+    return 1, f"{type(error).__name__}: {' '.join(str(error).split())}"
+
+
+def _serve(jobs: Any, reply: Any) -> int:
+    """``python -m spotmath.book.chapters --serve``: a worker of the executor.
+
+    Reads one job a line, ``{"source", "output", "parameters", "cwd"}`` as JSON, runs it
+    with :func:`run_chapter` in a kernel kept alive between chapters (reset before each,
+    started again after one that broke it), and answers each with one line,
+    :data:`RESULT` and ``{"code", "message"}`` (0 and "" when it succeeded).
+    """
+    import json
+
+    kernel = None
+    try:
+        for line in jobs:
+            job = json.loads(line)
+            cwd = Path(job["cwd"])
+            code, message = 0, ""
+            try:
+                if kernel is None or not kernel.is_alive():
+                    kernel = _start_kernel(cwd)
+                run_chapter(Path(job["source"]), Path(job["output"]), job["parameters"],
+                            cwd=cwd, kernel=kernel)
+            except Exception as error:  # noqa: BLE001 - every failure is the chapter's line
+                code, message = _one_line(error)
+                if not isinstance(error, InputError) and kernel is not None:
+                    kernel.shutdown_kernel(now=True)  # its state is unknown: a fresh one
+                    kernel = None
+            reply(RESULT + json.dumps({"code": code, "message": message}))
+    finally:
+        if kernel is not None:
+            kernel.shutdown_kernel(now=True)
+    return 0
+
+
 def _main(argv: list[str]) -> int:
-    """``python -m spotmath.book.chapters SOURCE OUTPUT PARAMETERS_JSON``: one chapter."""
+    """``python -m spotmath.book.chapters SOURCE OUTPUT PARAMETERS_JSON``: one chapter,
+    in a fresh kernel; ``--serve``: a worker (:func:`_serve`)."""
     import json
 
     from papermill.exceptions import PapermillExecutionError
 
+    if argv == ["--serve"]:
+        return _serve(sys.stdin, lambda line: print(line, flush=True))
     source, output, parameters = Path(argv[0]), Path(argv[1]), json.loads(argv[2])
     try:
         run_chapter(source, output, parameters, cwd=Path.cwd())
-    except InputError as error:
-        print(error, file=sys.stderr)
-        return 2
-    except PapermillExecutionError as error:  # the chapter's own error, in one line
-        print(f"{error.ename}: {' '.join(str(error.evalue).split())}", file=sys.stderr)
-        return 1
+    except (InputError, PapermillExecutionError) as error:
+        code, message = _one_line(error)
+        print(message, file=sys.stderr)
+        return code
     return 0
 
 

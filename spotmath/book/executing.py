@@ -9,20 +9,24 @@ Three callers, one mechanism:
 - ``python scripts/execute_notebooks.py`` executes chapters with their defaults and writes
   the outputs back into ``book/`` (the stored outputs nbval compares).
 
-Each chapter runs as ``python -m spotmath.book.chapters SOURCE OUTPUT PARAMETERS_JSON``
-(papermill in a fresh ``python3`` kernel, parameters checked first), with its output
-captured, so the kernels' start-up chatter stays out of the terminal.  The processes run in
-their own sessions: :meth:`Processes.stop_all` stops every one still running (a chapter's
-kernel exits with it).
+One worker per core, ``python -m spotmath.book.chapters --serve``, runs the chapters sent
+to it one at a time (papermill, parameters checked first) in one ``python3`` kernel that it
+keeps between them and resets before each (:data:`spotmath.book.chapters.RESET`): a fresh
+kernel and its imports cost about 1.5 s a chapter, more than most chapters compute.  The
+largest chapters go first.  The workers' output is captured, so the kernels' start-up
+chatter stays out of the terminal.  The processes run in their own sessions:
+:meth:`Processes.stop_all` stops every one still running (a worker's kernel exits with it).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -48,12 +52,13 @@ class Processes:
     def __init__(self) -> None:
         self.running: list[subprocess.Popen] = []
 
-    def start(self, command: list[str], cwd: Path) -> tuple[subprocess.Popen, Any]:
-        """Start ``command`` in ``cwd``; its output goes to a temporary file."""
+    def start(self, command: list[str], cwd: Path, stdin: Any = subprocess.DEVNULL,
+              stdout: Any = None) -> tuple[subprocess.Popen, Any]:
+        """Start ``command`` in ``cwd``; its output (its error output, where ``stdout`` is
+        given) goes to a temporary file."""
         output = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
-        process = subprocess.Popen(command, cwd=cwd, stdout=output, stderr=output,
-                                   stdin=subprocess.DEVNULL, text=True,
-                                   start_new_session=True)
+        process = subprocess.Popen(command, cwd=cwd, stdout=stdout or output, stderr=output,
+                                   stdin=stdin, text=True, start_new_session=True)
         self.running.append(process)
         return process, output
 
@@ -91,7 +96,7 @@ def last_line(text: str) -> str:
 def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
                      cwd: Path | None = None, *, processes: Processes | None = None,
                      progress: Progress | None = None, keep_going: bool = False) -> dict[Path, str]:
-    """Execute chapters side by side, one process per core (at least two).
+    """Execute chapters side by side, one worker per core (at least two).
 
     Parameters
     ----------
@@ -123,9 +128,8 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
     """
     own = processes is None
     processes = processes or Processes()
-    workers = max(2, os.cpu_count() or 2)
     start, done = time.monotonic(), 0
-    running: dict[subprocess.Popen, tuple[Path, Any]] = {}
+    running: dict[_Worker, Path] = {}
     failed: dict[Path, str] = {}
 
     def report() -> None:
@@ -135,38 +139,90 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
         left = len(jobs) - done
         estimate = f", about {elapsed / done * left:.0f} s left" if done and left else ""
         bar = "#" * done + "." * left
-        names = ", ".join(path.stem for path, _ in running.values())
+        names = ", ".join(path.stem for path in running.values())
         progress(f"[{bar}] {done}/{len(jobs)} chapters, {elapsed:.0f} s{estimate}"
                  + (f" (running: {names})" if names else ""), final=False)
 
     # the largest notebooks first (they hold the most output, which is where the time goes),
     # so the last chapter to finish is a short one
     pending = sorted(jobs, key=lambda path: path.stat().st_size, reverse=True)
+    answers: queue.Queue[tuple[_Worker, str | None]] = queue.Queue()
+    home = cwd or pending[0].parent
+    idle = [_Worker(processes, answers, home)
+            for _ in range(min(len(jobs), max(2, os.cpu_count() or 2)))]
     try:
         while pending or running:
-            while pending and len(running) < workers:
-                path = pending.pop(0)
+            while pending and idle:
+                worker, path = idle.pop(), pending.pop(0)
                 output, parameters = jobs[path]
-                command = [sys.executable, "-m", "spotmath.book.chapters", str(path),
-                           str(output), json.dumps(parameters)]
-                process, text = processes.start(command, cwd or path.parent)
-                running[process] = (path, text)
+                worker.send({"source": str(path), "output": str(output),
+                             "parameters": parameters, "cwd": str(cwd or path.parent)})
+                running[worker] = path
             report()
-            while not any(process.poll() is not None for process in running):
-                time.sleep(0.05)
-            for process in [process for process in running if process.poll() is not None]:
-                path, text = running.pop(process)
-                said = processes.collect(process, text)
-                done += 1
-                if process.returncode != 0:
-                    failed[path] = f"chapter {path.stem} failed: {last_line(said)}"
-                    if not keep_going:
-                        raise ChapterFailed(failed[path])
+            worker, line = answers.get()
+            path = running.pop(worker)
+            done += 1
+            if line is None:  # the worker itself died: its output says why
+                message = last_line(worker.stop())
+            else:
+                result = json.loads(line)
+                message = result["message"] if result["code"] else None
+                idle.append(worker)
+            if message is not None:
+                failed[path] = f"chapter {path.stem} failed: {message}"
+                if not keep_going:
+                    raise ChapterFailed(failed[path])
         report()
     finally:
+        for worker in idle:
+            worker.finish()
+        for worker in idle:
+            worker.wait()
         if own:
             processes.stop_all()
     return failed
+
+
+class _Worker:
+    """A ``python -m spotmath.book.chapters --serve`` process: chapters are sent to it one
+    at a time; each answer (or None when it has died) goes to ``answers``."""
+
+    def __init__(self, processes: Processes, answers: queue.Queue, cwd: Path) -> None:
+        from .chapters import RESULT
+
+        self.process, self.output = processes.start(
+            [sys.executable, "-m", "spotmath.book.chapters", "--serve"], cwd,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.processes = processes
+
+        def listen() -> None:
+            for line in self.process.stdout:
+                if line.startswith(RESULT):
+                    answers.put((self, line[len(RESULT):]))
+            answers.put((self, None))
+
+        threading.Thread(target=listen, daemon=True).start()
+
+    def send(self, job: dict[str, Any]) -> None:
+        self.process.stdin.write(json.dumps(job) + "\n")
+        self.process.stdin.flush()
+
+    def finish(self) -> None:
+        """No more chapters: the worker shuts its kernel down and exits."""
+        if self.process.poll() is None:
+            self.process.stdin.close()
+
+    def wait(self, seconds: float = 10) -> None:
+        """Give a finished worker time to shut its kernel down (stop_all ends it after)."""
+        try:
+            self.process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def stop(self) -> str:
+        """What the worker printed, once it has exited."""
+        self.process.wait()
+        return self.processes.collect(self.process, self.output)
 
 
 def with_source_metadata(executed: Path, source: Path) -> nbformat.NotebookNode:
