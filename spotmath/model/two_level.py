@@ -585,6 +585,13 @@ def optimum(
     """
     setting = _setting(preemption_rate, level1_cost, checkpoint_cost, level1_restart,
                        restart_time, level1_loss, restart_preemptible, persist)
+    return _searched(setting, _started(setting))
+
+
+def _started(setting: _Setting) -> np.ndarray:
+    """The least E₁/(nT) of the search's first candidates: n = 1 first, then the first-order
+    optimum's neighbours.  Refuses free fast writes, fast copies never lost, and a period
+    that overflows at every pattern."""
     if setting.fast <= 0:
         raise InputError("level1_cost: must be above 0 for an optimum (free fast writes "
                          "are best written continuously)")
@@ -600,11 +607,15 @@ def optimum(
     if not math.isfinite(float(setting.period(0.0, 1.0))):
         raise InputError(WORDS["never_completes"].format(
             name="preemption_rate", rate=setting.rate, durable=setting.durable))
-    _, ratios = _ratios(setting, np.array(start))
-    if not ratios.min() < 2.0**53:  # the waste is 1 to double precision for any pattern
+    return _ratios(setting, np.array(start))[1]
+
+
+def _searched(setting: _Setting, started: np.ndarray) -> Pattern:
+    """The optimum, from the first candidates' ratios (:func:`_started`)."""
+    if not started.min() < 2.0**53:  # the waste is 1 to double precision for any pattern
         return Pattern(max(float(exact_interval(setting.rate, setting.durable)),
                            setting.persist), 1, 1.0)
-    last = _last_candidate(setting, float(ratios.min()))
+    last = _last_candidate(setting, float(started.min()))
     every = np.arange(1, last, dtype=float)
     intervals, ratios = _ratios(setting, every)
     best = int(np.argmin(ratios))
@@ -733,13 +744,16 @@ def loss_break_even(
         blocking = _Setting(**dict(vars(setting), persist=0.0))
         if _best_intervals(blocking, np.array([1.0]))[0] >= setting.persist:
             return 0.0
-    options = dict(level1_cost=setting.fast, checkpoint_cost=setting.durable,
-                   level1_restart=setting.fast_restart, restart_time=setting.restart,
-                   restart_preemptible=setting.preemptible, persist=setting.persist)
 
     def fast_pays(loss: float) -> bool:
+        at = _Setting(**dict(vars(setting), loss=loss))
         try:
-            return optimum(setting.rate, level1_loss=loss, **options).level2_every > 1
+            started = _started(at)
+            # a first candidate with fast writes beating n = 1 settles it: the optimum,
+            # no worse than that candidate, has n > 1 too (the search is then not needed)
+            if started.min() < 2.0**53 and np.any(started[1:] < started[0]):
+                return True
+            return _searched(at, started).level2_every > 1
         except InputError as error:  # so rarely lost that n passes MOST_SEGMENTS
             if error.name != "level1_loss":
                 raise

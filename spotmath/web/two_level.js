@@ -184,8 +184,8 @@
             F.two_level_first_order_durable(s.rate, s.fast, s.durable, s.loss)];
   }
 
-  // spotmath.model.two_level.optimum: {interval, every, waste}
-  function twoLevelOptimum(s) {
+  // _started: the least E1/(nT) of the search's first candidates, n = 1 first
+  function twoLevelStarted(s) {
     if (s.loss <= 0) {
       throw levelError("loss_zero", "level1_loss");
     }
@@ -199,7 +199,12 @@
       throw levelError("never_completes", "preemption_rate",
                        { rate: s.rate, durable: s.durable });
     }
-    const least = Math.min(...start.map((every) => twoLevelRatio(s, every)[1]));
+    return start.map((every) => twoLevelRatio(s, every)[1]);
+  }
+
+  // _searched: the optimum from the first candidates' ratios
+  function twoLevelSearched(s, started) {
+    const least = Math.min(...started);
     if (!(least < 2 ** 53)) {
       return { interval: Math.max(exactInterval(s.rate, s.durable), s.persist), every: 1,
                waste: 1 };
@@ -215,6 +220,9 @@
     return { interval: best.interval, every: best.every, waste };
   }
 
+  // spotmath.model.two_level.optimum: {interval, every, waste}
+  const twoLevelOptimum = (s) => twoLevelSearched(s, twoLevelStarted(s));
+
   function twoLevelLossBreakEven(s) {
     if (s.fast >= s.durable) {
       if (s.persist === 0) return 0;
@@ -222,7 +230,12 @@
     }
     const fastPays = (loss) => {
       try {
-        return twoLevelOptimum({ ...s, loss }).every > 1;
+        const at = { ...s, loss }, started = twoLevelStarted(at);
+        // a first candidate with fast writes beating n = 1 settles it, as in Python
+        if (Math.min(...started) < 2 ** 53 && started.slice(1).some((r) => r < started[0])) {
+          return true;
+        }
+        return twoLevelSearched(at, started).every > 1;
       } catch (error) {
         if (error.parameter !== "level1_loss") throw error;
         return true;
