@@ -359,6 +359,7 @@ def generate_data_js() -> str:
         "DURATION_UNITS": plan.DURATION_UNITS,
         "TABLE_WIDTH": plan.WIDTH,
         "PLAN_USAGE": plan.USAGE,
+        "PLAN_VERDICTS": plan.VERDICTS,
     }
     body = "\n".join(f"    {key}: {json.dumps(value)}," for key, value in values.items())
     return "\n".join([

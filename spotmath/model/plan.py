@@ -11,7 +11,7 @@ from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
            "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT", "FORMATS", "DURATION_UNITS",
-           "USAGE"]
+           "USAGE", "VERDICTS"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -117,6 +117,8 @@ FORMATS = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}", "none": "no
 #: duration shorter than ``below`` hours (None: any) is written as hours * times / per.
 DURATION_UNITS = [["s", 1 / 60, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1],
                   ["d", None, 1, 24]]
+#: The plan's two verdicts (its JSON's ``verdict``).
+VERDICTS = {"spot": "spot pays", "on_demand": "use on-demand"}
 #: The command line's (argparse's) words for the usage errors the page checks too; a test
 #: holds them equal to what `spotmath plan` prints.
 USAGE = {"exclusive": "argument --{option}: not allowed with argument --{other}",
@@ -271,7 +273,7 @@ class Plan:
         else:
             effective = words["effective_none" if self.model == "exact"
                               else "effective_none_first_order"]
-        pays = self.verdict == "spot pays"
+        pays = self.verdict == VERDICTS["spot"]
         if self.two_level:  # the break-even interval is durable writes alone's
             pays = self.two_level["waste_level2_only"] < self.spot_discount
         if self.break_even_interval_h is not None:
@@ -500,7 +502,7 @@ def make_plan(
 
 
 def _verdict(effective: float | None) -> str:
-    return "spot pays" if effective is not None and effective > 0 else "use on-demand"
+    return VERDICTS["spot" if effective is not None and effective > 0 else "on_demand"]
 
 
 def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, classic,

@@ -24,5 +24,6 @@
     DURATION_UNITS: [["s", 0.016666666666666666, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1], ["d", null, 1, 24]],
     TABLE_WIDTH: 80,
     PLAN_USAGE: {"exclusive": "argument --{option}: not allowed with argument --{other}", "choice": "argument --{option}: invalid choice: {value} (choose from {choices})", "unknown": "--{option}: not an option of spotmath plan"},
+    PLAN_VERDICTS: {"spot": "spot pays", "on_demand": "use on-demand"},
   };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -35,7 +35,9 @@
 
   const percent = (share) => (share === null ? FORMATS.no_share : fill(FORMATS.share, { share }));
   const finite = (hours) => (Number.isFinite(hours) ? hours : null);
-  const verdictOf = (effective) => (effective !== null && effective > 0 ? "spot pays" : "use on-demand");
+  const VERDICTS = D.PLAN_VERDICTS;
+  const verdictOf = (effective) =>
+    VERDICTS[effective !== null && effective > 0 ? "spot" : "on_demand"];
 
   // REFUSALS, filled for a parameter named by its option (OPTION_NAMES)
   function refuse(key, name, values) {
@@ -252,7 +254,7 @@
                            nominal: percent(p.spot_discount) })
       : say(p.model === "exact" ? "effective_none" : "effective_none_first_order");
     // with two levels the break-even interval is durable writes alone's
-    const pays = levels ? levels.waste_level2_only < p.spot_discount : p.verdict === "spot pays";
+    const pays = levels ? levels.waste_level2_only < p.spot_discount : p.verdict === VERDICTS.spot;
     const breakEven = p.break_even_interval_h !== null
       ? say("break_even", { interval: durationText(p.break_even_interval_h) })
       : say(pays ? "break_even_always" : "break_even_never");
