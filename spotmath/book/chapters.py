@@ -139,13 +139,19 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path,
 
 
 def _start_kernel(cwd: Path) -> Any:
-    """A running ``python3`` kernel that has answered, started up to KERNEL_STARTS times."""
+    """A running ``python3`` kernel that has answered, started up to KERNEL_STARTS times.
+
+    Its clients are asynchronous, as those nbclient makes for a kernel of its own: a
+    blocking one would wait on the kernel's output for ever once the kernel has died,
+    where nbclient's asynchronous wait notices the death.
+    """
     from jupyter_client.manager import KernelManager
 
     for attempt in range(1, KERNEL_STARTS + 1):
-        kernel = KernelManager(kernel_name="python3")
+        kernel = KernelManager(kernel_name="python3",
+                               client_class="jupyter_client.asynchronous.AsyncKernelClient")
         kernel.start_kernel(cwd=str(cwd))
-        client = kernel.client()
+        client = _blocking_client(kernel)
         client.start_channels()
         try:
             client.wait_for_ready(timeout=60)
@@ -159,9 +165,16 @@ def _start_kernel(cwd: Path) -> Any:
         return kernel
 
 
+def _blocking_client(kernel: Any) -> Any:
+    """A blocking client of ``kernel`` (whose own clients are asynchronous)."""
+    from jupyter_client.blocking import BlockingKernelClient
+
+    return BlockingKernelClient(**kernel.get_connection_info(session=True))
+
+
 def _run_code(kernel: Any, code: str) -> None:
     """Run ``code`` in ``kernel``, outside its history; raise if it fails."""
-    client = kernel.client()
+    client = _blocking_client(kernel)
     client.start_channels()
     try:
         reply = client.execute_interactive(code, store_history=False, timeout=60,

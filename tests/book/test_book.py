@@ -127,7 +127,8 @@ def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
 
 
 def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
-    """execute_chapters: with keep_going every chapter runs and each failure is one line;
+    """execute_chapters: with keep_going every chapter runs and each failure is one line
+    (a chapter whose kernel dies too: its worker starts a fresh one for the next);
     without it the first failure raises; an executed copy keeps its source's metadata."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
@@ -142,13 +143,17 @@ def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
                              "language": "python"}}
     sources = {}
     for name, code in (("good", "print(6 * 7)"), ("bad", "raise ValueError('boom')"),
-                       ("also_good", "x = 1")):
+                       ("also_good", "x = 1"), ("dies", "import os\nos._exit(3)"),
+                       ("after", "print('still here')")):
         sources[name] = tmp_path / f"{name}.ipynb"
         cell = new_code_cell(code, metadata={"tags": ["mine"]})
         nbformat.write(new_notebook(cells=[cell], metadata=kernel), sources[name])
     jobs = {path: (tmp_path / f"out-{path.name}", {}) for path in sources.values()}
     failed = execute_chapters(jobs, keep_going=True)
-    assert failed == {sources["bad"]: "chapter bad failed: ValueError: boom"}
+    assert failed == {sources["bad"]: "chapter bad failed: ValueError: boom",
+                      sources["dies"]: "chapter dies failed: DeadKernelError: Kernel died"}
+    after = nbformat.read(tmp_path / "out-after.ipynb", as_version=4)
+    assert after.cells[0].outputs[0]["text"] == "still here\n"
     good = with_source_metadata(tmp_path / "out-good.ipynb", sources["good"])
     assert good.cells[0].outputs[0]["text"] == "42\n"
     assert good.cells[0].metadata == {"tags": ["mine"]}
