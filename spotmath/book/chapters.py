@@ -100,7 +100,9 @@ RESULT = "spotmath-chapter-result "
 #: of the chapter before, a new history session counting from 1, matplotlib's defaults and
 #: no figures, the chapter's folder), while the modules stay imported: most of a fresh
 #: kernel's start, and most of the time a short chapter takes.  The outputs are those of
-#: a fresh kernel, byte for byte (nbval compares the stored ones with a fresh kernel's).
+#: a fresh kernel, byte for byte.  A chapter that changed an imported module's state would
+#: change the next chapter's outputs: the stored outputs, made this way, would then differ
+#: from a fresh kernel's, which nbval (each chapter in a fresh kernel) reports.
 RESET = """get_ipython().reset(new_session=True)
 import os as _os, matplotlib as _mpl, matplotlib.pyplot as _plt
 _os.chdir({cwd!r}); _plt.close("all"); _mpl.rcdefaults()
