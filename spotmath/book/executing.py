@@ -1,4 +1,4 @@
-"""The one way the book's chapters are executed: each in its own process, one per core.
+"""The one way the book's chapters are executed: side by side, a worker per core.
 
 Three callers, one mechanism:
 

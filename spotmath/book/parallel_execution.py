@@ -8,8 +8,9 @@ jupyter-cache first.  This extension fills that cache just before Sphinx reads:
   ``spotmath`` library, which no notebook hash sees, is never missed;
 - before reading (``env-before-read-docs``) the cache is emptied and the notebooks are
   executed with their default parameters by the book's one executor,
-  :func:`spotmath.book.executing.execute_chapters` (one process per core, each chapter in
-  its own kernel, in its own folder), and each executed copy is put in the cache;
+  :func:`spotmath.book.executing.execute_chapters` (a worker per core, each keeping one
+  kernel reset before every chapter, each chapter in its own folder), and each executed
+  copy is put in the cache;
 - MyST-NB then finds every notebook in the cache.  A notebook that failed is not in the
   cache, so MyST-NB executes it once more and reports its error as usual.
 
