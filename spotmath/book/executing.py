@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -85,12 +86,16 @@ class Processes:
         self.running.clear()
 
 
+#: What :func:`last_line` says of output with nothing meaningful in it.
+NO_MESSAGE = "failed without a message"
+
+
 def last_line(text: str) -> str:
     """The last meaningful line of a child's output (its error), without kernel chatter."""
     lines = [line.strip() for line in text.splitlines()
              if line.strip() and "Kernel is running over TCP" not in line
              and "Parent appears to have exited" not in line]
-    return lines[-1] if lines else "failed without a message"
+    return lines[-1] if lines else NO_MESSAGE
 
 
 def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
@@ -162,8 +167,9 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
             worker, line = answers.get()
             path = running.pop(worker)
             done += 1
-            if line is None:  # the worker itself died: its output says why
-                message = last_line(worker.stop())
+            if line is None:  # the worker itself died: its output says why; a new one
+                message = worker.stop()
+                idle.append(_Worker(processes, answers, home))
             else:
                 result = json.loads(line)
                 message = result["message"] if result["code"] else None
@@ -220,9 +226,13 @@ class _Worker:
             pass
 
     def stop(self) -> str:
-        """What the worker printed, once it has exited."""
-        self.process.wait()
-        return self.processes.collect(self.process, self.output)
+        """Why the worker exited: the last line it printed, or how it ended."""
+        code = self.process.wait()
+        said = last_line(self.processes.collect(self.process, self.output))
+        if said != NO_MESSAGE:
+            return said
+        return (f"its worker was killed ({signal.Signals(-code).name})" if code < 0
+                else f"its worker exited with status {code}")
 
 
 def with_source_metadata(executed: Path, source: Path) -> nbformat.NotebookNode:

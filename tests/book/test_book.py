@@ -128,7 +128,8 @@ def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
 
 def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
     """execute_chapters: with keep_going every chapter runs and each failure is one line
-    (a chapter whose kernel dies too: its worker starts a fresh one for the next);
+    (a chapter whose kernel dies too: its worker starts a fresh one for the next; and one
+    that kills its worker: a new worker takes the rest);
     without it the first failure raises; an executed copy keeps its source's metadata."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
@@ -144,6 +145,7 @@ def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
     sources = {}
     for name, code in (("good", "print(6 * 7)"), ("bad", "raise ValueError('boom')"),
                        ("also_good", "x = 1"), ("dies", "import os\nos._exit(3)"),
+                       ("kills", "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"),
                        ("after", "print('still here')")):
         sources[name] = tmp_path / f"{name}.ipynb"
         cell = new_code_cell(code, metadata={"tags": ["mine"]})
@@ -151,7 +153,8 @@ def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
     jobs = {path: (tmp_path / f"out-{path.name}", {}) for path in sources.values()}
     failed = execute_chapters(jobs, keep_going=True)
     assert failed == {sources["bad"]: "chapter bad failed: ValueError: boom",
-                      sources["dies"]: "chapter dies failed: DeadKernelError: Kernel died"}
+                      sources["dies"]: "chapter dies failed: DeadKernelError: Kernel died",
+                      sources["kills"]: "chapter kills failed: its worker was killed (SIGKILL)"}
     after = nbformat.read(tmp_path / "out-after.ipynb", as_version=4)
     assert after.cells[0].outputs[0]["text"] == "still here\n"
     good = with_source_metadata(tmp_path / "out-good.ipynb", sources["good"])
