@@ -293,6 +293,14 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
                        changeover_steps=changeover_steps, ages=ages, tick=1.0)
 
 
+def _on_grid(tick: float, grid: float, compute: float, deadline: float, changeover: float
+             ) -> tuple[int, int, int]:
+    """The job in a programme's units: whole ticks to the deadline, and the compute (rounded
+    up) and the changeover in grid steps."""
+    return (math.floor(deadline / tick + 1e-9), math.ceil(compute / grid - 1e-9),
+            int(round(changeover / grid)))
+
+
 @fill_doc
 def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline: float,
                  changeover: float, discount: float, billing: str = "tick") -> ModelPolicy:
@@ -321,9 +329,7 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
         With ``grid`` in hours (``tick / GRID``).
     """
     grid = tick / GRID
-    ticks = math.floor(deadline / tick + 1e-9)
-    work_steps = math.ceil(compute / grid - 1e-9)
-    changeover_steps = int(round(changeover / grid))
+    ticks, work_steps, changeover_steps = _on_grid(tick, grid, compute, deadline, changeover)
     solved = _solve(model.stay_up, model.stay_down, ticks, work_steps, changeover_steps,
                     round(discount, 12), billing == "second")
     return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
@@ -521,9 +527,9 @@ def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: floa
     """
     per_tick = max(1, min(GRID, math.floor(PHASES * tick / (interval + write))))
     grid = tick / per_tick
+    ticks, work_steps, changeover_steps = _on_grid(tick, grid, compute, deadline, changeover)
     solved = _solve_checkpointed(
-        model.stay_up, model.stay_down, math.floor(deadline / tick + 1e-9), per_tick,
-        math.ceil(compute / grid - 1e-9), int(round(changeover / grid)),
+        model.stay_up, model.stay_down, ticks, per_tick, work_steps, changeover_steps,
         max(1, int(round(interval / grid))), int(round(write / grid)),
         round(discount, 12), billing == "second")
     return CheckpointModelPolicy(
