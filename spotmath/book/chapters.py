@@ -123,17 +123,16 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path,
     """
     import papermill
 
+    arguments = dict(parameters=dict(parameters), progress_bar=False, cwd=str(cwd),
+                     request_save_on_cell_execute=False)
     if kernel is not None:
         _run_code(kernel, RESET.format(cwd=str(cwd)))
-        papermill.execute_notebook(
-            str(source), str(output), parameters=dict(parameters), km=kernel,
-            progress_bar=False, cwd=str(cwd), request_save_on_cell_execute=False)
+        papermill.execute_notebook(str(source), str(output), km=kernel, **arguments)
         return
     for attempt in range(KERNEL_STARTS):
         try:
-            papermill.execute_notebook(
-                str(source), str(output), parameters=dict(parameters), kernel_name="python3",
-                progress_bar=False, cwd=str(cwd), request_save_on_cell_execute=False)
+            papermill.execute_notebook(str(source), str(output), kernel_name="python3",
+                                       **arguments)
             return
         except RuntimeError as error:
             if KERNEL_DIED not in str(error) or attempt == KERNEL_STARTS - 1:

@@ -167,9 +167,10 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
             worker, line = answers.get()
             path = running.pop(worker)
             done += 1
-            if line is None:  # the worker itself died: its output says why; a new one
+            if line is None:  # the worker itself died: its output says why
                 message = worker.stop()
-                idle.append(_Worker(processes, answers, home))
+                if pending:  # a new one for the chapters left
+                    idle.append(_Worker(processes, answers, home))
             else:
                 result = json.loads(line)
                 message = result["message"] if result["code"] else None
