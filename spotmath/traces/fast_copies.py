@@ -21,6 +21,7 @@ trace both are measured, not assumed:
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import asdict, dataclass
 
@@ -332,11 +333,14 @@ def replay_fast_copies(
         held_at.append((start, end, clock))
         clock += end - start
 
+    ends = [end for _, end, _ in held_at]  # in time order, as the walk found them
+
     def held_time(at: float) -> float:
-        for start, end, before in held_at:
-            if at <= end:
-                return before + max(at - start, 0.0)
-        return clock
+        first = bisect.bisect_left(ends, at)  # the first stretch that ends at or after it
+        if first == len(held_at):
+            return clock
+        start, _, before = held_at[first]
+        return before + max(at - start, 0.0)
 
     place: dict[int, int] = {}
     kept = durable_kept = 0.0  # compute kept by either copy, and by the durable one
