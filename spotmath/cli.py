@@ -22,6 +22,7 @@ Bad input ends with exit status 2 and one line on stderr naming the option; no t
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import signal
@@ -846,8 +847,15 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser, built once per process: parsing leaves it as it was, and building it
+    takes a few milliseconds that in-process callers (the tests, the book) would repeat."""
+    return build_parser()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = _parser()
     args = parser.parse_args(argv)
     try:
         code = args.run(args)
