@@ -79,6 +79,7 @@ References
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
@@ -839,45 +840,46 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     done_at = np.ceil((compute + np.arange(size_j) * shift) / tick - TOLERANCE
                       ).astype(np.int64)
     size_k = int(min(ticks, done_at.max())) + 1
-    price = {SPOT: 1 - discount, ON_DEMAND: 1.0}
     value = np.full((3, size_j, size_k), _MISSING, dtype=np.int32)
     value[IDLE, 0, 0] = 0
     kept: list[tuple[int, np.ndarray]] = []  # each tick's band of values, for the way back
     best: tuple[float, float, int, int, int, int, int] | None = None
-    rows = np.arange(size_j)
+    # finishing with j stints: at k = done_at[j] instance ticks, with ``over`` hours of
+    # the last tick unused; done_at grows with j, so a band of k holds a range of j
+    over_at = done_at * tick - np.arange(size_j) * shift - compute
+    ends = done_at.tolist()
+    kinds = np.array([SPOT, ON_DEMAND])[:, None]
+    unused = (np.array([1 - discount, 1.0])[:, None] if billing == "second"
+              else np.zeros((2, 1)))
     for i in range(ticks):
         # k after tick i: at most i + 1, and enough that the rest of the window can finish
         hi = min(i + 1, size_k - 1)
         lo = max(0, int(done_at[0]) - (ticks - 1 - i))
-        new = np.full_like(value, _MISSING)
-        band = slice(lo, hi + 1)
-        new[:, :, band] = _step(value, lo, hi, bool(spot[i]), has_changeover)
+        band = _step(value, lo, hi, bool(spot[i]), has_changeover)
         # finishing in this tick: with j stints, exactly at k = done_at[j]
-        for kind in (SPOT, ON_DEMAND):
-            inside = (done_at >= lo) & (done_at <= hi)
-            js = rows[inside]
-            if not js.size:
-                continue
-            ks = done_at[inside]
-            spot_ticks = new[kind, js, ks]
+        first, last = bisect.bisect_left(ends, lo), bisect.bisect_right(ends, hi)
+        if first < last:
+            js = np.arange(first, last)
+            ks = done_at[first:last]
+            spot_ticks = band[SPOT:ON_DEMAND + 1, js, ks - lo]  # (kind, j)
             live = spot_ticks >= 0
-            if not live.any():
-                continue
-            js, ks, spot_ticks = js[live], ks[live], spot_ticks[live]
-            over = ks * tick - js * shift - compute
-            finish = (i + 1) * tick - over
-            cost = tick * (ks - discount * spot_ticks)
-            if billing == "second":
-                cost = cost - over * price[kind]
-            for c, f, j, k, a in zip(cost, finish, js, ks, spot_ticks):
-                if f > deadline + TOLERANCE:
-                    continue
-                if best is None or c < best[0] - TOLERANCE or (
-                        c <= best[0] + TOLERANCE and f < best[1] - TOLERANCE):
-                    best = (float(c), float(f), i, kind, int(j), int(k), int(a))
-            new[kind, js, ks] = _MISSING  # a finished job goes no further
-        kept.append((lo, new[:, :, band].copy()))
-        value = new
+            if live.any():
+                over = over_at[first:last]
+                finish = ((i + 1) * tick - over).tolist()
+                cost = tick * (ks - discount * spot_ticks) - over * unused
+                which, at = np.nonzero(live)
+                for kind, j, c in zip(which.tolist(), at.tolist(), cost[live].tolist()):
+                    f = finish[j]
+                    if f > deadline + TOLERANCE:
+                        continue
+                    if best is None or c < best[0] - TOLERANCE or (
+                            c <= best[0] + TOLERANCE and f < best[1] - TOLERANCE):
+                        best = (c, f, i, int(kinds[kind, 0]), first + j, int(ks[j]),
+                                int(spot_ticks[kind, j]))
+                band[SPOT:ON_DEMAND + 1, js, ks - lo] = _MISSING  # it goes no further
+        kept.append((lo, band))
+        value = np.full_like(value, _MISSING)
+        value[:, :, lo:hi + 1] = band
     if best is None:
         return None
     cost, finish, last, kind, j, k, worth = best
@@ -895,24 +897,26 @@ def _step(value: np.ndarray, lo: int, hi: int, spot: bool, has_changeover: bool
     ``value[kind, j, k]`` is the most spot ticks of a schedule that is on ``kind`` after
     ``k`` instance ticks in ``j`` stints (``_MISSING`` where none is).
     """
-    idle, on_spot, on_demand = value[IDLE], value[SPOT], value[ON_DEMAND]
+    idle = value[IDLE]
     out = np.full((3,) + value.shape[1:2] + (hi - lo + 1,), _MISSING, dtype=value.dtype)
-    out[IDLE] = np.maximum(np.maximum(idle, on_spot), on_demand)[:, lo:hi + 1]
+    np.maximum(np.maximum(idle[:, lo:hi + 1], value[SPOT, :, lo:hi + 1]),
+               value[ON_DEMAND, :, lo:hi + 1], out=out[IDLE])
     # k - 1 for every k of the band; k = 0 has no predecessor on an instance
     start = max(lo, 1)
     before = slice(start - 1, hi)
-    for kind, other, gain in ((ON_DEMAND, SPOT, 0), (SPOT, ON_DEMAND, 1)):
+    for kind, other in ((ON_DEMAND, SPOT), (SPOT, ON_DEMAND)):
         if kind == SPOT and not spot:
             continue
-        stay = value[kind][:, before]
-        fresh_from = np.maximum(idle, value[other])[:, before]
+        stay = value[kind, :, before]
+        fresh = np.maximum(idle[:, before], value[other, :, before])
+        target = out[kind, :, start - lo:]
         if has_changeover:  # a new stint: (j - 1, k - 1) -> (j, k)
-            fresh = np.full_like(stay, _MISSING)
-            fresh[1:] = fresh_from[:-1]
+            target[0] = stay[0]
+            np.maximum(stay[1:], fresh[:-1], out=target[1:])
         else:
-            fresh = fresh_from
-        best = np.maximum(stay, fresh)
-        out[kind, :, start - lo:] = np.where(best >= 0, best + gain, _MISSING)
+            np.maximum(stay, fresh, out=target)
+        if kind == SPOT:  # a spot tick more, where there is a schedule
+            target += target >= 0
     return out
 
 
