@@ -161,16 +161,18 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
             starts[i] = starts[i - 1] if i and window[i - 1] else i
     spot_left = np.cumsum(window[::-1])[::-1] * tick
     write = checkpoints.cost
-    dead = (changeover, max(changeover, write))
-    tables = [stint_progress(checkpoints, d, tick, ticks) for d in dead]
-    price = {SPOT: 1 - discount, ON_DEMAND: 1.0}
+    dead = np.array([changeover, max(changeover, write)])
+    # compute done and written after m ticks of a stint, by its dead time (rows)
+    done_after, written_after = (np.array(rows) for rows in zip(
+        *(stint_progress(checkpoints, d, tick, ticks) for d in dead)))
+    price = np.array([1 - discount if kind == SPOT else 1.0 for kind, _ in _GROUPS])
     search = _Search(ticks)
     limit = bound
 
     def hopeful(j: int, progress: np.ndarray, cost: np.ndarray) -> np.ndarray:
         rest = compute - progress
         cheap = np.minimum(rest, spot_left[j])
-        least = cost + price[SPOT] * cheap + (rest - cheap)
+        least = cost + price[0] * cheap + (rest - cheap)
         return (j * tick + changeover + rest <= deadline + TOLERANCE) & (
             least <= limit + TOLERANCE)
 
@@ -178,101 +180,113 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     best: tuple[float, float, int, int] | None = None
     for j in range(ticks):
         # stints that end at boundary j, by preemption or by choice
-        for (kind, d), group in search.groups.items():
-            if not group["start"].size:
-                continue
-            # every stint here started before j; one that has finished, whose spell is
+        progress, cost, parent, length = search.end_stints(j)
+        if progress.size:
+            # every live stint started before j; one that has finished, whose spell is
             # over, or that could not finish in time from here on is of no more use
             # (both tests only get harder as the stint goes on: it makes at most a tick
             # of progress a tick, at no less than spot's price)
-            length = j - group["start"]
-            useful = (length < group["finish_m"]) & hopeful(
-                j, group["progress"] + tables[d][0][length],
-                group["cost"] + price[kind] * length * tick)
-            if kind == SPOT:
-                useful &= group["start"] >= (starts[j - 1] if j else 1)
+            group = search.group
+            dead_of = group & 1
+            on_spot = group < 2
+            done = done_after[dead_of, length]
+            cost = cost + price[group] * length * tick
+            useful = (length < search.finish_m) & hopeful(j, progress + done, cost) & ~(
+                on_spot & (search.start < (starts[j - 1] if j else 1)))
             if not useful.all():
-                search.keep(kind, d, useful)
-                length = length[useful]
-            if not length.size:
-                continue
-            ids = group["id"]
-            done, written = tables[d][0][length], tables[d][1][length]
-            progress = group["progress"]
-            cost = group["cost"] + price[kind] * length * tick
-            if kind == SPOT and not window[j]:
-                pick = hopeful(j, progress + written, cost)
-                search.free.add(j, (progress + written)[pick], cost[pick],
-                                ids[pick] * 4 + 2, length[pick])
-                continue
+                search.keep(useful)
+                progress, cost, parent, length = (
+                    column[useful] for column in (progress, cost, parent, length))
+                group, dead_of, on_spot, done = (
+                    column[useful] for column in (group, dead_of, on_spot, done))
+            written = written_after[dead_of, length]
+            if not window[j]:  # spot is taken at j: back to the last write
+                taken = progress + written
+                pick = on_spot & hopeful(j, taken, cost)
+                search.free.add(j, taken[pick], cost[pick], parent[pick] * 4 + 2,
+                                length[pick])
+                chosen = ~on_spot  # on-demand's may end by choice, not switch to spot
+            else:
+                chosen = np.ones(group.size, dtype=bool)
+            # ended by choice: saved if anything is unsaved, then idle through tick j
             saved = done > written + TOLERANCE
-            cost = cost + np.where(saved, price[kind] * write, 0.0)
+            cost = cost + np.where(saved, price[group] * write, 0.0)
             progress = progress + done
-            pick = hopeful(j + 1, progress, cost)
-            search.free.add(j + 1, progress[pick], cost[pick], ids[pick] * 4 + 3,
+            pick = chosen & hopeful(j + 1, progress, cost)
+            search.free.add(j + 1, progress[pick], cost[pick], parent[pick] * 4 + 3,
                             length[pick])
-            other = ON_DEMAND if kind == SPOT else SPOT
-            if other == SPOT and not window[j]:
-                continue
-            pick = hopeful(j, progress, cost)
-            for flag, target in ((False, 0), (True, 1)):
-                chosen = pick & (saved == flag)
-                search.switch[(other, target)].add(j, progress[chosen], cost[chosen],
-                                                   ids[chosen], length[chosen])
+            # or switched to the other instance at j, its dead time by the save
+            switching = window[j] & hopeful(j, progress, cost)
+            into = np.where(on_spot, 2, 0) + saved
         # the free points at j, each also idle through tick j
-        progress, cost, parent, length = search.free.take(j)
-        pick = hopeful(j, progress, cost)
-        keep = np.flatnonzero(pick)[_frontier(progress[pick], cost[pick])]
-        progress, cost = progress[keep], cost[keep]
-        free_ids = search.add_free(j, parent[keep], length[keep])
-        search.free.add(j + 1, progress, cost, free_ids * 4 + 1,
-                        np.zeros(keep.size, np.int64))
-        # stints that start at j
-        for (kind, d) in search.groups:
+        p, c, src, ln = search.free.take(j)
+        pick = hopeful(j, p, c)
+        keep = np.flatnonzero(pick)[_frontier(p[pick], c[pick])]
+        p, c = p[keep], c[keep]
+        free_ids = search.add_free(j, src[keep], ln[keep])
+        search.free.add(j + 1, p, c, free_ids * 4 + 1, np.zeros(keep.size, np.int64))
+        # stints that start at j: those no other beats, in each group
+        new = []
+        for g, (kind, d) in enumerate(_GROUPS):
             if kind == SPOT and not window[j]:
                 continue
-            p, c, src, ln = search.switch[(kind, d)].take(j)
+            parts = []
+            if progress.size:
+                mine = switching & (into == g)
+                parts.append((progress[mine], cost[mine], parent[mine], length[mine]))
             if d == 0:
-                p, c = np.concatenate((p, progress)), np.concatenate((c, cost))
-                src = np.concatenate((src, -1 - free_ids))
-                ln = np.concatenate((ln, np.zeros(keep.size, np.int64)))
-            pick = _frontier(p, c)
-            if not pick.size:
+                parts.append((p, c, -1 - free_ids, np.zeros(keep.size, np.int64)))
+            if not parts:
                 continue
-            p, c = p[pick], c[pick]
-            # finishing: the stint's time to the job's end
-            rest = compute - p
-            took = dead[d] + rest + write * checkpoints.writes(rest)
-            finish_m = np.maximum(np.ceil(took / tick - TOLERANCE), 1).astype(np.int64)
-            ids = search.add_stints(kind, d, j, p, c, finish_m, src[pick], ln[pick])
-            reach = j + finish_m <= (ends[j] if kind == SPOT else ticks)
-            finish = j * tick + took
-            paid = c + price[kind] * (finish_m * tick if billing == "tick" else took)
-            for k in np.flatnonzero(reach & (finish <= deadline + TOLERANCE)):
-                key = (float(paid[k]), float(finish[k]))
-                if best is None or key[0] < best[0] - TOLERANCE or (
-                        key[0] <= best[0] + TOLERANCE and key[1] < best[1] - TOLERANCE):
-                    best = (key[0], key[1], int(ids[k]), int(finish_m[k]))
-                    limit = min(limit, key[0])
+            pp, cc, ss, ll = (np.concatenate(column) for column in zip(*parts))
+            pick = _frontier(pp, cc)
+            if pick.size:
+                new.append((pp[pick], cc[pick], ss[pick], ll[pick],
+                            np.full(pick.size, g)))
+        if not new:
+            continue
+        pp, cc, ss, ll, gg = (np.concatenate(column) for column in zip(*new))
+        # finishing: the stint's time to the job's end
+        rest = compute - pp
+        took = dead[gg & 1] + rest + write * checkpoints.writes(rest)
+        finish_m = np.maximum(np.ceil(took / tick - TOLERANCE), 1).astype(np.int64)
+        ids = search.add_stints(gg, j, pp, cc, finish_m, ss, ll)
+        reach = j + finish_m <= np.where(gg < 2, ends[j], ticks)
+        finish = j * tick + took
+        paid = cc + price[gg] * (finish_m * tick if billing == "tick" else took)
+        for k in np.flatnonzero(reach & (finish <= deadline + TOLERANCE)):
+            key = (float(paid[k]), float(finish[k]))
+            if best is None or key[0] < best[0] - TOLERANCE or (
+                    key[0] <= best[0] + TOLERANCE and key[1] < best[1] - TOLERANCE):
+                best = (key[0], key[1], int(ids[k]), int(finish_m[k]))
+                limit = min(limit, key[0])
     if best is None:
         return None
     cost, finish, stint, length = best
     return search.way_back(stint, length), cost, finish
 
 
+#: The stints' groups, by the instance and the dead time at the start (0: the
+#: changeover, 1: max(changeover, write) after a saving switch).
+_GROUPS = ((SPOT, 0), (SPOT, 1), (ON_DEMAND, 0), (ON_DEMAND, 1))
+
+
 class _Search:
-    """The search's bookkeeping: candidates by boundary, the live stints of each (kind,
-    dead time) in order of start, and every kept state's parent for the way back."""
+    """The search's bookkeeping: candidates by boundary, the live stints (in the order of
+    their groups, each group in order of start), and every kept state's parent for the
+    way back."""
 
     def __init__(self, ticks: int):
         self.free = _Points(ticks + 1)
-        self.switch = {(kind, d): _Points(ticks + 1)
-                       for kind in (SPOT, ON_DEMAND) for d in (0, 1)}
-        self.groups = {(kind, d): {"start": np.zeros(0, np.int64), "progress": np.zeros(0),
-                                   "cost": np.zeros(0), "finish_m": np.zeros(0, np.int64),
-                                   "id": np.zeros(0, np.int64)}
-                       for kind in (SPOT, ON_DEMAND) for d in (0, 1)}
-        # stints: kind, start and parent (a free point as -1 - id, or the stint it
+        # the live stints: group, start, progress and cost at the start, ticks to
+        # finish, id
+        self.group = np.zeros(0, np.int64)
+        self.start = np.zeros(0, np.int64)
+        self.progress = np.zeros(0)
+        self.cost = np.zeros(0)
+        self.finish_m = np.zeros(0, np.int64)
+        self.id = np.zeros(0, np.int64)
+        # every stint: kind, start and parent (a free point as -1 - id, or the stint it
         # switched from and that stint's length)
         self.stint_kind: list[int] = []
         self.stint_start: list[int] = []
@@ -284,10 +298,16 @@ class _Search:
         self.free_parent: list[int] = []
         self.free_length: list[int] = []
 
-    def keep(self, kind: int, d: int, mask: np.ndarray) -> None:
-        group = self.groups[(kind, d)]
-        for name in group:
-            group[name] = group[name][mask]
+    _COLUMNS = ("group", "start", "progress", "cost", "finish_m", "id")
+
+    def end_stints(self, at: int) -> tuple[np.ndarray, ...]:
+        """The live stints as ending at ``at``: progress and cost at their start, id and
+        length."""
+        return self.progress, self.cost, self.id, at - self.start
+
+    def keep(self, mask: np.ndarray) -> None:
+        for name in self._COLUMNS:
+            setattr(self, name, getattr(self, name)[mask])
 
     def add_free(self, at: int, parent: np.ndarray, length: np.ndarray) -> np.ndarray:
         first = len(self.free_at)
@@ -296,18 +316,20 @@ class _Search:
         self.free_length.extend(length.astype(np.int64).tolist())
         return np.arange(first, first + parent.size)
 
-    def add_stints(self, kind, d, at, progress, cost, finish_m, source, length
+    def add_stints(self, group, at, progress, cost, finish_m, source, length
                    ) -> np.ndarray:
+        """Stints starting at ``at``, in the order of their groups; their ids."""
         first = len(self.stint_kind)
         ids = np.arange(first, first + progress.size)
-        self.stint_kind.extend([kind] * progress.size)
+        self.stint_kind.extend(np.array([kind for kind, _ in _GROUPS])[group].tolist())
         self.stint_start.extend([at] * progress.size)
         self.stint_from.extend(zip(source.astype(np.int64).tolist(),
                                    length.astype(np.int64).tolist()))
-        group = self.groups[(kind, d)]
-        for name, values in (("start", np.full(progress.size, at)), ("progress", progress),
-                             ("cost", cost), ("finish_m", finish_m), ("id", ids)):
-            group[name] = np.concatenate((group[name], values))
+        added = (group, np.full(progress.size, at), progress, cost, finish_m, ids)
+        # each group's stints stay in order of start: the new after the old
+        order = np.argsort(np.concatenate((self.group, group)), kind="stable")
+        for name, values in zip(self._COLUMNS, added):
+            setattr(self, name, np.concatenate((getattr(self, name), values))[order])
         return ids
 
     def way_back(self, stint: int, length: int) -> np.ndarray:
