@@ -203,6 +203,14 @@ def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray
             + ((1 - chance) * if_not if chance < 1 else 0.0))
 
 
+def _mixed_both(up: np.ndarray, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
+    """:func:`_mixed` for a tick without and with spot now (``up``: the chances of spot
+    next), along a new last axis."""
+    if 0 < up.min() and up.max() < 1:  # both outcomes possible: one expression
+        return if_spot[..., None] * up + if_not[..., None] * (1 - up)
+    return np.stack([_mixed(chance, if_spot, if_not) for chance in up], axis=-1)
+
+
 def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, int]:
     """The compute left, in grid steps, that a start with all of it can have with
     ``left`` ticks to go (a rollback only adds to it) and that can still be done in
@@ -211,14 +219,14 @@ def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, i
 
 
 def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
-               totals: Callable[[np.ndarray, np.ndarray], Iterator[tuple[int, np.ndarray]]]
+               totals: Callable[[int, int, np.ndarray], Iterator[tuple[int, np.ndarray]]]
                ) -> tuple[np.ndarray, np.ndarray]:
     """Backward induction over the ticks left, the one loop of both programmes.
 
-    ``totals(work, value)`` yields each action with its expected cost from now, an array
-    (compute left, state, spot now) over the column ``work`` of compute left (grid steps,
-    the band :func:`_band`), given ``value``, the least expected cost of every (compute
-    left, state, spot now) one tick later.  The least is kept, a tie going to the action
+    ``totals(lo, hi, value)`` yields each action with its expected cost from now, an array
+    (compute left, state, spot now) over the compute left ``lo … hi`` (grid steps, the
+    band :func:`_band`), given ``value``, the least expected cost of every (compute left,
+    state, spot now) one tick later (C-ordered).  The least is kept, a tie going to the action
     yielded first.  Returns the action and the expected cost from an idle job for every
     (ticks left, compute left, ...): on-demand and infinity outside the band.
     """
@@ -231,17 +239,16 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
         lo, hi = _band(left, ticks, work_steps, per_tick)
         if lo > hi:
             continue
-        work = np.arange(lo, hi + 1)[:, None]
-        best = np.full((work.size, states, 2), math.inf)
-        choice = np.full(best.shape, ON_DEMAND, dtype=np.int8)
-        for act, total in totals(work, value):
+        best = np.full((hi - lo + 1, states, 2), math.inf)
+        choice = action[left, lo:hi + 1]
+        for act, total in totals(lo, hi, value):
             better = total < best - 1e-12
-            best = np.where(better, total, best)
-            choice = np.where(better, act, choice)
-        value = np.full_like(value, math.inf)
-        value[0] = 0.0
+            np.copyto(best, total, where=better)
+            choice[better] = act
+        # one tick earlier: the band's values, infinity elsewhere (none left: 0)
+        value[1:lo] = math.inf
         value[lo:hi + 1] = best
-        action[left, lo:hi + 1] = choice
+        value[hi + 1:] = math.inf
         expected[left, lo:hi + 1] = best[:, 0, :]
     return action, expected
 
@@ -268,22 +275,30 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         after = 1 + (act - 1) * (ages + 1) + np.minimum(tick_age + 1, ages)
         moves.append((made, after, float(price[act])))
 
-    def totals(work, value):
-        for act, (made, after, cost) in enumerate(moves):
-            rest = np.maximum(work - made[None, :], 0)               # (work, state)
-            with_spot = value[rest, after[None, :], 1]
-            lost = np.zeros_like(after) if act == SPOT else after   # preempted: idle
-            without_spot = value[rest, lost[None, :], 0]
-            going = np.empty(rest.shape + (2,))
-            for now in (0, 1):
-                going[:, :, now] = np.where(rest == 0, 0.0,
-                                            _mixed(up[now], with_spot, without_spot))
+    # what does not change from tick to tick, for every compute left (work, state):
+    # where in the value array (flat) each outcome of the next tick leads, whether the
+    # compute is done, and the cost of finishing within the tick
+    work = np.arange(work_steps + 1)[:, None]
+    prepared = []
+    for act, (made, after, cost) in enumerate(moves):
+        rest = np.maximum(work - made[None, :], 0)
+        lost = np.zeros_like(after) if act == SPOT else after   # preempted: idle
+        finished = end = None
+        if act != IDLE:
+            finished = work <= made[None, :]
+            end = (cost * (per_tick - made[None, :] + work) / per_tick
+                   if second_billing else np.full(finished.shape, cost))
+        prepared.append(((rest * states + after) * 2 + 1, (rest * states + lost) * 2,
+                         rest == 0, cost, finished, end))
+
+    def totals(lo, hi, value):
+        flat, band = value.ravel(), slice(lo, hi + 1)
+        for act, (spot_at, gone_at, none_left, cost, finished, end) in enumerate(prepared):
+            going = np.where(none_left[band, :, None], 0.0,
+                             _mixed_both(up, flat[spot_at[band]], flat[gone_at[band]]))
             total = cost + going
-            if act != IDLE:
-                finished = work <= made[None, :]
-                end = (cost * (per_tick - made[None, :] + work) / per_tick
-                       if second_billing else np.full(finished.shape, cost))
-                total = np.where(finished[:, :, None], end[:, :, None], total)
+            if finished is not None:
+                total = np.where(finished[band, :, None], end[band, :, None], total)
             if act == SPOT:
                 total[:, :, 0] = math.inf                            # no spot this tick
             yield act, total
@@ -450,36 +465,43 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
                 extra[i] = save[i]
         moves.append((start, extra))
 
-    def totals(work, value):
-        for act, (start, extra) in enumerate(moves):
-            # the same stint start serves many states: solve each start once
-            starts, of = np.unique(start, return_inverse=True)
-            if act == IDLE:  # everything saved, the same work left, idle next tick
-                with_spot = value[work[:, 0], :1, 1]
-                without_spot = value[work[:, 0], :1, 0]
-                price_now, done = 0.0, None
+    # what does not change from tick to tick, for every compute left (work, start):
+    # where in the value array (flat) each outcome of the next tick leads, whether the
+    # compute is done, and the cost of finishing within the tick
+    work = np.arange(work_steps + 1)[:, None]
+    prepared = []
+    for act, (start, extra) in enumerate(moves):
+        # the same stint start serves many states: solve each start once
+        starts, of = np.unique(start, return_inverse=True)
+        finished = end = None
+        if act == IDLE:  # everything saved, the same work left, idle next tick
+            spot_at, gone_at, price_now = work * count * 2 + 1, work * count * 2, 0.0
+        else:
+            done = made[starts][None, :]
+            rest = np.maximum(work - done, 0)
+            stays = after[starts][None, :]
+            spot_at = (rest * count + stays) * 2 + 1
+            if act == SPOT:  # taken at the boundary: back to the last write, idle
+                gone_at = np.minimum(rest + unsaved[stays], work_steps) * count * 2
             else:
-                done = made[starts][None, :]
-                rest = np.maximum(work - done, 0)
-                stays = np.broadcast_to(after[starts][None, :], rest.shape)
-                with_spot = value[rest, stays, 1]
-                if act == SPOT:  # taken at the boundary: back to the last write, idle
-                    back = np.minimum(rest + unsaved[after[starts]][None, :], work_steps)
-                    without_spot = value[back, 0, 0]
-                else:
-                    without_spot = value[rest, stays, 0]
-                price_now = price[act]
-            core = np.empty((work.size, with_spot.shape[1], 2))
-            for now in (0, 1):
-                core[:, :, now] = price_now + _mixed(up[now], with_spot, without_spot)
-            if done is not None:
-                if second_billing:  # billed to the step at which the last compute ends
-                    step = ends[starts][np.arange(starts.size)[None, :],
-                                        np.clip(work - 1, 0, per_tick - 1)]
-                    end = price_now * step / per_tick
-                else:
-                    end = np.full(core.shape[:2], price_now)
-                core = np.where((work <= done)[:, :, None], end[:, :, None], core)
+                gone_at = (rest * count + stays) * 2
+            price_now = price[act]
+            finished = work <= done
+            if second_billing:  # billed to the step at which the last compute ends
+                step = ends[starts][np.arange(starts.size)[None, :],
+                                    np.clip(work - 1, 0, per_tick - 1)]
+                end = price_now * step / per_tick
+            else:
+                end = np.full(finished.shape, price_now)
+        prepared.append((spot_at, gone_at, price_now, finished, end, of, extra))
+
+    def totals(lo, hi, value):
+        flat, band = value.ravel(), slice(lo, hi + 1)
+        for act, (spot_at, gone_at, price_now, finished, end, of, extra) in enumerate(
+                prepared):
+            core = price_now + _mixed_both(up, flat[spot_at[band]], flat[gone_at[band]])
+            if finished is not None:
+                core = np.where(finished[band, :, None], end[band, :, None], core)
             if act == SPOT:
                 core[:, :, 0] = math.inf  # no spot this tick
             yield act, core[:, of, :] + extra[None, :, None]
