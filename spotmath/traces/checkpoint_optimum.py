@@ -166,13 +166,14 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     done_after, written_after = (np.array(rows) for rows in zip(
         *(stint_progress(checkpoints, d, tick, ticks) for d in dead)))
     price = np.array([1 - discount if kind == SPOT else 1.0 for kind, _ in _GROUPS])
+    spot_price = 1 - discount
     search = _Search(ticks)
     limit = bound
 
     def hopeful(j: int, progress: np.ndarray, cost: np.ndarray) -> np.ndarray:
         rest = compute - progress
         cheap = np.minimum(rest, spot_left[j])
-        least = cost + price[0] * cheap + (rest - cheap)
+        least = cost + spot_price * cheap + (rest - cheap)
         return (j * tick + changeover + rest <= deadline + TOLERANCE) & (
             least <= limit + TOLERANCE)
 
@@ -186,7 +187,7 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
             # over, or that could not finish in time from here on is of no more use
             # (both tests only get harder as the stint goes on: it makes at most a tick
             # of progress a tick, at no less than spot's price)
-            group = search.group
+            group = search.group  # see _GROUPS: 2·(on on-demand) + (dead time)
             dead_of = group & 1
             on_spot = group < 2
             done = done_after[dead_of, length]
@@ -267,7 +268,8 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
 
 
 #: The stints' groups, by the instance and the dead time at the start (0: the
-#: changeover, 1: max(changeover, write) after a saving switch).
+#: changeover, 1: max(changeover, write) after a saving switch): group g is on spot
+#: for g < 2, and its dead time is g & 1.
 _GROUPS = ((SPOT, 0), (SPOT, 1), (ON_DEMAND, 0), (ON_DEMAND, 1))
 
 
