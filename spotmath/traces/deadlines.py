@@ -1065,7 +1065,10 @@ def spell_end_rate(availability: Availability, nodes: int = 1) -> float:
 
 
 def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
-         known=None, checkpoints: Checkpoints | None = None) -> Run | None:
+         known=None, checkpoints: Checkpoints | None = None,
+         others: dict[str, Run | None] | None = None) -> Run | None:
+    """One policy's run; ``others``: runs of other policies on the same job and spot,
+    whose costs bound the optimum's search in checkpoint mode."""
     if not _feasible(job, checkpoints):
         return None
 
@@ -1079,10 +1082,13 @@ def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = 
     if policy == "omniscient":
         bound = math.inf
         if checkpoints is not None:  # the online policies meet the deadline: the
-            # cheapest bounds the search
-            online = (simulate(rule(job), safety_net=True)
-                      for rule in (_greedy, _uniform_progress))
-            bound = min((run.cost for run in online if run.met), default=math.inf)
+            # cheapest schedule known to meet it bounds the search
+            others = dict(others or {})
+            for name, rule in (("greedy", _greedy), ("uniform-progress", _uniform_progress)):
+                if others.get(name) is None:
+                    others[name] = simulate(rule(job), safety_net=True)
+            bound = min((run.cost for run in others.values() if run is not None and run.met),
+                        default=math.inf)
         found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
                                     job.changeover, job.discount, job.billing,
                                     checkpoints=checkpoints, bound=bound)
@@ -1160,9 +1166,16 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
     interval = resolve_interval(availability, interval, checkpoint, nodes)
     checkpoints = _checkpoints(interval, checkpoint)
     spot = availability.spot(nodes)
-    return {policy: _run(job, spot[start_tick:], policy, spot[:start_tick], known=known,
-                         checkpoints=checkpoints)
-            for policy in policies}
+    runs: dict[str, Run | None] = {}
+    for policy in _optimum_last(policies):
+        runs[policy] = _run(job, spot[start_tick:], policy, spot[:start_tick], known=known,
+                            checkpoints=checkpoints, others=runs)
+    return {policy: runs[policy] for policy in policies}
+
+
+def _optimum_last(policies: Sequence[str]) -> list[str]:
+    """The policies with the omniscient one last: the others' runs bound its search."""
+    return sorted(policies, key=lambda policy: policy == "omniscient")
 
 
 def start_ticks(availability: Availability, deadline: float | str, starts: int,
