@@ -18,8 +18,8 @@ from ..inputs import InputError, closest_name
 from . import BOOK, ROOT
 from .parameters import check_book_parameters
 
-__all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_DIED", "RESULT", "RESET", "chapter_paths",
-           "declared_parameters", "execute", "glued", "run_chapter"]
+__all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_ARGUMENTS", "RESULT", "RESET",
+           "chapter_paths", "declared_parameters", "execute", "glued", "run_chapter"]
 
 if TYPE_CHECKING:
     import nbformat
@@ -93,7 +93,10 @@ def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
 
 #: How often a chapter's kernel is started when it dies before answering (a port race).
 KERNEL_STARTS = 3
-KERNEL_DIED = "Kernel died before replying to kernel_info"
+#: What a kernel started here is told: keep its history in memory, as nbclient tells the
+#: kernels it starts itself (the chapters' code does not belong in the reader's IPython
+#: history, ~/.ipython, which would grow by the whole book's code at every build).
+KERNEL_ARGUMENTS = ["--HistoryManager.hist_file=:memory:"]
 #: The prefix of a worker's result lines (its other output is the kernel's chatter).
 RESULT = "spotmath-chapter-result "
 #: Run in a worker's kernel before each chapter: what a fresh kernel would have (no names
@@ -112,14 +115,11 @@ del _os, _mpl, _plt
 
 def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path,
             kernel: Any = None) -> None:
-    """papermill's ``execute_notebook``, in a fresh ``python3`` kernel or in ``kernel``.
+    """papermill's ``execute_notebook``, in ``kernel`` or in a kernel of its own.
 
     ``kernel`` is a worker's running kernel (a ``jupyter_client`` KernelManager), reset
-    with :data:`RESET` first; without one a fresh kernel is started for this chapter.
-    jupyter_client picks a kernel's TCP ports before the kernel binds them; a kernel
-    started at the same moment (chapters run side by side) can take one, and the new
-    kernel dies before it answers.  Nothing of the chapter has run then, so the kernel is
-    started again, up to :data:`KERNEL_STARTS` times; any other error is raised at once.
+    with :data:`RESET` first; without one a kernel is started for this chapter
+    (:func:`_start_kernel`) and shut down after it.
     """
     import papermill
 
@@ -129,29 +129,29 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path,
         _run_code(kernel, RESET.format(cwd=str(cwd)))
         papermill.execute_notebook(str(source), str(output), km=kernel, **arguments)
         return
-    for attempt in range(KERNEL_STARTS):
-        try:
-            papermill.execute_notebook(str(source), str(output), kernel_name="python3",
-                                       **arguments)
-            return
-        except RuntimeError as error:
-            if KERNEL_DIED not in str(error) or attempt == KERNEL_STARTS - 1:
-                raise
+    kernel = _start_kernel(cwd)
+    try:
+        papermill.execute_notebook(str(source), str(output), km=kernel, **arguments)
+    finally:
+        kernel.shutdown_kernel(now=True)
 
 
 def _start_kernel(cwd: Path) -> Any:
-    """A running ``python3`` kernel that has answered, started up to KERNEL_STARTS times.
+    """A running ``python3`` kernel in ``cwd`` that has answered.
 
-    Its clients are asynchronous, as those nbclient makes for a kernel of its own: a
-    blocking one would wait on the kernel's output for ever once the kernel has died,
-    where nbclient's asynchronous wait notices the death.
+    jupyter_client picks a kernel's TCP ports before the kernel binds them; a kernel
+    started at the same moment (chapters run side by side) can take one, and the new
+    kernel dies before it answers.  Nothing has run in it then, so it is started again,
+    up to :data:`KERNEL_STARTS` times.  Its clients are asynchronous, as those nbclient
+    makes for a kernel of its own: a blocking one would wait on the kernel's output for
+    ever once the kernel has died, where nbclient's asynchronous wait notices the death.
     """
     from jupyter_client.manager import KernelManager
 
     for attempt in range(1, KERNEL_STARTS + 1):
         kernel = KernelManager(kernel_name="python3",
                                client_class="jupyter_client.asynchronous.AsyncKernelClient")
-        kernel.start_kernel(cwd=str(cwd))
+        kernel.start_kernel(cwd=str(cwd), extra_arguments=KERNEL_ARGUMENTS)
         client = _blocking_client(kernel)
         client.start_channels()
         try:

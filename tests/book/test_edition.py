@@ -248,44 +248,90 @@ def test_a_failing_chapter_leaves_the_earlier_edition_and_no_building_folder(tmp
 
 def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
     """The port race of parallel kernel starts: the kernel dies before it answers, nothing
-    of the chapter has run, so run_chapter starts it again (a bounded number of times);
-    any other error is the chapter's own and stops at once."""
+    has run in it, so it is shut down and started again (a bounded number of times), for
+    a chapter run alone as for a worker; an error of the chapter itself stops at once."""
     import papermill
 
     from spotmath.book import chapters
 
+    starts, stops, answers = [], [], []
+
+    class Kernel:  # what _start_kernel and execute use of jupyter_client's KernelManager
+        def __init__(self, **options):
+            self.options = options
+
+        def start_kernel(self, **options):
+            starts.append(options)
+
+        def shutdown_kernel(self, now=False):
+            stops.append(now)
+
+    class Client:
+        def start_channels(self):
+            pass
+
+        def stop_channels(self):
+            pass
+
+        def wait_for_ready(self, timeout):
+            if not answers.pop(0):
+                raise RuntimeError("Kernel died before replying to kernel_info")
+
+    import jupyter_client.manager
+
+    monkeypatch.setattr(jupyter_client.manager, "KernelManager", Kernel)
+    monkeypatch.setattr(chapters, "_blocking_client", lambda kernel: Client())
     source = chapters.chapter_paths()[0]
-    calls = []
+    ran = []
 
-    def flaky(*args, **kwargs):
-        calls.append(args)
-        if len(calls) < chapters.KERNEL_STARTS:
-            raise RuntimeError(chapters.KERNEL_DIED)
-        shutil.copy(source, args[1])
+    def execute_notebook(source, output, **options):
+        ran.append(options["km"])
+        shutil.copy(source, output)
 
-    monkeypatch.setattr(papermill, "execute_notebook", flaky)
+    monkeypatch.setattr(papermill, "execute_notebook", execute_notebook)
+    answers[:] = [False] * (chapters.KERNEL_STARTS - 1) + [True]
     values = chapters.run_chapter(source, tmp_path / "out.ipynb", {})
-    assert len(calls) == chapters.KERNEL_STARTS and values == chapters.glued(source)
+    assert values == chapters.glued(source)
+    assert len(starts) == chapters.KERNEL_STARTS and len(stops) == chapters.KERNEL_STARTS
+    assert all(start["extra_arguments"] == chapters.KERNEL_ARGUMENTS for start in starts)
+    assert len(ran) == 1  # in the kernel that answered, shut down after the chapter
 
-    def dead(*args, **kwargs):
-        calls.append(args)
-        raise RuntimeError(chapters.KERNEL_DIED)
-
-    calls.clear()
-    monkeypatch.setattr(papermill, "execute_notebook", dead)
-    with pytest.raises(RuntimeError, match=chapters.KERNEL_DIED):
+    for calls in (starts, stops, ran):
+        calls.clear()
+    answers[:] = [False] * chapters.KERNEL_STARTS
+    with pytest.raises(RuntimeError, match="Kernel died before replying"):
         chapters.run_chapter(source, tmp_path / "out.ipynb", {})
-    assert len(calls) == chapters.KERNEL_STARTS
+    assert len(starts) == chapters.KERNEL_STARTS == len(stops) and not ran
 
-    def broken(*args, **kwargs):
-        calls.append(args)
+    def broken(source, output, **options):
+        ran.append(options["km"])
         raise RuntimeError("something else")
 
-    calls.clear()
+    for calls in (starts, stops, ran):
+        calls.clear()
+    answers[:] = [True]
     monkeypatch.setattr(papermill, "execute_notebook", broken)
     with pytest.raises(RuntimeError, match="something else"):
         chapters.run_chapter(source, tmp_path / "out.ipynb", {})
-    assert len(calls) == 1
+    assert len(starts) == 1 == len(ran) == len(stops)
+
+
+def test_a_chapter_leaves_the_readers_ipython_history_alone(tmp_path, monkeypatch):
+    """The chapters' kernels keep their history in memory, as nbclient's own do: running
+    the book must not add its code to the reader's IPython history (a chapter run alone
+    and a worker's kernel start the same way)."""
+    from spotmath.book import chapters
+
+    profile = tmp_path / "ipython"
+    monkeypatch.setenv("IPYTHONDIR", str(profile))
+    source = chapters.chapter_paths()[0]
+    chapters.run_chapter(source, tmp_path / "alone.ipynb", {})
+    job = {"source": str(source), "output": str(tmp_path / "worker.ipynb"),
+           "parameters": {}, "cwd": str(source.parent)}
+    replies = []
+    chapters._serve([json.dumps(job)], replies.append)
+    assert replies == [chapters.RESULT + json.dumps({"code": 0, "message": ""})]
+    assert not list(profile.rglob("history.sqlite"))
 
 
 # -- the whole book, as the README shows it -------------------------------------------------
