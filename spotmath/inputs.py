@@ -177,6 +177,29 @@ def _check_range(
     return float(array) if array.ndim == 0 else array
 
 
+def _checked(
+    name: str, value: Any, *, expected: str, minimum: float, allow_minimum: bool,
+    maximum: float | None, original: Any, scalar: bool, allow_maximum: bool = False,
+) -> float | np.ndarray:
+    """``value`` as floats in the range, or the error naming ``name``.
+
+    A plain float, what the library's own solvers pass thousands of times, is checked
+    without NumPy: the same tests and the same result as the array path.
+    """
+    if type(value) in (float, np.float64):
+        number = float(value)
+        low = number < minimum if allow_minimum else number <= minimum
+        high = maximum is not None and (number > maximum if allow_maximum
+                                        else number >= maximum)
+        if not math.isfinite(number) or low or high:
+            raise _must(name, expected, original)
+        return number
+    return _check_range(name, _as_float_array(name, value, expected), minimum=minimum,
+                        allow_minimum=allow_minimum, maximum=maximum,
+                        allow_maximum=allow_maximum, expected=expected, original=original,
+                        scalar=scalar)
+
+
 @fill_doc
 def parse_duration(name: str, value: Any) -> Any:
     """Turn ``'90s'``, ``'10min'``, ``'4h'``, ``'1.5d'`` (or a bare number string) into hours.
@@ -358,9 +381,9 @@ def check_duration(
     """
     sign = ">= 0" if allow_zero else "> 0"
     expected = WORDS["duration"].format(sign=sign)
-    array = _as_float_array(name, parse_duration(name, value), expected)
-    hours = _check_range(name, array, minimum=0.0, allow_minimum=allow_zero, maximum=None,
-                         expected=expected, original=value, scalar=scalar)
+    hours = _checked(name, parse_duration(name, value), minimum=0.0,
+                     allow_minimum=allow_zero, maximum=None, expected=expected,
+                     original=value, scalar=scalar)
     return _bound(name, hours, "duration", value) if bounded else hours
 
 
@@ -397,9 +420,8 @@ def check_rate(name: str, value: Any, *, scalar: bool = False,
     0.25
     """
     expected = WORDS["rate"]
-    array = _as_float_array(name, parse_rate(name, value), expected)
-    rate = _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=None,
-                        expected=expected, original=value, scalar=scalar)
+    rate = _checked(name, parse_rate(name, value), minimum=0.0, allow_minimum=False,
+                    maximum=None, expected=expected, original=value, scalar=scalar)
     return _bound(name, rate, "rate", value) if bounded else rate
 
 
@@ -448,9 +470,8 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
     """
     expected = WORDS["discount"]
     number = _text_to_number(name, value, expected, percent=True)
-    array = _as_float_array(name, number, expected)
-    return _check_range(name, array, minimum=0.0, allow_minimum=False, maximum=1.0,
-                        expected=expected, original=value, scalar=scalar)
+    return _checked(name, number, minimum=0.0, allow_minimum=False, maximum=1.0,
+                    expected=expected, original=value, scalar=scalar)
 
 
 @fill_doc
@@ -589,10 +610,10 @@ def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
     >>> check_number("jobs", "40", minimum=1, allow_minimum=True, expected="a count >= 1")
     40.0
     """
-    array = _as_float_array(name, _text_to_number(name, value, expected), expected)
-    return _check_range(name, array, minimum=minimum, allow_minimum=allow_minimum,
-                        maximum=maximum, allow_maximum=allow_maximum, expected=expected,
-                        original=value, scalar=scalar)
+    return _checked(name, _text_to_number(name, value, expected), minimum=minimum,
+                    allow_minimum=allow_minimum, maximum=maximum,
+                    allow_maximum=allow_maximum, expected=expected, original=value,
+                    scalar=scalar)
 
 
 @fill_doc

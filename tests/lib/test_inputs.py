@@ -142,3 +142,33 @@ def test_rates_from_an_mtbf():
         sm.waste_fraction("16/d", 1, 0, 0)
     with pytest.raises(InputError, match=r"^mtbf: must be a duration > 0"):
         sm.rate_from_mtbf("-4h")
+
+
+def _outcome(check, value):
+    try:
+        return "ok", check(value)
+    except InputError as error:
+        return "error", str(error)
+
+
+_EDGES = st.sampled_from([0.0, -0.0, 1.0, 1 - 2**-53, 1e-320, -1e-300, math.inf, -math.inf,
+                          math.nan, 1e308])
+
+
+@given(value=st.one_of(st.floats(allow_nan=True, allow_infinity=True), _EDGES),
+       wide=st.booleans())
+def test_a_plain_float_is_checked_as_an_array_is(value, wide):
+    """Plain floats take a path without NumPy (the solvers pass thousands): the same value
+    or the same message as the array path, which a 0-d array takes, for every check."""
+    checks = [
+        lambda v: check_duration("restart_time", v, allow_zero=wide),
+        lambda v: check_rate("preemption_rate", v),
+        lambda v: check_discount("spot_discount", v),
+        lambda v: sm.inputs.check_number("level1_loss", v, minimum=0.0, allow_minimum=wide,
+                                         maximum=1.0, allow_maximum=wide,
+                                         expected="a share"),
+    ]
+    for check in checks:
+        plain = _outcome(check, value)
+        assert plain == _outcome(check, np.array(value)) == _outcome(check, np.float64(value))
+        assert plain[0] == "error" or type(plain[1]) is float
