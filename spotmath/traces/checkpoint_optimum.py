@@ -134,12 +134,9 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     bound : float, optional
         The cost of a schedule known to meet the deadline, on-demand hours (default: none
         known).  The search drops every state that cannot end below it: one whose cost so
-        far, plus the instance time it still needs at spot's price as far as the spot
-        left in the window allows and at on-demand's beyond, exceeds it.  It also drops
-        every state that could not finish in time even on an instance from now.  A state
-        between stints needs a changeover, its compute left and at least that compute's
-        writes (each stint but the last saves all of its part); a running stint, its
-        compute left.
+        far, plus its compute left at spot's price as far as the spot left in the window
+        allows and at on-demand's beyond, exceeds it.  It also drops every state that
+        could not finish in time even on an instance from now without writes.
 
     Returns
     -------
@@ -173,18 +170,11 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     search = _Search(ticks)
     limit = bound
 
-    def hopeful(j: int, progress: np.ndarray, cost: np.ndarray, fresh: bool = True
-                ) -> np.ndarray:
-        """Could a state at boundary j with this progress and cost still finish in time
-        below the limit?  ``fresh``: it needs a new stint, so also its changeover (dead
-        time, billed) and the writes of the compute left: however it is split into
-        stints, each but the last saves all of its part, so at least writes(rest)."""
+    def hopeful(j: int, progress: np.ndarray, cost: np.ndarray) -> np.ndarray:
         rest = compute - progress
-        busy = rest + write * checkpoints.writes(rest) if fresh else rest
-        billed = busy + changeover if fresh else busy
-        cheap = np.minimum(billed, spot_left[j])
-        least = cost + spot_price * cheap + (billed - cheap)
-        return (j * tick + changeover + busy <= deadline + TOLERANCE) & (
+        cheap = np.minimum(rest, spot_left[j])
+        least = cost + spot_price * cheap + (rest - cheap)
+        return (j * tick + changeover + rest <= deadline + TOLERANCE) & (
             least <= limit + TOLERANCE)
 
     search.free.add(0, np.zeros(1), np.zeros(1), np.full(1, -1), np.zeros(1, np.int64))
@@ -202,9 +192,8 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
             on_spot = group < 2
             done = done_after[dead_of, length]
             cost = cost + price[group] * length * tick
-            useful = (length < search.finish_m) & ~(
-                on_spot & (search.start < (starts[j - 1] if j else 1))) & hopeful(
-                j, progress + done, cost, fresh=False)
+            useful = (length < search.finish_m) & hopeful(j, progress + done, cost) & ~(
+                on_spot & (search.start < (starts[j - 1] if j else 1)))
             if not useful.all():
                 search.keep(useful)
                 progress, cost, parent, length = (
