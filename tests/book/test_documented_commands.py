@@ -20,11 +20,11 @@ NOT_RUN_HERE = {
     "&& jupyter-book build . -W -n --keep-going":
         "installs into .venv; the build itself is tests/book/conftest.py's built_book",
     "python3 -m venv .venv && . .venv/bin/activate && pip install -r requirements.txt "
-    "&& python -m pytest -n auto tests/lib && python -m pytest -n auto --dist loadfile "
-    "--nbval --nbval-current-env --nbval-sanitize-with tests/book/nbval_sanitize.cfg "
-    "tests/book book":
+    "&& python -m pytest -n auto --dist worksteal tests/lib "
+    "&& python -m pytest -n auto --dist loadfile --nbval --nbval-current-env "
+    "--nbval-sanitize-with tests/book/nbval_sanitize.cfg tests/book book":
         "this suite; .ci/run runs it verbatim (test_ci_runs_the_readmes_test_command)",
-    "python -m pytest tests/lib":
+    "python -m pytest -n auto --dist worksteal tests/lib":
         "the library's tests, which this suite runs first (the same files)",
     "spotmath book --params my.yaml -p restart_minutes 5 --out my-edition":
         "built as shown, with the README's my.yaml, by tests/book/test_edition.py",
