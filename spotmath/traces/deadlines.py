@@ -761,13 +761,6 @@ def _feasible(job: _Job, checkpoints: Checkpoints | None = None) -> bool:
 
 # --------------------------------------------------------------------------- the optimum
 
-def _spells(spot: np.ndarray) -> int:
-    """Runs of consecutive available ticks."""
-    if not spot.size:
-        return 0
-    return int(spot[0]) + int(np.count_nonzero(spot[1:] & ~spot[:-1]))
-
-
 @fill_doc
 def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
                         changeover: float, discount: float, billing: str = "tick",
@@ -823,114 +816,174 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
 
         return checkpoint_schedule(spot, tick, compute, deadline, changeover, discount,
                                    checkpoints, billing, bound)
+    return _paper_optima(np.asarray(spot, dtype=bool)[None, :], tick, compute, deadline,
+                         changeover, discount, billing)[0]
+
+
+#: About how many values one tick's band of :func:`_paper_optima`'s windows solved side
+#: by side holds: more windows at once saves NumPy's overhead on small programmes; beyond
+#: this the arrays outgrow the caches and each window costs more than alone.
+_BAND_VALUES = 32_768
+
+
+def _paper_optima(spot: np.ndarray, tick: float, compute: float, deadline: float,
+                  changeover: float, discount: float, billing: str
+                  ) -> list[tuple[np.ndarray, float, float] | None]:
+    """:func:`omniscient_schedule` in the paper's model for each row of ``spot`` (windows
+    of one job), in order: windows that allow as many stints solved side by side, a few
+    at a time, each row's values those it has alone."""
     ticks = math.ceil(deadline / tick - TOLERANCE)
-    window = np.zeros(ticks, dtype=bool)  # ticks beyond the trace have no spot
-    given = np.asarray(spot, dtype=bool)[:ticks]
-    window[:given.size] = given
-    spot = window
+    rows = spot.shape[0]
+    window = np.zeros((rows, ticks), dtype=bool)  # ticks beyond the trace have no spot
+    given = spot[:, :ticks]
+    window[:, :given.shape[1]] = given
     has_changeover = changeover > TOLERANCE
     if has_changeover:
         most = math.floor((ticks * tick - compute) / changeover + TOLERANCE)
-        stints = max(1, min(most, 2 * _spells(spot) + 1, ticks))
+        spells = window[:, 0] + np.count_nonzero(window[:, 1:] & ~window[:, :-1], axis=1)
+        stints = np.maximum(1, np.minimum(np.minimum(most, 2 * spells + 1), ticks))
     else:
-        stints = 1
-    size_j = stints + 1
+        stints = np.ones(rows, dtype=np.int64)
+    optima: list[tuple[np.ndarray, float, float] | None] = [None] * rows
+    order = np.argsort(stints, kind="stable")
+    # the widest band of instance ticks a tick can hold (at most ticks − done_at[0] + 1)
+    done_first = math.ceil(compute / tick - TOLERANCE)
+    width = max(1, min(ticks, ticks - done_first + 2))
+    at = 0
+    while at < rows:
+        many = max(1, _BAND_VALUES // (3 * (int(stints[order[at]]) + 1) * width))
+        chosen = order[at:at + many]
+        for row, found in zip(chosen.tolist(), _solved_side_by_side(
+                window[chosen], stints[chosen], tick, compute, deadline, changeover,
+                discount, billing)):
+            optima[row] = found
+        at += many
+    return optima
+
+
+def _solved_side_by_side(window: np.ndarray, stints: np.ndarray, tick: float,
+                         compute: float, deadline: float, changeover: float,
+                         discount: float, billing: str
+                         ) -> list[tuple[np.ndarray, float, float] | None]:
+    """The paper's optimum for each row of ``window`` with at most ``stints`` stints:
+    one programme over a leading axis of rows, its stints up to the largest bound (a
+    row's states beyond its own bound are kept empty)."""
+    rows, ticks = window.shape
+    has_changeover = changeover > TOLERANCE
+    size_j = int(stints.max()) + 1
     shift = changeover if has_changeover else 0.0
     # the instance ticks after which a job with j stints has done its compute
     done_at = np.ceil((compute + np.arange(size_j) * shift) / tick - TOLERANCE
                       ).astype(np.int64)
     size_k = int(min(ticks, done_at.max())) + 1
-    value = np.full((3, size_j, size_k), _MISSING, dtype=np.int32)
-    value[IDLE, 0, 0] = 0
+    beyond = (np.arange(size_j)[None, :] > stints[:, None])[:, None, :, None]
+    uneven = bool(beyond.any())  # rows with fewer stints than others
+    value = np.full((rows, 3, size_j, size_k), _MISSING, dtype=np.int32)
+    value[:, IDLE, 0, 0] = 0
     kept: list[tuple[int, np.ndarray]] = []  # each tick's band of values, for the way back
-    best: tuple[float, float, int, int, int, int, int] | None = None
+    best: list[tuple[float, float, int, int, int, int, int] | None] = [None] * rows
     # finishing with j stints: at k = done_at[j] instance ticks, with ``over`` hours of
     # the last tick unused; done_at grows with j, so a band of k holds a range of j
     over_at = done_at * tick - np.arange(size_j) * shift - compute
     ends = done_at.tolist()
-    kinds = np.array([SPOT, ON_DEMAND])[:, None]
     unused = (np.array([1 - discount, 1.0])[:, None] if billing == "second"
               else np.zeros((2, 1)))
+    previous = 0  # the band's first column a tick ago
     for i in range(ticks):
         # k after tick i: at most i + 1, and enough that the rest of the window can finish
         hi = min(i + 1, size_k - 1)
         lo = max(0, int(done_at[0]) - (ticks - 1 - i))
-        band = _step(value, lo, hi, bool(spot[i]), has_changeover)
+        band = _step(value, lo, hi, window[:, i], has_changeover)
+        if uneven:  # no more stints than each row's spells allow
+            np.putmask(band, np.broadcast_to(beyond, band.shape), _MISSING)
         # finishing in this tick: with j stints, exactly at k = done_at[j]
         first, last = bisect.bisect_left(ends, lo), bisect.bisect_right(ends, hi)
         if first < last:
             js = np.arange(first, last)
             ks = done_at[first:last]
-            spot_ticks = band[SPOT:ON_DEMAND + 1, js, ks - lo]  # (kind, j)
+            spot_ticks = band[:, SPOT:ON_DEMAND + 1, js, ks - lo]  # (row, kind, j)
             live = spot_ticks >= 0
             if live.any():
                 over = over_at[first:last]
                 finish = ((i + 1) * tick - over).tolist()
                 cost = tick * (ks - discount * spot_ticks) - over * unused
-                which, at = np.nonzero(live)
-                for kind, j, c in zip(which.tolist(), at.tolist(), cost[live].tolist()):
-                    f = finish[j]
+                found = np.nonzero(live)
+                for row, kind, j, c in zip(*(index.tolist() for index in found),
+                                           cost[live].tolist()):
+                    f, known = finish[j], best[row]
                     if f > deadline + TOLERANCE:
                         continue
-                    if best is None or c < best[0] - TOLERANCE or (
-                            c <= best[0] + TOLERANCE and f < best[1] - TOLERANCE):
-                        best = (c, f, i, int(kinds[kind, 0]), first + j, int(ks[j]),
-                                int(spot_ticks[kind, j]))
-                band[SPOT:ON_DEMAND + 1, js, ks - lo] = _MISSING  # it goes no further
+                    if known is None or c < known[0] - TOLERANCE or (
+                            c <= known[0] + TOLERANCE and f < known[1] - TOLERANCE):
+                        best[row] = (c, f, i, (SPOT, ON_DEMAND)[kind], first + j,
+                                     int(ks[j]), int(spot_ticks[row, kind, j]))
+                band[:, SPOT:ON_DEMAND + 1, js, ks - lo] = _MISSING  # it goes no further
         kept.append((lo, band))
-        value = np.full_like(value, _MISSING)
-        value[:, :, lo:hi + 1] = band
-    if best is None:
-        return None
-    cost, finish, last, kind, j, k, worth = best
-    return _way_back(kept, last, kind, j, k, worth, has_changeover), cost, finish
+        # the next tick reads this band; the columns left of it held the last one's
+        value[..., previous:lo] = _MISSING
+        value[..., lo:hi + 1] = band
+        previous = lo
+    optima: list[tuple[np.ndarray, float, float] | None] = []
+    for row, found in enumerate(best):
+        if found is None:
+            optima.append(None)
+            continue
+        cost, finish, last, kind, j, k, worth = found
+        optima.append((_way_back(kept, row, last, kind, j, k, worth, has_changeover),
+                       cost, finish))
+    return optima
 
 
 #: The value of a state no schedule reaches.
 _MISSING = -(1 << 30)
 
 
-def _step(value: np.ndarray, lo: int, hi: int, spot: bool, has_changeover: bool
+def _step(value: np.ndarray, lo: int, hi: int, spot: np.ndarray, has_changeover: bool
           ) -> np.ndarray:
-    """One tick of the optimum's recursion on the band ``lo <= k <= hi``.
+    """One tick of the optimum's recursion on the band ``lo <= k <= hi``, for each row.
 
-    ``value[kind, j, k]`` is the most spot ticks of a schedule that is on ``kind`` after
-    ``k`` instance ticks in ``j`` stints (``_MISSING`` where none is).
+    ``value[row, kind, j, k]`` is the most spot ticks of a schedule that is on ``kind``
+    after ``k`` instance ticks in ``j`` stints (``_MISSING`` where none is); ``spot``,
+    whether each row has spot in this tick.
     """
-    idle = value[IDLE]
-    out = np.full((3,) + value.shape[1:2] + (hi - lo + 1,), _MISSING, dtype=value.dtype)
-    np.maximum(np.maximum(idle[:, lo:hi + 1], value[SPOT, :, lo:hi + 1]),
-               value[ON_DEMAND, :, lo:hi + 1], out=out[IDLE])
+    idle = value[:, IDLE]
+    out = np.full(value.shape[:1] + (3,) + value.shape[2:3] + (hi - lo + 1,), _MISSING,
+                  dtype=value.dtype)
+    np.maximum(np.maximum(idle[..., lo:hi + 1], value[:, SPOT, :, lo:hi + 1]),
+               value[:, ON_DEMAND, :, lo:hi + 1], out=out[:, IDLE])
     # k - 1 for every k of the band; k = 0 has no predecessor on an instance
     start = max(lo, 1)
     before = slice(start - 1, hi)
     for kind, other in ((ON_DEMAND, SPOT), (SPOT, ON_DEMAND)):
-        if kind == SPOT and not spot:
+        if kind == SPOT and not spot.any():
             continue
-        stay = value[kind, :, before]
-        fresh = np.maximum(idle[:, before], value[other, :, before])
-        target = out[kind, :, start - lo:]
+        stay = value[:, kind, :, before]
+        fresh = np.maximum(idle[..., before], value[:, other, :, before])
+        target = out[:, kind, :, start - lo:]
         if has_changeover:  # a new stint: (j - 1, k - 1) -> (j, k)
-            target[0] = stay[0]
-            np.maximum(stay[1:], fresh[:-1], out=target[1:])
+            target[:, 0] = stay[:, 0]
+            np.maximum(stay[:, 1:], fresh[:, :-1], out=target[:, 1:])
         else:
             np.maximum(stay, fresh, out=target)
-        if kind == SPOT:  # a spot tick more, where there is a schedule
+        if kind == SPOT:  # a spot tick more, where there is a schedule and spot
             target += target >= 0
+            if not spot.all():
+                target[~spot] = _MISSING
     return out
 
 
-def _way_back(kept: list[tuple[int, np.ndarray]], last: int, kind: int, j: int, k: int,
-              worth: int, has_changeover: bool) -> np.ndarray:
-    """The schedule that reaches (kind, j, k) with ``worth`` spot ticks after tick
-    ``last``, found backwards through the kept values (any predecessor of equal value)."""
+def _way_back(kept: list[tuple[int, np.ndarray]], row: int, last: int, kind: int, j: int,
+              k: int, worth: int, has_changeover: bool) -> np.ndarray:
+    """The schedule of ``row`` that reaches (kind, j, k) with ``worth`` spot ticks after
+    tick ``last``, found backwards through the kept values (any predecessor of equal
+    value)."""
     def get(step: int, what: int, jj: int, kk: int) -> int:
         if step < 0:
             return 0 if (what, jj, kk) == (IDLE, 0, 0) else _MISSING
         lo, band = kept[step]
-        if jj < 0 or not 0 <= kk - lo < band.shape[2]:
+        if jj < 0 or not 0 <= kk - lo < band.shape[3]:
             return _MISSING
-        return int(band[what, jj, kk - lo])
+        return int(band[row, what, jj, kk - lo])
 
     kinds = np.zeros(last + 1, dtype=np.int8)
     for step in range(last, -1, -1):
@@ -1066,9 +1119,10 @@ def spell_end_rate(availability: Availability, nodes: int = 1) -> float:
 
 def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
          known=None, checkpoints: Checkpoints | None = None,
-         others: dict[str, Run | None] | None = None) -> Run | None:
+         others: dict[str, Run | None] | None = None, optimum=None) -> Run | None:
     """One policy's run; ``others``: runs of other policies on the same job and spot,
-    whose costs bound the optimum's search in checkpoint mode."""
+    whose costs bound the optimum's search in checkpoint mode; ``optimum``: the
+    omniscient schedule when it was found already (:func:`_paper_optima`)."""
     if not _feasible(job, checkpoints):
         return None
 
@@ -1089,9 +1143,9 @@ def _run(job: _Job, spot: np.ndarray, policy: str, history: np.ndarray | None = 
                     others[name] = simulate(rule(job), safety_net=True)
             bound = min((run.cost for run in others.values() if run is not None and run.met),
                         default=math.inf)
-        found = omniscient_schedule(spot, job.tick, job.compute, job.deadline,
-                                    job.changeover, job.discount, job.billing,
-                                    checkpoints=checkpoints, bound=bound)
+        found = optimum or omniscient_schedule(spot, job.tick, job.compute, job.deadline,
+                                               job.changeover, job.discount, job.billing,
+                                               checkpoints=checkpoints, bound=bound)
         if found is None:  # on-demand from the start meets it: the search must find one
             raise RuntimeError("no optimal schedule found for a feasible deadline")
         return simulate(_following(found[0]), safety_net=False)
@@ -1151,10 +1205,11 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
 
 
 def _run_policies(availability, compute, deadline, changeover, discount, *, policies,
-                  start_tick, nodes, billing, interval, checkpoint, known=None
-                  ) -> dict[str, Run | None]:
+                  start_tick, nodes, billing, interval, checkpoint, known=None,
+                  optimum=None) -> dict[str, Run | None]:
     """:func:`run_policies`, the model policy planning with ``known`` when given (the
-    fit of the history before ``start_tick``, made already)."""
+    fit of the history before ``start_tick``, made already), the omniscient one following
+    ``optimum`` when given (its schedule, found already)."""
     for policy in policies:
         check_choice("policy", policy, POLICIES)
     job = _job(compute, deadline, changeover, discount, availability.tick, billing)
@@ -1169,7 +1224,7 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
     runs: dict[str, Run | None] = {}
     for policy in _optimum_last(policies):
         runs[policy] = _run(job, spot[start_tick:], policy, spot[:start_tick], known=known,
-                            checkpoints=checkpoints, others=runs)
+                            checkpoints=checkpoints, others=runs, optimum=optimum)
     return {policy: runs[policy] for policy in policies}
 
 
@@ -1260,12 +1315,24 @@ def compare_starts(availability: Availability, compute: float | str,
         spot = availability.spot(nodes)
         fits = [fit_availability(spot[:tick]) for tick in ticks]
         order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
+    optima = [None] * len(ticks)
+    if "omniscient" in policies and interval is None:  # the paper's optima side by side
+        job = _job(compute, deadline, changeover, discount, availability.tick, billing)
+        if _feasible(job):
+            length = math.ceil(job.deadline / job.tick - TOLERANCE)
+            spot = availability.spot(nodes)
+            windows = np.zeros((len(ticks), length), dtype=bool)
+            for n, tick in enumerate(ticks):
+                given = spot[tick:tick + length]
+                windows[n, :given.size] = given
+            optima = _paper_optima(windows, job.tick, job.compute, job.deadline,
+                                   job.changeover, job.discount, job.billing)
     found: dict[int, dict[str, Run | None]] = {}
     for n in order:  # the model policy plans with the fit made for the order
         found[n] = _run_policies(availability, compute, deadline, changeover, discount,
                                  policies=policies, start_tick=int(ticks[n]), nodes=nodes,
                                  billing=billing, interval=interval, checkpoint=checkpoint,
-                                 known=fits[n])
+                                 known=fits[n], optimum=optima[n])
         if any(run is None for run in found[n].values()):
             return None
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}
@@ -1356,12 +1423,18 @@ def expected_costs(model, tick: float | str, compute: float | str, deadline: flo
         return None
     ticks = math.ceil(job.deadline / job.tick - TOLERANCE) + 1
     rng = np.random.default_rng(seed)
-    runs: dict[str, list[Run]] = {policy: [] for policy in policies}
+    spots = []
     for _ in range(draws):
         first = bool(rng.random() < model.available_share)
-        spot = markov_availability(model, ticks, int(rng.integers(2**32)), first=first)
+        spots.append(markov_availability(model, ticks, int(rng.integers(2**32)), first=first))
+    optima = [None] * draws
+    if "omniscient" in policies:  # solved side by side, a few draws at a time
+        optima = _paper_optima(np.array(spots), job.tick, job.compute, job.deadline,
+                               job.changeover, job.discount, job.billing)
+    runs: dict[str, list[Run]] = {policy: [] for policy in policies}
+    for spot, optimum in zip(spots, optima):
         for policy in policies:
-            runs[policy].append(_run(job, spot, policy, known=model))
+            runs[policy].append(_run(job, spot, policy, known=model, optimum=optimum))
     od_cost = _simulate(job, np.zeros(0, dtype=bool), "on-demand", _on_demand(job),
                         safety_net=False).cost
     result = {}

@@ -223,6 +223,23 @@ def test_many_starts_summarise_every_policy():
     assert again.starts.tolist() == summary.starts.tolist()
 
 
+@pytest.mark.parametrize("changeover, billing", [("12min", "tick"), ("0", "second"),
+                                                 ("45min", "second")])
+def test_optima_solved_side_by_side_are_each_starts_own(changeover, billing):
+    """Many starts' optima are solved side by side (windows allowing as many stints
+    together, in batches); each run is the one that start gets alone, field for field,
+    on a trace whose spells (so the stints each window allows) vary widely."""
+    rng = np.random.default_rng(11)
+    counts = np.repeat(rng.integers(0, 2, size=400), rng.integers(1, 12, size=400))
+    trace = Availability("t", 0.25, counts)
+    summary = compare_starts(trace, "10h", "18h", changeover, 0.7, starts=100, seed=5,
+                             policies=["omniscient"], billing=billing)
+    alone = [run_policies(trace, "10h", "18h", changeover, 0.7, start_tick=int(start),
+                          policies=["omniscient"], billing=billing)["omniscient"]
+             for start in summary.starts]
+    assert [repr(run) for run in summary.runs["omniscient"]] == [repr(run) for run in alone]
+
+
 def test_a_gang_has_spot_only_where_the_trace_has_enough_instances():
     trace = Availability("t", 1.0, np.array([3, 2, 1, 0] * 10))
     assert trace.spot(2).tolist()[:4] == [True, True, False, False]
