@@ -1319,12 +1319,9 @@ def compare_starts(availability: Availability, compute: float | str,
     if "omniscient" in policies and interval is None:  # the paper's optima side by side
         job = _job(compute, deadline, changeover, discount, availability.tick, billing)
         if _feasible(job):
-            length = math.ceil(job.deadline / job.tick - TOLERANCE)
+            length = math.ceil(job.deadline / job.tick - TOLERANCE)  # start_ticks' room
             spot = availability.spot(nodes)
-            windows = np.zeros((len(ticks), length), dtype=bool)
-            for n, tick in enumerate(ticks):
-                given = spot[tick:tick + length]
-                windows[n, :given.size] = given
+            windows = np.stack([spot[tick:tick + length] for tick in ticks])
             optima = _paper_optima(windows, job.tick, job.compute, job.deadline,
                                    job.changeover, job.discount, job.billing)
     found: dict[int, dict[str, Run | None]] = {}
