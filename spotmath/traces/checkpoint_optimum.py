@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from ..docs import fill_doc
-from .deadlines import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
+from .stints import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
 
 __all__ = ["checkpoint_schedule", "stint_progress"]
 

@@ -35,6 +35,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..docs import fill_doc
+from ..inputs import check_gang_size, check_seed
+from .stints import IDLE, ON_DEMAND, SPOT
 
 __all__ = ["GRID", "PHASES", "AvailabilityModel", "fit_availability", "markov_availability",
            "ModelPolicy", "model_policy", "CheckpointModelPolicy", "checkpoint_model_policy"]
@@ -44,7 +46,6 @@ GRID = 6
 #: In checkpoint mode, the most grid steps a cycle of compute and write may take (the
 #: grid is coarsened below ``GRID`` steps a tick where the cycle is longer).
 PHASES = 24
-IDLE, SPOT, ON_DEMAND = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -135,8 +136,6 @@ def markov_availability(model: AvailabilityModel, ticks: int, seed: int,
     >>> markov_availability(model, 8, seed=1).tolist()
     [True, False, False, True, True, True, True, True]
     """
-    from ..inputs import check_gang_size, check_seed
-
     ticks = check_gang_size("ticks", ticks, what="a whole number of ticks")
     draws = np.random.default_rng(check_seed("seed", seed)).random(ticks)
     spot = np.empty(ticks, dtype=bool)

@@ -98,8 +98,21 @@ from ..inputs import (
     check_gang_size,
     check_parameters,
     check_seed,
+    rate_from_mtbf,
 )
+from ..model.intervals import exact_interval
 from ..model.simulate import Segment
+from .checkpoint_optimum import checkpoint_schedule
+from .deadline_model import (
+    GRID,
+    AvailabilityModel,
+    checkpoint_model_policy,
+    fit_availability,
+    markov_availability,
+    model_policy,
+)
+from .reading import read_group_sizes, read_trace
+from .stints import IDLE, KINDS, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
 
 __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP",
            "Availability",
@@ -116,11 +129,6 @@ POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
 ONLINE = ("greedy", "uniform-progress", "model")
 #: The availability formats :func:`read_availability` reads.
 AVAILABILITY_FORMATS = ("cbl-json", "csv", "group-sizes", "spotmath", "bamboo")
-#: Hours: two times or amounts of work closer than this are equal.
-TOLERANCE = 1e-9
-#: What the job does in a tick.
-IDLE, SPOT, ON_DEMAND = 0, 1, 2
-KINDS = ("idle", "spot", "on-demand")
 #: The tick instance traces are cut into when none is given, hours (10 minutes).
 DEFAULT_TICK = 1 / 6
 #: A greedy-to-optimum gap smaller than this share of on-demand's cost is no gap.
@@ -360,8 +368,6 @@ def read_availability(path: str | Path, trace_format: str | None = None,
         return _read_cbl_json(path, text)
     if trace_format == "csv":
         return _read_csv(path, text)
-    from .reading import read_group_sizes, read_trace
-
     if trace_format == "group-sizes":
         return availability_from_sizes(read_group_sizes(path), tick)
     return availability_from_trace(read_trace(path, trace_format), tick)
@@ -516,8 +522,6 @@ def _model(job: _Job, history: np.ndarray | None, known=None,
            checkpoints: Checkpoints | None = None) -> Choice:
     """The model policy, fitted to ``history``, or planning with the ``known`` model; in
     checkpoint mode with its writes and rollbacks."""
-    from .deadline_model import checkpoint_model_policy, fit_availability, model_policy
-
     fitted = known if known is not None else fit_availability(
         np.zeros(0, dtype=bool) if history is None else history)
     if checkpoints is not None:
@@ -598,20 +602,6 @@ def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
         done[kind] += work
         after.append(progress)
     raise RuntimeError(f"{policy} did not finish within {limit} ticks")
-
-
-@dataclass(frozen=True)
-class Checkpoints:
-    """Checkpoint mode: a write of ``cost`` hours after every ``interval`` of compute."""
-
-    interval: float
-    cost: float
-
-    def writes(self, work: float | np.ndarray) -> int | np.ndarray:
-        """Writes between the segments of ``work`` hours of compute (none after the last);
-        ``work`` a number or an array."""
-        count = np.maximum(np.ceil(np.asarray(work) / self.interval - TOLERANCE) - 1, 0)
-        return int(count) if np.ndim(count) == 0 else count
 
 
 def _on_demand_time(job: _Job, checkpoints: Checkpoints, work: float) -> float:
@@ -812,8 +802,6 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         deadline.
     """
     if checkpoints is not None:
-        from .checkpoint_optimum import checkpoint_schedule
-
         return checkpoint_schedule(spot, tick, compute, deadline, changeover, discount,
                                    checkpoints, billing, bound)
     return _paper_optima(np.asarray(spot, dtype=bool)[None, :], tick, compute, deadline,
@@ -1091,8 +1079,6 @@ def auto_interval(availability: Availability, checkpoint: float | str, nodes: in
     InputError
         A trace in which no spell of spot ends (no rate to plan for).
     """
-    from ..model.numerics import exact_interval
-
     (checkpoint,) = check_parameters(scalar=True, checkpoint_cost=checkpoint)
     rate = spell_end_rate(availability, nodes)
     if rate == 0:
@@ -1310,8 +1296,6 @@ def compare_starts(availability: Availability, compute: float | str,
     interval = resolve_interval(availability, interval, checkpoint, nodes)
     order, fits = range(len(ticks)), [None] * len(ticks)
     if "model" in policies:  # starts whose histories fit alike in turn: one solve each
-        from .deadline_model import fit_availability
-
         spot = availability.spot(nodes)
         fits = [fit_availability(spot[:tick]) for tick in ticks]
         order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
@@ -1380,9 +1364,6 @@ def spell_model(tick: float | str, mtbf: float | str, outage: float | str, nodes
         ``stay_up = exp(−N·tick/MTBF)`` and ``stay_down = exp(−tick/outage)``: the chance a
         Poisson process of that rate does not fire within a tick.
     """
-    from ..inputs import rate_from_mtbf
-    from .deadline_model import AvailabilityModel
-
     (tick, outage) = check_parameters(scalar=True, tick=tick, hours=outage)
     rate = rate_from_mtbf(mtbf, "mtbf") * check_gang_size("nodes", nodes)
     return AvailabilityModel(stay_up=math.exp(-rate * tick),
@@ -1409,8 +1390,6 @@ def expected_costs(model, tick: float | str, compute: float | str, deadline: flo
     InputError
         A bad value (named).
     """
-    from .deadline_model import markov_availability
-
     for policy in policies:
         check_choice("policy", policy, POLICIES)
     draws = check_gang_size("draws", draws, what="a whole number of draws")
@@ -1457,8 +1436,6 @@ def model_expected_cost(model, tick: float | str, compute: float | str,
     The start's availability is drawn from the chain's long-run share.  None when no
     policy can meet the deadline.
     """
-    from .deadline_model import GRID, model_policy
-
     job = _job(compute, deadline, changeover, discount, tick, billing)
     if not _feasible(job):
         return None

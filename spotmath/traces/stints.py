@@ -1,0 +1,42 @@
+"""What the deadline modules share: the kinds of tick, the tolerance on hours, and
+checkpoint mode.
+
+:mod:`~spotmath.traces.deadlines` runs the policies, :mod:`~spotmath.traces.deadline_model`
+solves the model policy and :mod:`~spotmath.traces.checkpoint_optimum` searches the
+optimum in checkpoint mode; each reads these from here, so none imports another to
+learn them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["TOLERANCE", "IDLE", "SPOT", "ON_DEMAND", "KINDS", "Checkpoints"]
+
+#: Hours: two times or amounts of work closer than this are equal.
+TOLERANCE = 1e-9
+#: What the job does in a tick.
+IDLE, SPOT, ON_DEMAND = 0, 1, 2
+KINDS = ("idle", "spot", "on-demand")
+
+
+@dataclass(frozen=True)
+class Checkpoints:
+    """Checkpoint mode: a write of ``cost`` hours after every ``interval`` of compute."""
+
+    interval: float
+    cost: float
+
+    def writes(self, work: float | np.ndarray) -> int | np.ndarray:
+        """Writes between the segments of ``work`` hours of compute (none after the last);
+        ``work`` a number or an array.
+
+        Examples
+        --------
+        >>> Checkpoints(2.0, 0.1).writes(5.0)
+        2
+        """
+        count = np.maximum(np.ceil(np.asarray(work) / self.interval - TOLERANCE) - 1, 0)
+        return int(count) if np.ndim(count) == 0 else count
