@@ -22,7 +22,7 @@ from scipy import stats
 
 from spotmath.traces import read_trace, write_trace
 from spotmath.traces.fitting import fit_trace, fit_weibull
-from spotmath.traces.replay import best_interval, replay
+from spotmath.traces.replay import best_fixed_interval, replay
 from spotmath.traces.synthetic import synthetic_trace
 
 INTERVAL, COST, RESTART = 0.5, 1 / 60, 1 / 6
@@ -77,7 +77,7 @@ def main() -> None:
     gang, gang_seconds = timed(replay, trace, INTERVAL, COST, RESTART, nodes=8)
     print(f"replay a gang of 8:      {gang_seconds:6.3f} s "
           f"({gang.interruptions:,} interruptions)")
-    (best, _), scan_seconds = timed(best_interval, trace, COST, RESTART)
+    (best, _), scan_seconds = timed(best_fixed_interval, trace, COST, RESTART)
     print(f"scan for the best fixed interval: {scan_seconds:.3f} s (best {60 * best:.1f} min, "
           f"grid of relative step 0.001)")
     assert np.isfinite(fit.weibull_shape)

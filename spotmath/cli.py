@@ -366,7 +366,7 @@ def _fast_copy_rows(copies) -> list[tuple[str, str]]:
 def _replay(args: argparse.Namespace) -> int:
     from .model import numerics
     from .traces.reading import read_trace
-    from .traces.replay import best_interval, replay
+    from .traces.replay import best_fixed_interval, replay
 
     trace = read_trace(args.trace, args.format)
     cost = check_duration("--checkpoint", args.checkpoint, scalar=True, bounded=True)
@@ -385,7 +385,7 @@ def _replay(args: argparse.Namespace) -> int:
     result = replay(trace, interval, cost, restart, nodes)
     values = result.as_dict()
     if args.scan:
-        best, best_waste = best_interval(trace, cost, restart, nodes)
+        best, best_waste = best_fixed_interval(trace, cost, restart, nodes)
         optimum = float(numerics.exact_interval(result.model_rate, cost))
         values.update(best_interval_h=best, best_waste=best_waste, model_interval_h=optimum,
                       model_interval_waste=replay(trace, optimum, cost, restart, nodes).waste)

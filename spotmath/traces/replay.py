@@ -53,10 +53,10 @@ from .reading import Trace
 
 __all__ = ["Replay", "GangPeriods", "gang_periods", "gang_walk", "replay", "replay_local_rate",
            "replayed_window",
-           "best_interval", "useful_compute", "bulk_gang_rate", "bulk_fraction",
+           "best_fixed_interval", "useful_compute", "bulk_gang_rate", "bulk_fraction",
            "fit_bulk_fraction", "GRID_STEP"]
 
-#: Relative spacing of the interval grid of :func:`best_interval`.
+#: Relative spacing of the interval grid of :func:`best_fixed_interval`.
 GRID_STEP = 1e-3
 #: A write that ends this close to a preemption (as a share of a segment, or of the
 #: lifetime for age-dependent schedules) counts as done: clock ticks make ties common.
@@ -495,8 +495,9 @@ def _useful_at(grid: np.ndarray, running: np.ndarray, cost: float) -> np.ndarray
     return useful
 
 
-def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: float | str,
-                  nodes: int | None = None) -> tuple[float | None, float]:
+def best_fixed_interval(trace: Trace, checkpoint_cost: float | str,
+                        restart_time: float | str, nodes: int | None = None
+                        ) -> tuple[float | None, float]:
     """The fixed interval with the least replayed waste on the trace, and that waste.
 
     Searched from a hundredth of the exact optimum at the trace's rate (or of the longest
@@ -512,7 +513,7 @@ def best_interval(trace: Trace, checkpoint_cost: float | str, restart_time: floa
     --------
     >>> from spotmath.traces.synthetic import synthetic_trace
     >>> trace = synthetic_trace(preemption_rate=0.25, pool_size=50, hours=2000, seed=5)
-    >>> interval, waste = best_interval(trace, "1min", "10min")
+    >>> interval, waste = best_fixed_interval(trace, "1min", "10min")
     >>> bool(0.2 < interval < 0.6)
     True
     """

@@ -40,7 +40,7 @@ from spotmath.traces.fitting import (
 )
 from spotmath.traces.replay import (
     GRID_STEP,
-    best_interval,
+    best_fixed_interval,
     bulk_fraction,
     fit_bulk_fraction,
     gang_periods,
@@ -519,7 +519,7 @@ def test_local_rate_schedule_beats_young_on_bursty_lifetimes():
     young = replay(trace, sm.young_interval(trace.preemptions / trace.node_hours, cost), cost,
                    restart)
     assert local.waste < young.waste - 3 * young.waste_standard_error
-    assert local.waste < best_interval(trace, cost, restart)[1]  # every fixed interval
+    assert local.waste < best_fixed_interval(trace, cost, restart)[1]  # every fixed interval
 
 
 def test_local_rate_schedule_without_a_restart_when_the_hazard_starts_at_zero():
@@ -549,7 +549,7 @@ def test_local_rate_schedule_without_a_restart_when_the_hazard_starts_at_zero():
     assert result.useful_hours > 0
 
 
-def test_best_interval_against_every_candidate():
+def test_best_fixed_interval_against_every_candidate():
     """The useful work T·Σ⌊u/(T + C)⌋ peaks where some T + C = u/j: brute force over them."""
     trace = synthetic_trace(preemption_rate=1.0, pool_size=6, hours=20, seed=21)
     cost, restart = 1 / 30, 1 / 12
@@ -558,7 +558,7 @@ def test_best_interval_against_every_candidate():
                             if u / j - cost > 0])
     useful = [t * np.floor(running / (t + cost) + 1e-9).sum() for t in candidates]
     exact_best = max(useful)
-    interval, waste = best_interval(trace, cost, restart)
+    interval, waste = best_fixed_interval(trace, cost, restart)
     found = (1 - waste) * trace.lifetimes[trace.preempted].sum()
     assert exact_best * (1 - GRID_STEP) - 1e-12 <= found <= exact_best + 1e-12
     assert replay(trace, interval, cost, restart).waste == pytest.approx(waste, rel=1e-12)
@@ -588,7 +588,7 @@ def test_when_no_lifetime_outlasts_a_restart_no_interval_is_best(tmp_path, cli):
     path = tmp_path / "short.csv"
     path.write_text("time_s,node,event\n0,a,up\n300,a,preempted\n0,b,up\n420,b,preempted\n")
     trace = read_trace(path)
-    assert best_interval(trace, 1 / 60, 1 / 6) == (None, 1.0)  # 5 and 7 min < R + C
+    assert best_fixed_interval(trace, 1 / 60, 1 / 6) == (None, 1.0)  # 5 and 7 min < R + C
     result = cli("replay", str(path), "--scan")
     assert result.returncode == 0
     assert "none: no lifetime outlasts the restart and one write" in result.stdout
