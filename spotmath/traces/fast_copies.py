@@ -29,6 +29,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from ..inputs import InputError, check_gang_size, check_parameters
+from ..model import two_level
 from .fitting import LEVEL, rate_interval
 from .reading import Trace
 from .replay import gang_walk
@@ -305,8 +306,6 @@ def replay_fast_copies(
     >>> 0 < run.waste < 1
     True
     """
-    from ..model import two_level
-
     if (interval is None) != (level2_every is None):
         raise InputError("level2_every: goes with interval (or give neither for the optimum "
                          "at the fitted rate and share)")

@@ -30,9 +30,10 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import chdtrc, gammaincinv
 
-from ..inputs import InputError, check_duration, check_parameters
+from ..inputs import InputError, check_duration, check_number, check_parameters
 from ..model import _generated
 from ..model.calibration import interrupted_fraction
+from ..model.numerics import optimal_interval
 from .reading import Trace
 
 __all__ = ["Fit", "WeibullFit", "fit_trace", "fit_weibull", "rate_interval",
@@ -401,9 +402,6 @@ def preemptions_needed(preemption_rate: float, checkpoint_cost: float,
     >>> preemptions_needed(0.25, 1 / 60)
     123
     """
-    from ..inputs import check_number
-    from ..model.numerics import optimal_interval
-
     rate, cost = check_parameters(scalar=True, preemption_rate=preemption_rate,
                                   checkpoint_cost=checkpoint_cost)
     precision = check_number("precision", precision, minimum=0.0, allow_minimum=False,

@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 
 from ..inputs import MAX_HOURS, InputError, check_choice
+from ..model.calibration import observed_rate
 
 __all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
            "write_trace", "read_group_sizes"]
@@ -109,8 +110,6 @@ class Trace:
         Raises :class:`InputError` when the lifetimes add up to no time at all (every
         instance preempted on the clock tick it came up): there is no rate then.
         """
-        from ..model.calibration import observed_rate
-
         if self.node_hours == 0:
             raise InputError(f"{self.name}: its {len(self.up)} lifetimes add up to 0 hours "
                              "(every instance ended on the clock tick it came up): there is "

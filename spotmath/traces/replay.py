@@ -47,6 +47,7 @@ import numpy as np
 
 from ..inputs import InputError, check_gang_size, check_parameters
 from ..model import _generated, numerics
+from ..model.simulate import PoolTimeline, Segment
 from ..model.solving import as_output
 from .fitting import in_standard_errors, rate_interval
 from .reading import Trace
@@ -114,8 +115,6 @@ def replayed_window(trace: Trace, interval: float | str, checkpoint_cost: float 
     spotmath.model.simulate.PoolTimeline
         A row per instance (its id), times from the window's start.
     """
-    from ..model.simulate import PoolTimeline, Segment
-
     interval, cost, restart, hours = check_parameters(
         scalar=True, interval=interval, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time, hours=hours)
