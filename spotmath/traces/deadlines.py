@@ -834,9 +834,10 @@ def _paper_optima(spot: np.ndarray, tick: float, compute: float, deadline: float
         stints = np.ones(rows, dtype=np.int64)
     optima: list[tuple[np.ndarray, float, float] | None] = [None] * rows
     order = np.argsort(stints, kind="stable")
-    # the widest band of instance ticks a tick can hold (at most ticks − done_at[0] + 1)
+    # the widest band of instance ticks a tick can hold: ticks − done_at[0] + 1, with
+    # done_at[0] the instance ticks the compute takes (see _solved_side_by_side)
     done_first = math.ceil(compute / tick - TOLERANCE)
-    width = max(1, min(ticks, ticks - done_first + 2))
+    width = max(1, ticks - done_first + 1)
     at = 0
     while at < rows:
         many = max(1, _BAND_VALUES // (3 * (int(stints[order[at]]) + 1) * width))
@@ -1295,8 +1296,8 @@ def compare_starts(availability: Availability, compute: float | str,
     ticks = start_ticks(availability, deadline, starts, seed)
     interval = resolve_interval(availability, interval, checkpoint, nodes)
     order, fits = range(len(ticks)), [None] * len(ticks)
+    spot = availability.spot(nodes)
     if "model" in policies:  # starts whose histories fit alike in turn: one solve each
-        spot = availability.spot(nodes)
         fits = [fit_availability(spot[:tick]) for tick in ticks]
         order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
     optima = [None] * len(ticks)
@@ -1304,7 +1305,6 @@ def compare_starts(availability: Availability, compute: float | str,
         job = _job(compute, deadline, changeover, discount, availability.tick, billing)
         if _feasible(job):
             length = math.ceil(job.deadline / job.tick - TOLERANCE)  # start_ticks' room
-            spot = availability.spot(nodes)
             windows = np.stack([spot[tick:tick + length] for tick in ticks])
             optima = _paper_optima(windows, job.tick, job.compute, job.deadline,
                                    job.changeover, job.discount, job.billing)
