@@ -165,7 +165,7 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     # compute done and written after m ticks of a stint, by its dead time (rows)
     done_after, written_after = (np.array(rows) for rows in zip(
         *(stint_progress(checkpoints, d, tick, ticks) for d in dead)))
-    price = np.array([1 - discount if kind == SPOT else 1.0 for kind, _ in _GROUPS])
+    price = np.where(_GROUP_KINDS == SPOT, 1 - discount, 1.0)
     spot_price = 1 - discount
     search = _Search(ticks)
     limit = bound
@@ -271,6 +271,8 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
 #: changeover, 1: max(changeover, write) after a saving switch): group g is on spot
 #: for g < 2, and its dead time is g & 1.
 _GROUPS = ((SPOT, 0), (SPOT, 1), (ON_DEMAND, 0), (ON_DEMAND, 1))
+#: Each group's instance, by group.
+_GROUP_KINDS = np.array([kind for kind, _ in _GROUPS])
 
 
 class _Search:
@@ -323,7 +325,7 @@ class _Search:
         """Stints starting at ``at``, in the order of their groups; their ids."""
         first = len(self.stint_kind)
         ids = np.arange(first, first + progress.size)
-        self.stint_kind.extend(np.array([kind for kind, _ in _GROUPS])[group].tolist())
+        self.stint_kind.extend(_GROUP_KINDS[group].tolist())
         self.stint_start.extend([at] * progress.size)
         self.stint_from.extend(zip(source.astype(np.int64).tolist(),
                                    length.astype(np.int64).tolist()))
