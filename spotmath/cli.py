@@ -778,8 +778,10 @@ def build_parser() -> argparse.ArgumentParser:
         "deadline", help="a job with a deadline: when to fall back to on-demand, and the cost",
         description="Run the deadline policies of Can't Be Late (on-demand, greedy, "
                     "uniform progress, and the omniscient optimum) on an availability "
-                    "trace: a Can't Be Late JSON trace, a CSV time_s,available, a "
-                    "group-size log, or an instance trace. Costs are in on-demand hours.")
+                    "trace: a Can't Be Late JSON trace, a CSV time_s,available (in "
+                    "both, a tick's value is the number of instances available: 0 = no "
+                    "spot), a group-size log, or an instance trace. Costs are in "
+                    "on-demand hours.")
     deadline.add_argument("--trace", type=Path,
                           help="the availability trace (without one: --mtbf and --outage)")
     deadline.add_argument("--mtbf", help="without a trace: one node's mean time between "
@@ -795,7 +797,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="ticks an instance trace or group-size log is cut into "
                                "(default 10min)")
     deadline.add_argument("--nodes", default="1",
-                          help="a gang: spot only in ticks with at least N instances")
+                          help="a gang: spot only in ticks with at least N instances "
+                               "available (default 1)")
     deadline.add_argument("--compute", required=True, help="compute the job needs, e.g. 48h")
     deadline.add_argument("--deadline", required=True,
                           help="time from the start by which it must finish, e.g. 60h")

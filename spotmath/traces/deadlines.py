@@ -62,11 +62,13 @@ available, otherwise on-demand).
 
 Availability traces
 -------------------
-:func:`read_availability` reads three formats: the JSON traces published with Can't Be
-Late (``{"metadata": {"gap_seconds": g}, "data": [...]}``, one value per tick; in the
-paper's simulator a value is the tick's *preemption flag*: 1 means no spot, 0 means spot
-is available), a CSV file ``time_s,available`` (instances available in the tick, one row
-per tick, evenly spaced), the group-size logs of
+:func:`read_availability` reads four formats: the JSON traces published with Can't Be
+Late (``{"metadata": {"gap_seconds": g}, "data": [...]}``, one value per tick: "the
+number of available instances at a specific tick", as the spot-traces repository
+defines it [skytraces]_, so 0 means no spot and a gang of ``N`` has spot in a tick whose
+value is at least ``N``; the paper's simulator negates its own copies, a convention of
+that code, not of the data), a CSV file ``time_s,available`` (instances available in the
+tick, one row per tick, evenly spaced), the group-size logs of
 :func:`~spotmath.traces.read_group_sizes` (the fewest instances in the pool during each
 tick) and the instance traces of :func:`~spotmath.traces.read_trace` (the instances up for
 the whole of each tick).
@@ -75,6 +77,8 @@ References
 ----------
 .. [wu2024] Z. Wu, W.-L. Chiang, Z. Mao, Z. Yang, E. Friedman, S. Shenker, I. Stoica,
    "Can't Be Late: Optimizing Spot Instance Savings under Deadlines", USENIX NSDI 2024.
+.. [skytraces] SkyPilot, "Spot Traces" (the data of [wu2024]_), README, "Data
+   Description": https://github.com/skypilot-org/spot-traces
 """
 
 from __future__ import annotations
@@ -186,11 +190,11 @@ def _read_cbl_json(path: Path, text: str) -> Availability:
     if not isinstance(data, list) or not data:
         raise _fail(path.name, None, "data must be a non-empty list, one value per tick")
     for index, value in enumerate(data):
-        if isinstance(value, bool) or value not in (0, 1):
-            raise _fail(path.name, None, f"data[{index}] must be 0 (spot available) or 1 "
-                                         f"(preempted: no spot), got {value!r}")
-    flags = np.asarray(data, dtype=np.int64)
-    return Availability(path.name, gap / 3600, (flags == 0).astype(np.int64))
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**62:
+            raise _fail(path.name, None, f"data[{index}] must be the number of instances "
+                                         f"available in the tick, a whole number >= 0 "
+                                         f"(0 = no spot), got {value!r}")
+    return Availability(path.name, gap / 3600, np.asarray(data, dtype=np.int64))
 
 
 def _read_csv(path: Path, text: str) -> Availability:
@@ -216,7 +220,7 @@ def _read_csv(path: Path, text: str) -> Availability:
             count = int(fields[1])
         except ValueError:
             count = -1
-        if count < 0:
+        if not 0 <= count < 2**62:
             raise _fail(path.name, number, f"available must be a whole number >= 0, got "
                                            f"{fields[1].strip()!r}")
         times.append(seconds)
@@ -341,10 +345,10 @@ def read_availability(path: str | Path, trace_format: str | None = None,
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "a.json").write_text(
-    ...     '{"metadata": {"gap_seconds": 600}, "data": [0, 0, 1, 0]}')
+    ...     '{"metadata": {"gap_seconds": 600}, "data": [4, 3, 0, 4]}')
     >>> trace = read_availability(folder / "a.json")
-    >>> trace.tick, trace.counts.tolist()
-    (0.16666666666666666, [1, 1, 0, 1])
+    >>> trace.tick, trace.counts.tolist(), trace.spot(nodes=4).tolist()
+    (0.16666666666666666, [4, 3, 0, 4], [True, False, False, True])
     """
     path = Path(path)
     if trace_format is not None:

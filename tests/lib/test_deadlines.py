@@ -248,12 +248,64 @@ def test_a_gang_has_spot_only_where_the_trace_has_enough_instances():
 
 # ----------------------------------------------------------------------- readers
 
-def test_the_cant_be_late_json_marks_preempted_ticks(tmp_path):
+def test_a_cant_be_late_value_is_the_number_of_instances_available(tmp_path):
+    # The spot-traces README: "each data point is the number of available instances at
+    # a specific tick"; 0 is no spot.  Its 4-node files hold counts 0-4.
     path = tmp_path / "a.json"
     path.write_text(json.dumps({"metadata": {"gap_seconds": 195}, "data": [0, 1, 1, 0]}))
     trace = read_availability(path)
     assert trace.tick == pytest.approx(195 / 3600)
-    assert trace.counts.tolist() == [1, 0, 0, 1]
+    assert trace.counts.tolist() == [0, 1, 1, 0]
+    assert trace.spot().tolist() == [False, True, True, False]
+
+
+def test_a_gang_of_three_on_a_count_trace_has_spot_in_the_spells_built_into_it(tmp_path):
+    # known spells: 4 up for 5 ticks, 2 up for 3 (too few), 3 up for 4, none for 2, 4 for 6
+    spells = [(4, 5), (2, 3), (3, 4), (0, 2), (4, 6)]
+    data = [count for count, ticks in spells for _ in range(ticks)]
+    path = tmp_path / "four-node.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 1800}, "data": data}))
+    trace = read_availability(path)
+    spot = trace.spot(3)
+    runs = [(bool(key), len(list(group))) for key, group in itertools.groupby(spot)]
+    assert runs == [(True, 5), (False, 3), (True, 4), (False, 2), (True, 6)]
+    # greedy on spot in exactly those ticks, idle in the others
+    greedy = run_policy("greedy", spot, 0.5, "4.5h", "10h", 0, 0.5)
+    assert greedy.kinds.tolist()[:12] == [SPOT] * 5 + [IDLE] * 3 + [SPOT] * 4
+    assert trace.spot(4).sum() == 11 and trace.spot(5).sum() == 0
+
+
+def test_spot_late_in_the_window_is_waited_for_not_found_early(cli, tmp_path):
+    # No spot for the first 8 ticks, then spot: read upside down, greedy would start at
+    # once on spot and finish 4 ticks in.
+    path = tmp_path / "late.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 3600},
+                                "data": [0] * 8 + [1] * 16}))
+    done = cli("deadline", "--trace", str(path), "--compute", "4h", "--deadline", "20h",
+               "--changeover", "0", "--policy", "greedy", "--json")
+    assert done.returncode == 0, done.stderr
+    greedy = json.loads(done.stdout)["policies"]["greedy"]
+    assert greedy["finish_h"] == pytest.approx(12) and greedy["on_demand_compute_h"] == 0
+    # with too little time to wait, the Safety Net sends it to on-demand at once
+    done = cli("deadline", "--trace", str(path), "--compute", "4h", "--deadline", "6h",
+               "--changeover", "0", "--policy", "greedy", "--json")
+    greedy = json.loads(done.stdout)["policies"]["greedy"]
+    assert greedy["spot_compute_h"] == 0 and greedy["on_demand_compute_h"] == pytest.approx(4)
+
+
+def test_a_four_node_count_file_runs_a_gang_of_four(cli, tmp_path):
+    path = tmp_path / "four.json"
+    data = ([4] * 6 + [3] * 2 + [0] * 2) * 6
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 1800}, "data": data}))
+    done = cli("deadline", "--trace", str(path), "--nodes", "4", "--compute", "6h",
+               "--deadline", "20h", "--json")
+    assert done.returncode == 0, done.stderr
+    policies = json.loads(done.stdout)["policies"]
+    spot = read_availability(path).spot(4)
+    for name, values in policies.items():
+        run = run_policy(name.replace("_", "-"), spot, 0.5, 6, 20, 0.2, 0.6)
+        assert values == json.loads(json.dumps(run.as_dict()))
+    assert policies["greedy"]["spot_compute_h"] > 0
 
 
 def test_the_csv_format_reads_counts_on_an_even_clock(tmp_path):
@@ -294,8 +346,14 @@ def test_the_published_pool_logs_read_as_availability(traces_folder):
 
 @pytest.mark.parametrize("name, text, message", [
     ("a.json", '{"metadata": {}, "data": [0]}', "a.json: metadata.gap_seconds must be"),
-    ("a.json", '{"metadata": {"gap_seconds": 60}, "data": [0, 2]}',
-     "a.json: data[1] must be 0 (spot available) or 1"),
+    ("a.json", '{"metadata": {"gap_seconds": 60}, "data": [0, -2]}',
+     "a.json: data[1] must be the number of instances available in the tick"),
+    ("a.json", '{"metadata": {"gap_seconds": 60}, "data": [4, 0.5]}',
+     "a.json: data[1] must be the number of instances"),
+    ("a.json", '{"metadata": {"gap_seconds": 60}, "data": [99999999999999999999999]}',
+     "a.json: data[0] must be the number of instances"),
+    ("a.csv", "time_s,available\n0,1\n60,99999999999999999999999\n",
+     "a.csv:3: available must be a whole number >= 0"),
     ("a.json", '{"metadata": {"gap_seconds": 60}, "data": []}', "a.json: data must be"),
     ("a.json", '{"metadata": {"gap_seconds": 60}, "data": [0,\n', "a.json:2: not JSON"),
     ("a.csv", "time_s,available\n0,1\n60,x\n", "a.csv:3: available must be a whole"),
@@ -331,7 +389,7 @@ def test_bad_values_are_named(arguments, message):
 
 def test_the_command_runs_every_policy_on_a_cant_be_late_trace(cli, tmp_path):
     path = tmp_path / "a.json"
-    data = ([0] * 30 + [1] * 12) * 4
+    data = ([1] * 30 + [0] * 12) * 4
     path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": data}))
     done = cli("deadline", "--trace", str(path), "--compute", "10h", "--deadline", "16h",
                "--discount", "0.68", "--json")
@@ -712,7 +770,7 @@ def test_auto_interval_is_the_exact_optimum_at_the_rate_spells_end():
 
 def test_the_command_runs_checkpoint_mode(cli, tmp_path):
     path = tmp_path / "a.json"
-    data = ([0] * 20 + [1] * 6) * 6
+    data = ([1] * 20 + [0] * 6) * 6
     path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": data}))
     done = cli("deadline", "--trace", str(path), "--compute", "8h", "--deadline", "14h",
                "--interval", "auto", "--checkpoint", "2min", "--json")
