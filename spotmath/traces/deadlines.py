@@ -873,7 +873,6 @@ def _solved_side_by_side(window: np.ndarray, stints: np.ndarray, tick: float,
     uneven = bool(beyond.any())  # rows with fewer stints than others
     value = np.full((rows, 3, size_j, size_k), _MISSING, dtype=np.int32)
     value[:, IDLE, 0, 0] = 0
-    kept: list[tuple[int, np.ndarray]] = []  # each tick's band of values, for the way back
     best: list[tuple[float, float, int, int, int, int, int] | None] = [None] * rows
     # finishing with j stints: at k = done_at[j] instance ticks, with ``over`` hours of
     # the last tick unused; done_at grows with j, so a band of k holds a range of j
@@ -881,8 +880,11 @@ def _solved_side_by_side(window: np.ndarray, stints: np.ndarray, tick: float,
     ends = done_at.tolist()
     unused = (np.array([1 - discount, 1.0])[:, None] if billing == "second"
               else np.zeros((2, 1)))
-    previous = 0  # the band's first column a tick ago
-    for i in range(ticks):
+
+    def advance(i: int, previous: int, finishing=None) -> tuple[int, np.ndarray]:
+        """Tick ``i``'s band of values from ``value`` (the last tick's, from column
+        ``previous``), which then holds it; ``finishing(i, band, ...)`` sees the
+        schedules that finish in the tick before they are taken out of the band."""
         # k after tick i: at most i + 1, and enough that the rest of the window can finish
         hi = min(i + 1, size_k - 1)
         lo = max(0, int(done_at[0]) - (ticks - 1 - i))
@@ -894,37 +896,71 @@ def _solved_side_by_side(window: np.ndarray, stints: np.ndarray, tick: float,
         if first < last:
             js = np.arange(first, last)
             ks = done_at[first:last]
-            spot_ticks = band[:, SPOT:ON_DEMAND + 1, js, ks - lo]  # (row, kind, j)
-            live = spot_ticks >= 0
-            if live.any():
-                over = over_at[first:last]
-                finish = ((i + 1) * tick - over).tolist()
-                cost = tick * (ks - discount * spot_ticks) - over * unused
-                found = np.nonzero(live)
-                for row, kind, j, c in zip(*(index.tolist() for index in found),
-                                           cost[live].tolist()):
-                    f, known = finish[j], best[row]
-                    if f > deadline + TOLERANCE:
-                        continue
-                    if known is None or c < known[0] - TOLERANCE or (
-                            c <= known[0] + TOLERANCE and f < known[1] - TOLERANCE):
-                        best[row] = (c, f, i, (SPOT, ON_DEMAND)[kind], first + j,
-                                     int(ks[j]), int(spot_ticks[row, kind, j]))
-                band[:, SPOT:ON_DEMAND + 1, js, ks - lo] = _MISSING  # it goes no further
-        kept.append((lo, band))
+            if finishing is not None:
+                finishing(i, band, first, last, js, ks, lo)
+            band[:, SPOT:ON_DEMAND + 1, js, ks - lo] = _MISSING  # it goes no further
         # the next tick reads this band; the columns left of it held the last one's
         value[..., previous:lo] = _MISSING
         value[..., lo:hi + 1] = band
-        previous = lo
-    optima: list[tuple[np.ndarray, float, float] | None] = []
-    for row, found in enumerate(best):
-        if found is None:
-            optima.append(None)
-            continue
-        cost, finish, last, kind, j, k, worth = found
-        optima.append((_way_back(kept, row, last, kind, j, k, worth, has_changeover),
-                       cost, finish))
+        return lo, band
+
+    def finishing(i, band, first, last, js, ks, lo):
+        spot_ticks = band[:, SPOT:ON_DEMAND + 1, js, ks - lo]  # (row, kind, j)
+        live = spot_ticks >= 0
+        if not live.any():
+            return
+        over = over_at[first:last]
+        finish = ((i + 1) * tick - over).tolist()
+        cost = tick * (ks - discount * spot_ticks) - over * unused
+        found = np.nonzero(live)
+        for row, kind, j, c in zip(*(index.tolist() for index in found),
+                                   cost[live].tolist()):
+            f, known = finish[j], best[row]
+            if f > deadline + TOLERANCE:
+                continue
+            if known is None or c < known[0] - TOLERANCE or (
+                    c <= known[0] + TOLERANCE and f < known[1] - TOLERANCE):
+                best[row] = (c, f, i, (SPOT, ON_DEMAND)[kind], first + j,
+                             int(ks[j]), int(spot_ticks[row, kind, j]))
+
+    # Each tick's band is needed again on the way back.  Where all of them fit in
+    # _KEPT_BYTES they are kept; otherwise only every ``segment``-th, and the way back
+    # computes a segment's bands again from the band that starts it (one more pass over
+    # the ticks, in memory of about 2·√ticks bands).
+    band_bytes = rows * 3 * size_j * (ticks - int(done_at[0]) + 2) * 4
+    segment = ticks if ticks * band_bytes <= _KEPT_BYTES else max(1, math.isqrt(ticks))
+    kept: dict[int, tuple[int, np.ndarray]] = {}
+    previous = 0  # the band's first column a tick ago
+    for i in range(ticks):
+        previous, band = advance(i, previous, finishing)
+        if segment == ticks or i % segment == 0:
+            kept[i] = (previous, band)
+
+    def bands_of(step: int) -> tuple[int, np.ndarray]:
+        """Tick ``step``'s band: kept, or computed again with its segment."""
+        if step not in kept:
+            for old in [key for key in kept if key % segment]:
+                del kept[old]  # the segment computed last: the way back has passed it
+            start = step - step % segment
+            lo, band = kept[start]
+            value.fill(_MISSING)
+            value[..., lo:lo + band.shape[3]] = band
+            for i in range(start + 1, min(start + segment, ticks)):
+                kept[i] = advance(i, lo)
+                lo = kept[i][0]
+        return kept[step]
+
+    optima: list[tuple[np.ndarray, float, float] | None] = [None] * rows
+    found = {row: item for row, item in enumerate(best) if item is not None}
+    for row, kinds in _ways_back(bands_of, found, has_changeover).items():
+        cost, finish = found[row][:2]
+        optima[row] = (kinds, cost, finish)
     return optima
+
+
+#: The most memory :func:`_paper_optima` keeps its ticks' bands in, bytes, before it
+#: keeps only some and computes the others again on the way back.
+_KEPT_BYTES = 256 << 20
 
 
 #: The value of a state no schedule reaches.
@@ -965,34 +1001,39 @@ def _step(value: np.ndarray, lo: int, hi: int, spot: np.ndarray, has_changeover:
     return out
 
 
-def _way_back(kept: list[tuple[int, np.ndarray]], row: int, last: int, kind: int, j: int,
-              k: int, worth: int, has_changeover: bool) -> np.ndarray:
-    """The schedule of ``row`` that reaches (kind, j, k) with ``worth`` spot ticks after
-    tick ``last``, found backwards through the kept values (any predecessor of equal
-    value)."""
-    def get(step: int, what: int, jj: int, kk: int) -> int:
+def _ways_back(bands_of: Callable[[int], tuple[int, np.ndarray]],
+               found: dict[int, tuple], has_changeover: bool) -> dict[int, np.ndarray]:
+    """Each found row's schedule, backwards through the ticks' values (any predecessor
+    of equal value), all rows a tick at a time so that each band is read in turn from
+    the last tick to the first.  ``found[row]`` ends with (last tick, kind, j, k, spot
+    ticks) of the row's best finish."""
+    def get(step: int, row: int, what: int, jj: int, kk: int) -> int:
         if step < 0:
             return 0 if (what, jj, kk) == (IDLE, 0, 0) else _MISSING
-        lo, band = kept[step]
+        lo, band = bands_of(step)
         if jj < 0 or not 0 <= kk - lo < band.shape[3]:
             return _MISSING
         return int(band[row, what, jj, kk - lo])
 
-    kinds = np.zeros(last + 1, dtype=np.int8)
-    for step in range(last, -1, -1):
-        kinds[step] = kind
-        if kind == IDLE:
-            kind = next(what for what in (IDLE, SPOT, ON_DEMAND)
-                        if get(step - 1, what, j, k) == worth)
-            continue
-        worth -= 1 if kind == SPOT else 0
-        if get(step - 1, kind, j, k - 1) == worth:
-            k -= 1
-            continue
-        other = ON_DEMAND if kind == SPOT else SPOT
-        jj = j - 1 if has_changeover else j
-        kind = next(what for what in (IDLE, other) if get(step - 1, what, jj, k - 1) == worth)
-        j, k = jj, k - 1
+    where = {row: list(item[3:]) for row, item in found.items()}  # kind, j, k, worth
+    kinds = {row: np.zeros(item[2] + 1, dtype=np.int8) for row, item in found.items()}
+    for step in range(max((item[2] for item in found.values()), default=-1), -1, -1):
+        for row, state in where.items():
+            if step > found[row][2]:
+                continue
+            kind, j, k, worth = state
+            kinds[row][step] = kind
+            if kind == IDLE:
+                state[0] = next(what for what in (IDLE, SPOT, ON_DEMAND)
+                                if get(step - 1, row, what, j, k) == worth)
+                continue
+            worth -= 1 if kind == SPOT else 0
+            if get(step - 1, row, kind, j, k - 1) != worth:
+                other = ON_DEMAND if kind == SPOT else SPOT
+                j = j - 1 if has_changeover else j
+                kind = next(what for what in (IDLE, other)
+                            if get(step - 1, row, what, j, k - 1) == worth)
+            state[:] = [kind, j, k - 1, worth]
     return kinds
 
 

@@ -239,6 +239,24 @@ def test_optima_solved_side_by_side_are_each_starts_own(changeover, billing):
     assert [repr(run) for run in summary.runs["omniscient"]] == [repr(run) for run in alone]
 
 
+@pytest.mark.parametrize("changeover, billing", [("12min", "tick"), ("0", "second")])
+def test_the_optimum_computes_its_bands_again_where_they_would_not_fit(
+        monkeypatch, changeover, billing):
+    """Past _KEPT_BYTES the optimum keeps only every √ticks-th tick's band and the way
+    back computes the others again: the same schedules, many windows side by side."""
+    rng = np.random.default_rng(12)
+    counts = np.repeat(rng.integers(0, 2, size=400), rng.integers(1, 12, size=400))
+    trace = Availability("t", 0.25, counts)
+    job = ("10h", "18h", changeover, 0.7)
+    kept = compare_starts(trace, *job, starts=40, seed=6, policies=["omniscient"],
+                          billing=billing)
+    monkeypatch.setattr(deadlines, "_KEPT_BYTES", 1)
+    again = compare_starts(trace, *job, starts=40, seed=6, policies=["omniscient"],
+                           billing=billing)
+    assert [repr(run) for run in again.runs["omniscient"]] == [
+        repr(run) for run in kept.runs["omniscient"]]
+
+
 def test_a_gang_has_spot_only_where_the_trace_has_enough_instances():
     trace = Availability("t", 1.0, np.array([3, 2, 1, 0] * 10))
     assert trace.spot(2).tolist()[:4] == [True, True, False, False]
