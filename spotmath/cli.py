@@ -497,7 +497,8 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
     model = deadlines.spell_model(args.tick, mtbf, outage, nodes)
     found = deadlines.expected_costs(model, args.tick, *job, draws=draws, seed=args.seed,
                                      policies=policies, billing=args.billing)
-    own = deadlines.model_expected_cost(model, args.tick, *job, billing=args.billing)
+    own = (deadlines.model_expected_cost(model, args.tick, *job, billing=args.billing)
+           if "model" in policies else None)  # solved only when asked for
     if args.json:
         print(_dump({"draws": draws, "seed": args.seed,
                      "stay_up": model.stay_up, "stay_down": model.stay_down,

@@ -19,6 +19,14 @@ the deadline reported.
 Fitted probabilities are rounded to two significant digits of their distance from 1 (so
 that starts with nearly the same history share one solved policy).
 
+A long job on a fine trace would need a programme too large to hold (72 h of compute due
+in 84 h on 32-second ticks: 65 billion values).  The programme is therefore sized by
+:data:`MODEL_CELLS`: where the trace's tick would exceed it, the job is planned on a
+*planning tick* of the fewest whole trace ticks that fit (:func:`planning_ticks`), with
+the chain's probabilities of staying through one (:func:`coarsened`).  The policy still
+chooses at every trace tick, from the row of the planning tick it is in, under the exact
+rules: the planning tick shapes its choices, never the costs or the deadline reported.
+
 In checkpoint mode (:class:`CheckpointModelPolicy`) the state also holds where a stint is
 in its cycle of compute and write, so the programme knows what a preemption would take
 back and when a switch must pay for a save; the grid is coarsened where that cycle is
@@ -38,7 +46,8 @@ from ..docs import fill_doc
 from ..inputs import check_gang_size, check_seed
 from .stints import IDLE, ON_DEMAND, SPOT
 
-__all__ = ["GRID", "PHASES", "AvailabilityModel", "fit_availability", "markov_availability",
+__all__ = ["GRID", "PHASES", "MODEL_CELLS", "AvailabilityModel", "planning_ticks",
+           "coarsened", "fit_availability", "markov_availability",
            "ModelPolicy", "model_policy", "CheckpointModelPolicy", "checkpoint_model_policy"]
 
 #: Grid steps per tick for the compute left.
@@ -46,6 +55,11 @@ GRID = 6
 #: In checkpoint mode, the most grid steps a cycle of compute and write may take (the
 #: grid is coarsened below ``GRID`` steps a tick where the cycle is longer).
 PHASES = 24
+#: The most values (ticks × compute steps × states × spot now) one programme may hold.
+#: A job whose programme would hold more on the trace's tick is planned on a coarser
+#: *planning tick* of several trace ticks (:func:`planning_ticks`): 20 million values
+#: keep a solve within about 0.2 GB and a few seconds on two cores.
+MODEL_CELLS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,32 @@ class AvailabilityModel:
         """The long-run share of ticks with spot."""
         away, back = 1 - self.stay_up, 1 - self.stay_down
         return back / (away + back)
+
+
+def planning_ticks(cells: Callable[[int], int]) -> int:
+    """The fewest trace ticks ``m`` in one planning tick whose programme holds at most
+    :data:`MODEL_CELLS` values, ``cells(m)`` giving its size (which shrinks as ``m``
+    grows); 1 where the trace's own tick fits."""
+    if cells(1) <= MODEL_CELLS:
+        return 1
+    low, high = 1, 2  # too large at low, fits at high
+    while cells(high) > MODEL_CELLS:
+        low, high = high, 2 * high
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if cells(middle) <= MODEL_CELLS else (middle, high)
+    return high
+
+
+def coarsened(model: AvailabilityModel, m: int) -> AvailabilityModel:
+    """The chain on a planning tick of ``m`` trace ticks: spot stays through a planning
+    tick when it stays through each of its ``m`` ticks (``stay_up**m``), and likewise
+    for an outage (the same spells, counted in planning ticks)."""
+    if m == 1:
+        return model
+    return AvailabilityModel(stay_up=_rounded(model.stay_up ** m),
+                             stay_down=_rounded(model.stay_down ** m),
+                             transitions=model.transitions)
 
 
 def _rounded(probability: float) -> float:
@@ -340,15 +380,28 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
     Returns
     -------
     ModelPolicy
-        With ``grid`` in hours (``tick / GRID``).
+        With ``tick`` the planning tick, hours: the trace's tick, or a whole number of
+        them where the programme on the trace's tick would hold more than
+        :data:`MODEL_CELLS` values (:func:`planning_ticks`; the chain is then
+        :func:`coarsened`); ``grid`` in hours (``tick / GRID``).  The policy chooses at
+        every trace tick all the same, from the table of the planning tick it is in.
     """
-    grid = tick / GRID
-    ticks, work_steps, changeover_steps = _on_grid(tick, grid, compute, deadline, changeover)
+    def size(m: int) -> tuple[int, int, int]:
+        return _on_grid(m * tick, m * tick / GRID, compute, deadline, changeover)
+
+    def cells(m: int) -> int:
+        ticks, work_steps, changeover_steps = size(m)
+        return (ticks + 1) * (work_steps + 1) * (3 + 2 * math.ceil(
+            changeover_steps / GRID)) * 2
+
+    m = planning_ticks(cells)
+    ticks, work_steps, changeover_steps = size(m)
+    model = coarsened(model, m)
     solved = _solve(model.stay_up, model.stay_down, ticks, work_steps, changeover_steps,
                     round(discount, 12), billing == "second")
     return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
-                       grid=grid, tick=tick, changeover_steps=changeover_steps,
-                       ages=solved.ages)
+                       grid=m * tick / GRID, tick=m * tick,
+                       changeover_steps=changeover_steps, ages=solved.ages)
 
 
 # --------------------------------------------------------------------- checkpoint mode
@@ -542,18 +595,30 @@ def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: floa
     Returns
     -------
     CheckpointModelPolicy
-        With ``grid`` in hours: ``tick / GRID``, or coarser where the cycle of compute
-        and write is long (at most :data:`PHASES` steps to a cycle, at least one step a
-        tick), which bounds the states the programme has to solve.
+        With ``tick`` the planning tick (as :func:`model_policy`'s) and ``grid`` in
+        hours: ``tick / GRID``, or coarser where the cycle of compute and write is long
+        (at most :data:`PHASES` steps to a cycle, at least one step a tick), which
+        bounds the states the programme has to solve.
     """
-    per_tick = max(1, min(GRID, math.floor(PHASES * tick / (interval + write))))
-    grid = tick / per_tick
-    ticks, work_steps, changeover_steps = _on_grid(tick, grid, compute, deadline, changeover)
+    def size(m: int) -> tuple[int, ...]:
+        per_tick = max(1, min(GRID, math.floor(PHASES * m * tick / (interval + write))))
+        grid = m * tick / per_tick
+        ticks, work_steps, dead = _on_grid(m * tick, grid, compute, deadline, changeover)
+        return (per_tick, ticks, work_steps, dead, max(1, int(round(interval / grid))),
+                int(round(write / grid)))
+
+    def cells(m: int) -> int:
+        _, ticks, work_steps, dead, interval_steps, write_steps = size(m)
+        states = 1 + 2 * (max(dead, write_steps) + interval_steps + write_steps)
+        return (ticks + 1) * (work_steps + 1) * states * 2
+
+    m = planning_ticks(cells)
+    per_tick, ticks, work_steps, dead, interval_steps, write_steps = size(m)
+    model = coarsened(model, m)
     solved = _solve_checkpointed(
-        model.stay_up, model.stay_down, ticks, per_tick, work_steps, changeover_steps,
-        max(1, int(round(interval / grid))), int(round(write / grid)),
-        round(discount, 12), billing == "second")
+        model.stay_up, model.stay_down, ticks, per_tick, work_steps, dead, interval_steps,
+        write_steps, round(discount, 12), billing == "second")
     return CheckpointModelPolicy(
-        action=solved.action, expected_cost=solved.expected_cost, grid=grid, tick=tick,
-        interval_steps=solved.interval_steps, write_steps=solved.write_steps,
-        saved_dead=solved.saved_dead)
+        action=solved.action, expected_cost=solved.expected_cost,
+        grid=m * tick / per_tick, tick=m * tick, interval_steps=solved.interval_steps,
+        write_steps=solved.write_steps, saved_dead=solved.saved_dead)

@@ -108,7 +108,6 @@ from ..model.intervals import exact_interval
 from ..model.simulate import Segment
 from .checkpoint_optimum import checkpoint_schedule
 from .deadline_model import (
-    GRID,
     AvailabilityModel,
     checkpoint_model_policy,
     fit_availability,
@@ -534,7 +533,7 @@ def _model(job: _Job, history: np.ndarray | None, known=None,
             checkpoints.interval, checkpoints.cost, job.billing)
 
         def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
-            left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
+            left = math.floor((job.deadline - t) / saving.tick + TOLERANCE)
             state = saving.state_of(kind, left_over, since, writing)
             return saving.choose(left, job.compute - progress, state, available)
         return choose
@@ -542,8 +541,8 @@ def _model(job: _Job, history: np.ndarray | None, known=None,
                           job.discount, job.billing)
 
     def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
-        left = math.floor((job.deadline - t) / job.tick + TOLERANCE)
-        state = policy.state_of(kind, job.changeover, left_over, job.tick)
+        left = math.floor((job.deadline - t) / policy.tick + TOLERANCE)
+        state = policy.state_of(kind, job.changeover, left_over, policy.tick)
         return policy.choose(left, job.compute - progress, state, available)
     return choose
 
@@ -1486,8 +1485,8 @@ def model_expected_cost(model, tick: float | str, compute: float | str,
         return None
     policy = model_policy(model, job.tick, job.compute, job.deadline, job.changeover,
                           job.discount, job.billing)
-    left = math.floor(job.deadline / job.tick + TOLERANCE)
-    work = math.ceil(job.compute / (job.tick / GRID) - TOLERANCE)
+    left = math.floor(job.deadline / policy.tick + TOLERANCE)
+    work = math.ceil(job.compute / policy.grid - TOLERANCE)
     share = model.available_share
     return (share * policy.expected(left, work, True)
             + (1 - share) * policy.expected(left, work, False))

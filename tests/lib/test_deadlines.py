@@ -520,6 +520,57 @@ def test_the_model_policy_saves_on_traces_drawn_from_its_model():
     assert totals["omniscient"] <= totals["model"] <= totals["uniform-progress"]
 
 
+def test_the_planning_tick_is_the_fewest_trace_ticks_that_fit(monkeypatch):
+    from spotmath.traces import deadline_model
+
+    monkeypatch.setattr(deadline_model, "MODEL_CELLS", 1000)
+    for size in (10, 999, 1000, 1001, 10**6, 10**9):
+        def cells(m, size=size):
+            return size // m ** 2 + size // (7 * m)
+        found = deadline_model.planning_ticks(cells)
+        assert found == next(m for m in itertools.count(1) if cells(m) <= 1000)
+
+
+def test_a_programme_too_large_for_the_trace_tick_plans_on_a_coarser_one(monkeypatch):
+    """With room for a tenth of the programme, the model policy plans on planning ticks
+    of several trace ticks (the chain staying through each of them: stay**m), its table
+    within the room; on traces drawn from the chain it still meets every deadline and
+    costs no more than uniform progress."""
+    from spotmath.traces import deadline_model
+
+    chain = AvailabilityModel(stay_up=0.95, stay_down=0.9, transitions=0)
+    fine = deadline_model.model_policy(chain, 0.25, 10, 16, 0.2, 0.7)
+    assert fine.tick == 0.25
+    monkeypatch.setattr(deadline_model, "MODEL_CELLS", fine.action.size // 10)
+    coarse = deadline_model.model_policy(chain, 0.25, 10, 16, 0.2, 0.7)
+    m = round(coarse.tick / 0.25)
+    assert m > 1 and coarse.tick == pytest.approx(m * 0.25)
+    assert coarse.action.size <= deadline_model.MODEL_CELLS
+    assert deadline_model.coarsened(chain, m).stay_up == pytest.approx(0.95 ** m, rel=0.01)
+    rng = np.random.default_rng(5)
+    totals = {"uniform-progress": 0.0, "model": 0.0}
+    for _ in range(30):
+        spot = markov_availability(chain, 400, int(rng.integers(2**32)))
+        trace = Availability("m", 0.25, spot.astype(np.int64))
+        result = run_policies(trace, "10h", "16h", "12min", 0.7, start_tick=300,
+                              policies=list(totals))
+        for policy, run in result.items():
+            assert run.met
+            totals[policy] += run.cost
+    assert totals["model"] <= totals["uniform-progress"]
+
+
+def test_the_models_programme_is_solved_only_when_the_model_is_asked_for(cli, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the model's programme was solved")
+
+    monkeypatch.setattr(deadlines, "model_policy", refuse)
+    done = cli("deadline", "--compute", "3h", "--deadline", "5h", "--policy", "greedy",
+               "--draws", "5")
+    assert done.returncode == 0, done.stderr
+    assert "greedy" in done.stdout and "own expectation" not in done.stdout
+
+
 # ----------------------------------------------------------------------- without a trace
 
 def test_spells_become_a_chain_on_ticks():
