@@ -477,11 +477,21 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
         header = header + [("checkpoints", note)]
     elif args.checkpoint is not None and args.checkpoint != "0":
         raise InputError("--checkpoint: needs --interval (checkpoint mode)")
+    writes = ""
+    if args.interval is not None:
+        count = deadlines.Checkpoints(_duration("interval", interval), _duration(
+            "checkpoint", args.checkpoint)).writes(_duration("compute", args.compute))
+        writes = f" + {count} write{'s' * (count != 1)} of {args.checkpoint}"
     if args.starts is None:
         runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
+        if runs["on-demand"] is None:
+            return _print_unmeetable(args, policies, header + [
+                ("start", f"tick {args.start_tick}")], writes)
         return _deadline_single(args, trace, runs, header)
     summary = deadlines.compare_starts(trace, *job, starts=args.starts, seed=args.seed,
                                        **common)
+    if summary is None:
+        return _print_unmeetable(args, policies, header, writes)
     return _deadline_many(args, policies, summary, header)
 
 
@@ -489,7 +499,8 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
                        nodes: int, job: tuple) -> int:
     """Without a trace: expected costs under spells of spot and outages (a Markov chain)."""
     if args.starts is not None or args.start_tick != 0:
-        raise InputError("--starts: start ticks need a trace (--trace); without one, "
+        option = "--starts" if args.starts is not None else "--start-tick"
+        raise InputError(f"{option}: start ticks need a trace (--trace); without one, "
                          "--draws sets how many availabilities are drawn")
     mtbf = args.mtbf or DEFAULTS["mtbf"]
     outage = args.outage or "1h"
@@ -545,21 +556,30 @@ def _deadline_header(args: argparse.Namespace, trace) -> list[tuple[str, str]]:
                     f"{args.billing}")]
 
 
-def _unmeetable(args: argparse.Namespace) -> str:
+def _unmeetable(args: argparse.Namespace, writes: str = "") -> str:
+    """Why no policy can meet the deadline; ``writes``: checkpoint mode's, as text."""
     return (f"no policy can meet the deadline: on-demand from the start finishes after "
-            f"{args.changeover} + {args.compute}, later than {args.deadline}")
+            f"{args.changeover} + {args.compute}{writes}, later than {args.deadline}")
+
+
+def _print_unmeetable(args: argparse.Namespace, policies, rows: list[tuple[str, str]],
+                      writes: str) -> int:
+    """The answer where no policy can meet the deadline, one or many starts alike."""
+    reason = _unmeetable(args, writes)
+    if args.json:
+        print(_dump({"policies": {_key(policy): None for policy in policies},
+                     "unmeetable": reason}))
+    else:
+        print(_table(rows))
+        print(reason)
+    return 0
 
 
 def _deadline_single(args: argparse.Namespace, trace, runs: dict,
                      header: list[tuple[str, str]]) -> int:
     if args.json:
-        print(_dump({"policies": {
-            _key(policy): (run.as_dict() if run is not None else
-                           dict.fromkeys(("cost", "finish_h", "spot_compute_h",
-                                          "on_demand_compute_h", "spot_billed_h",
-                                          "on_demand_billed_h", "changeovers",
-                                          "preemptions"), None) | {"met": False})
-            for policy, run in runs.items()}}))
+        print(_dump({"policies": {_key(policy): run.as_dict()
+                                  for policy, run in runs.items()}}))
         return 0
     rows = header + [("start", f"tick {args.start_tick}")]
     window = args.start_tick * trace.tick + check_duration("deadline", args.deadline,
@@ -568,9 +588,6 @@ def _deadline_single(args: argparse.Namespace, trace, runs: dict,
         rows.append(("note", f"the trace ends {duration_text(window - trace.hours)} before "
                              "the deadline: no spot after its end"))
     print(_table(rows))
-    if runs["on-demand"] is None:
-        print(_unmeetable(args))
-        return 0
     base = runs["on-demand"].cost
     print(f"\n{'policy':<17} {'cost':>7} {'of OD':>6} {'finish':>8} {'met':>4} "
           f"{'spot h':>7} {'OD h':>7} {'changes':>7} {'preempt':>7}")
@@ -584,12 +601,6 @@ def _deadline_single(args: argparse.Namespace, trace, runs: dict,
 
 def _deadline_many(args: argparse.Namespace, policies: list[str], summary,
                    header: list[tuple[str, str]]) -> int:
-    if summary is None:
-        if args.json:
-            print(_dump({"policies": {_key(policy): None for policy in policies}}))
-        else:
-            print(_unmeetable(args))
-        return 0
     rows = {policy: summary.row(policy) for policy in policies}
     if args.json:
         print(_dump({"starts": len(summary.starts), "seed": args.seed,

@@ -136,6 +136,9 @@ AVAILABILITY_FORMATS = ("cbl-json", "csv", "group-sizes", "spotmath", "bamboo")
 DEFAULT_TICK = 1 / 6
 #: A greedy-to-optimum gap smaller than this share of on-demand's cost is no gap.
 SMALL_GAP = 0.01
+#: The largest trace file :func:`read_availability` reads, bytes (a published two-month
+#: file has 60 kB).
+MAX_TRACE_BYTES = 256 << 20
 #: The CSV header of :func:`read_availability`'s own format.
 CSV_HEADER = "time_s,available"
 
@@ -163,8 +166,20 @@ class Availability:
         return len(self.counts) * self.tick
 
     def spot(self, nodes: int = 1) -> np.ndarray:
-        """Ticks in which a gang of ``nodes`` can run on spot (at least that many up)."""
-        return self.counts >= check_gang_size("nodes", nodes)
+        """Ticks in which a gang of ``nodes`` can run on spot (at least that many up).
+
+        Raises
+        ------
+        InputError
+            A gang larger than the trace ever has available: it would never run on spot.
+        """
+        nodes = check_gang_size("nodes", nodes)
+        most = int(self.counts.max()) if self.counts.size else 0
+        if nodes > most:
+            raise InputError(f"nodes: a gang of {nodes} never has spot on {self.name}: "
+                             f"at most {most} instance{'s' * (most != 1)} available in "
+                             f"any tick")
+        return self.counts >= nodes
 
 
 def _fail(name: str, where: str | int | None, message: str) -> InputError:
@@ -353,6 +368,12 @@ def read_availability(path: str | Path, trace_format: str | None = None,
     if trace_format is not None:
         check_choice("trace_format", trace_format, AVAILABILITY_FORMATS)
     try:
+        if not path.is_file():
+            raise _fail(path.name, None, "not a regular file (a trace is a file of text)")
+        size = path.stat().st_size
+        if size > MAX_TRACE_BYTES:
+            raise _fail(path.name, None, f"{size / 2**20:.0f} MiB, larger than the "
+                                         f"{MAX_TRACE_BYTES >> 20} MiB a trace may have")
         raw = path.read_bytes()
     except OSError as error:
         raise _fail(path.name, None, f"cannot read the trace: "
@@ -736,9 +757,19 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
     raise RuntimeError(f"{policy} did not finish within {limit} ticks")
 
 
+#: The most ticks a job's window may span (its deadline over the tick): every policy is
+#: simulated tick by tick.
+MAX_WINDOW_TICKS = 200_000
+
+
 def _job(compute, deadline, changeover, discount, tick, billing) -> _Job:
     compute, deadline, changeover, tick = check_parameters(
         scalar=True, compute=compute, deadline=deadline, changeover=changeover, tick=tick)
+    if deadline / tick > MAX_WINDOW_TICKS:
+        raise InputError(f"deadline: {deadline:g} h is {deadline / tick:.3g} ticks of "
+                         f"{tick * 3600:.3g} s; at most {MAX_WINDOW_TICKS} fit: a tick of "
+                         f"at least {deadline / MAX_WINDOW_TICKS * 3600:.3g} s, or a nearer "
+                         f"deadline")
     discount = float(check_discount("discount", discount, scalar=True))
     check_choice("billing", billing, ("tick", "second"))
     return _Job(compute, deadline, changeover, discount, tick, billing)
@@ -835,12 +866,20 @@ def _paper_optima(spot: np.ndarray, tick: float, compute: float, deadline: float
         stints = np.maximum(1, np.minimum(np.minimum(most, 2 * spells + 1), ticks))
     else:
         stints = np.ones(rows, dtype=np.int64)
-    optima: list[tuple[np.ndarray, float, float] | None] = [None] * rows
-    order = np.argsort(stints, kind="stable")
     # the widest band of instance ticks a tick can hold: ticks − done_at[0] + 1, with
     # done_at[0] the instance ticks the compute takes (see _solved_side_by_side)
     done_first = math.ceil(compute / tick - TOLERANCE)
     width = max(1, ticks - done_first + 1)
+    values = ticks * 3 * (int(stints.max()) + 1) * width
+    if values > OPTIMUM_VALUES:
+        finer = tick * math.sqrt(values / OPTIMUM_VALUES)
+        raise InputError(
+            f"omniscient: the exact optimum of a {ticks}-tick window is too large to "
+            f"solve here ({values:.2g} values to compute, at most {OPTIMUM_VALUES:.0e}): "
+            f"a tick of at least {finer * 3600:.3g} s, a deadline nearer the compute, or "
+            f"the other policies alone (--policy) would fit")
+    optima: list[tuple[np.ndarray, float, float] | None] = [None] * rows
+    order = np.argsort(stints, kind="stable")
     at = 0
     while at < rows:
         many = max(1, _BAND_VALUES // (3 * (int(stints[order[at]]) + 1) * width))
@@ -957,6 +996,10 @@ def _solved_side_by_side(window: np.ndarray, stints: np.ndarray, tick: float,
     return optima
 
 
+#: The most values (ticks × kinds × stints × instance ticks) the paper-mode optimum of one
+#: window may compute: about half a minute on two cores.  Past it the optimum is refused
+#: in one line saying what would fit.
+OPTIMUM_VALUES = 2 * 10**10
 #: The most memory :func:`_paper_optima` keeps its ticks' bands in, bytes, before it
 #: keeps only some and computes the others again on the way back.
 _KEPT_BYTES = 256 << 20
@@ -1125,6 +1168,10 @@ def auto_interval(availability: Availability, checkpoint: float | str, nodes: in
         A trace in which no spell of spot ends (no rate to plan for).
     """
     (checkpoint,) = check_parameters(scalar=True, checkpoint_cost=checkpoint)
+    if checkpoint <= 0:
+        raise InputError("checkpoint_cost: 'auto' balances the write against what a "
+                         "preemption takes back; a write of 0 has no such optimum: give "
+                         "a write > 0, or an interval")
     rate = spell_end_rate(availability, nodes)
     if rate == 0:
         raise InputError(f"interval: no spell of spot ends in {availability.name}: no rate "
@@ -1311,11 +1358,13 @@ class Summary:
     def gap_closed(self, policy: str) -> float | None:
         """(greedy − policy)/(greedy − omniscient) of the mean costs.
 
-        None without greedy and omniscient among the policies, and when there is no gap
-        to speak of: greedy within :data:`SMALL_GAP` of on-demand's mean cost (greedy's
-        when on-demand was not run) of the optimum, where any share of it is noise.
+        None for on-demand (the baseline every cost is read against), without greedy and
+        omniscient among the policies, and when there is no gap to speak of: greedy
+        within :data:`SMALL_GAP` of on-demand's mean cost (greedy's when on-demand was
+        not run) of the optimum, where any share of it is noise.
         """
-        if "greedy" not in self.runs or "omniscient" not in self.runs:
+        if policy == "on-demand" or "greedy" not in self.runs \
+                or "omniscient" not in self.runs:
             return None
         mean = {name: np.mean([run.cost for run in runs])
                 for name, runs in self.runs.items()}
@@ -1478,7 +1527,8 @@ def model_expected_cost(model, tick: float | str, compute: float | str,
     """The model policy's own expectation of its cost from an idle start (on its grid).
 
     The start's availability is drawn from the chain's long-run share.  None when no
-    policy can meet the deadline.
+    policy can meet the deadline, or when on the model's grid of whole (planning) ticks
+    the compute cannot be done by the deadline (a tick nearly as long as the deadline).
     """
     job = _job(compute, deadline, changeover, discount, tick, billing)
     if not _feasible(job):
@@ -1488,8 +1538,9 @@ def model_expected_cost(model, tick: float | str, compute: float | str,
     left = math.floor(job.deadline / policy.tick + TOLERANCE)
     work = math.ceil(job.compute / policy.grid - TOLERANCE)
     share = model.available_share
-    return (share * policy.expected(left, work, True)
-            + (1 - share) * policy.expected(left, work, False))
+    expected = (share * policy.expected(left, work, True)
+                + (1 - share) * policy.expected(left, work, False))
+    return expected if math.isfinite(expected) else None
 
 
 def spot_pays_from(model, tick: float | str, compute: float | str,

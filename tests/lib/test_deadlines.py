@@ -290,7 +290,11 @@ def test_a_gang_of_three_on_a_count_trace_has_spot_in_the_spells_built_into_it(t
     # greedy on spot in exactly those ticks, idle in the others
     greedy = run_policy("greedy", spot, 0.5, "4.5h", "10h", 0, 0.5)
     assert greedy.kinds.tolist()[:12] == [SPOT] * 5 + [IDLE] * 3 + [SPOT] * 4
-    assert trace.spot(4).sum() == 11 and trace.spot(5).sum() == 0
+    assert trace.spot(4).sum() == 11
+    # a gang larger than the file ever has is refused, not run as on-demand throughout
+    with pytest.raises(InputError, match="^nodes: a gang of 5 never has spot on "
+                                         "four-node.json: at most 4 instances"):
+        trace.spot(5)
 
 
 def test_spot_late_in_the_window_is_waited_for_not_found_early(cli, tmp_path):
@@ -460,6 +464,57 @@ def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, me
     assert done.returncode == 2
     assert done.stderr.startswith(f"spotmath deadline: error: {message}"), done.stderr
     assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--tick", "1e-320"], "--deadline: 4 h is inf ticks of 3.6e-317 s; at most 200000"),
+    (["--trace", "{ms}"], "--deadline: 4 h is 1.44e+07 ticks of 0.001 s; at most 200000"),
+    (["--trace", "/dev/zero"], "zero: not a regular file"),
+    (["--start-tick", "5"], "--start-tick: start ticks need a trace"),
+    (["--trace", "{pool}", "--interval", "auto", "--checkpoint", "0"],
+     "--checkpoint: 'auto' balances the write"),
+    (["--trace", "{pool}", "--nodes", "81"],
+     "--nodes: a gang of 81 never has spot on v100x1-east1c.txt: at most 80 instances"),
+    (["--trace", "{pool}", "--tick", "1s", "--nodes", "76", "--policy", "omniscient"],
+     "omniscient: the exact optimum of a 14400-tick window is too large to solve here"),
+])
+def test_what_is_too_large_or_never_runs_is_refused_in_one_line(
+        cli, tmp_path, traces_folder, monkeypatch, arguments, message):
+    monkeypatch.setattr(deadlines, "OPTIMUM_VALUES", 10**9)
+    ms = tmp_path / "ms.csv"
+    ms.write_text("time_s,available\n0,1\n0.001,1\n0.002,1\n")
+    names = {"{ms}": str(ms), "{pool}": str(traces_folder / "v100x1-east1c.txt")}
+    arguments = [names.get(item, item) for item in arguments]
+    done = cli("deadline", "--compute", "2h", "--deadline", "4h", *arguments)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.startswith(f"spotmath deadline: error: {message}"), done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_tick_longer_than_the_deadline_allows_gives_no_infinite_expectation(cli):
+    done = cli("deadline", "--tick", "11h", "--compute", "3h", "--deadline", "5h",
+               "--draws", "3")
+    assert done.returncode == 0, done.stderr
+    assert "inf" not in done.stdout and "own expectation" not in done.stdout
+
+
+def test_no_policy_meeting_it_reads_the_same_from_one_start_or_many(cli, tmp_path):
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": [1, 0] * 60}))
+    job = ["--trace", str(path), "--compute", "6h", "--deadline", "6.3h", "--interval",
+           "10min", "--checkpoint", "1min"]
+    one, many = (cli("deadline", *job, *extra) for extra in ([], ["--starts", "3"]))
+    reason = ("no policy can meet the deadline: on-demand from the start finishes after "
+              "12min + 6h + 35 writes of 1min, later than 6.3h")
+    for done in (one, many):
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.splitlines()[0].startswith("trace")
+        assert done.stdout.rstrip().endswith(reason)
+    one, many = (json.loads(cli("deadline", *job, *extra, "--json").stdout)
+                 for extra in ([], ["--starts", "3"]))
+    assert one == many == {"policies": dict.fromkeys(
+        ("on_demand", "greedy", "uniform_progress", "omniscient", "model")),
+        "unmeetable": reason}
 
 
 # ----------------------------------------------------------------------- the model policy
