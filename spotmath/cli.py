@@ -465,6 +465,7 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
             raise InputError(f"--{option}: describes availability without a trace; "
                              "with --trace the trace says when spot is there")
     trace = deadlines.read_availability(args.trace, args.format, args.tick)
+    trace.check_gang(nodes)
     common = dict(policies=policies, nodes=nodes, billing=args.billing)
     header = _deadline_header(args, trace)
     if args.interval is not None:

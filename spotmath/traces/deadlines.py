@@ -166,12 +166,17 @@ class Availability:
         return len(self.counts) * self.tick
 
     def spot(self, nodes: int = 1) -> np.ndarray:
-        """Ticks in which a gang of ``nodes`` can run on spot (at least that many up).
+        """Ticks in which a gang of ``nodes`` can run on spot (at least that many up)."""
+        return self.counts >= check_gang_size("nodes", nodes)
+
+    def check_gang(self, nodes: int) -> int:
+        """``nodes``, where the trace has that many available in some tick.
 
         Raises
         ------
         InputError
-            A gang larger than the trace ever has available: it would never run on spot.
+            A gang larger than the trace ever holds: it would never run on spot (every
+            policy would run on on-demand throughout, which is no question of policy).
         """
         nodes = check_gang_size("nodes", nodes)
         most = int(self.counts.max()) if self.counts.size else 0
@@ -179,7 +184,7 @@ class Availability:
             raise InputError(f"nodes: a gang of {nodes} never has spot on {self.name}: "
                              f"at most {most} instance{'s' * (most != 1)} available in "
                              f"any tick")
-        return self.counts >= nodes
+        return nodes
 
 
 def _fail(name: str, where: str | int | None, message: str) -> InputError:

@@ -294,7 +294,7 @@ def test_a_gang_of_three_on_a_count_trace_has_spot_in_the_spells_built_into_it(t
     # a gang larger than the file ever has is refused, not run as on-demand throughout
     with pytest.raises(InputError, match="^nodes: a gang of 5 never has spot on "
                                          "four-node.json: at most 4 instances"):
-        trace.spot(5)
+        trace.check_gang(5)
 
 
 def test_spot_late_in_the_window_is_waited_for_not_found_early(cli, tmp_path):
