@@ -1,8 +1,10 @@
-"""Spot traces drawn from the simulator's own preemption processes, with known parameters.
+"""Spot traces drawn from known processes, with known parameters.
 
 What the trace tools must find when the truth is known: a pool of instance slots whose
 lifetimes are Weibull (exponential by default) at a known rate, with pool-wide bulk
-reclaims at a known share, observed for a known time.
+reclaims at a known share, observed for a known time (:func:`synthetic_trace`); and
+availability that alternates between spells of spot and outages of Weibull lengths
+(:func:`spell_availability`), shaped like a published zone's (:data:`ZONES`).
 """
 
 from __future__ import annotations
@@ -10,12 +12,109 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.optimize import brentq
+from scipy.special import gamma
 
-from ..inputs import InputError, check_parameters
+from ..inputs import InputError, check_duration, check_parameters, check_seed
 from ..model.simulate import gap_scale
+from .deadlines import Availability
 from .reading import Trace
 
-__all__ = ["synthetic_trace"]
+__all__ = ["synthetic_trace", "ZONES", "weibull_shape_from", "spell_availability"]
+
+#: Spells of spot and outages in five zones of the SkyPilot spot traces' two-month V100
+#: availability files (``availability/1-node/aws-02-15-2023``, 195-s ticks, a value the
+#: instances available [skytraces]_), hours, spells completed inside each file: mean and
+#: median of the spells of spot, then of the outages.  Measured for this project on the
+#: files read as published (issue 32); the files carry no licence, so they are not here.
+ZONES = {
+    "us-east-1a": (0.72, 0.33, 3.55, 0.54),
+    "us-east-1c": (1.48, 0.49, 1.64, 0.54),
+    "us-east-1f": (2.18, 0.54, 1.52, 0.49),
+    "us-east-2a": (5.51, 0.87, 1.81, 0.38),
+    "us-west-2b": (9.75, 1.25, 1.10, 0.38),
+}
+
+
+def weibull_shape_from(mean: float, median: float) -> float:
+    """The Weibull shape whose median over its mean is ``median / mean``.
+
+    median/mean = (ln 2)^(1/k) / Γ(1 + 1/k) grows with the shape k (to 1 as k → ∞), so
+    one shape fits each ratio below 1.
+
+    Examples
+    --------
+    >>> round(weibull_shape_from(1.0, math.log(2)), 6)  # the exponential
+    1.0
+    """
+    mean = float(check_duration("mean", mean, scalar=True))
+    median = float(check_duration("median", median, scalar=True))
+    ratio = median / mean
+    if not 0.01 < ratio < 0.99:
+        raise InputError(f"median: {median:g} over the mean {mean:g} must be between 0.01 "
+                         f"and 0.99 for a Weibull shape, got {ratio:.3g}")
+
+    def gap(k: float) -> float:
+        return math.log(2) ** (1 / k) / gamma(1 + 1 / k) - ratio
+
+    return float(brentq(gap, 0.05, 50.0, xtol=1e-12))
+
+
+def spell_availability(spells: tuple[float, float, float, float], hours: float,
+                       tick: float, seed: int, name: str = "spells") -> Availability:
+    """Availability that alternates spells of spot and outages of Weibull lengths.
+
+    Each spell's length is drawn from the Weibull of its kind's mean and median
+    (:func:`weibull_shape_from`) and rounded to whole ticks (at least one); the trace
+    starts in a spell of spot or an outage in proportion to their means, and a count is 1
+    in a tick of spot, 0 otherwise.
+
+    Parameters
+    ----------
+    spells : tuple of float
+        Mean and median of the spells of spot, then of the outages, hours (as
+        :data:`ZONES`).
+    hours : float
+        The trace's length, hours.
+    tick : float
+        Hours.
+    seed : int
+        Seed of NumPy's random generator.
+    name : str, optional
+        The trace's name.
+
+    Returns
+    -------
+    Availability
+
+    Examples
+    --------
+    >>> trace = spell_availability(ZONES["us-west-2b"], 1080, 195 / 3600, seed=1)
+    >>> len(trace), bool(0.8 < trace.spot().mean() < 0.95)
+    (19938, True)
+    """
+    up_mean, up_median, down_mean, down_median = spells
+    hours, tick = check_parameters(scalar=True, hours=hours, tick=tick)
+    ticks = int(hours / tick)
+    if not 1 <= ticks <= 10**7:
+        raise InputError(f"hours: {hours:g} h is {ticks} ticks of {tick:g} h; from 1 to "
+                         f"10 million ticks")
+    draw = []
+    for mean, median in ((up_mean, up_median), (down_mean, down_median)):
+        shape = weibull_shape_from(mean, median)
+        draw.append((shape, mean / gamma(1 + 1 / shape)))
+    rng = np.random.default_rng(check_seed("seed", seed))
+    counts = np.zeros(ticks, dtype=np.int64)
+    spot = bool(rng.random() < up_mean / (up_mean + down_mean))
+    at = 0
+    while at < ticks:
+        shape, scale = draw[0 if spot else 1]
+        length = max(1, round(scale * rng.weibull(shape) / tick))
+        if spot:
+            counts[at:at + length] = 1
+        at += length
+        spot = not spot
+    return Availability(name, float(tick), counts)
 
 
 def synthetic_trace(

@@ -735,3 +735,36 @@ def test_a_replayed_window_is_the_replay_lifetime_by_lifetime(traces_folder):
             if trace.preempted[index]:
                 assert row[-1].kind in ("lost", "checkpoint") and hits == (pytest.approx(down),)
         assert all(a.end <= b.start + 1e-12 for a, b in zip(row, row[1:]))
+
+
+# -- availability in spells shaped like a published zone's -------------------------------
+
+def test_a_weibull_shape_is_found_from_its_median_over_its_mean():
+    import math
+
+    from spotmath.traces.synthetic import weibull_shape_from
+
+    for shape in (0.4, 0.6, 1.0, 2.5):
+        mean, median = math.gamma(1 + 1 / shape), math.log(2) ** (1 / shape)
+        assert weibull_shape_from(mean, median) == pytest.approx(shape, rel=1e-9)
+    with pytest.raises(InputError, match="^median: 2 over the mean 1 must be"):
+        weibull_shape_from(1, 2)
+
+
+def test_spells_drawn_for_a_zone_have_its_means_and_medians():
+    """Spells counted back from the drawn ticks (those completed inside the trace) have
+    the zone's means and medians, within what rounding to ticks and sampling allow."""
+    import itertools
+
+    from spotmath.traces.synthetic import ZONES, spell_availability
+
+    tick = 195 / 3600
+    for zone in ("us-east-1a", "us-west-2b"):
+        trace = spell_availability(ZONES[zone], 20_000, tick, seed=3, name=zone)
+        runs = [(key, len(list(group))) for key, group in itertools.groupby(trace.spot())]
+        for kind, (mean, median) in zip((True, False), np.reshape(ZONES[zone], (2, 2))):
+            hours = np.array([n for key, n in runs[1:-1] if key == kind]) * tick
+            assert hours.mean() == pytest.approx(mean, rel=0.12), (zone, kind)
+            assert np.median(hours) == pytest.approx(median, rel=0.15, abs=tick), (zone, kind)
+        share = ZONES[zone][0] / (ZONES[zone][0] + ZONES[zone][2])
+        assert trace.spot().mean() == pytest.approx(share, abs=0.04)
