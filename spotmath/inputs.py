@@ -25,6 +25,7 @@ from .docs import fill_doc
 __all__ = [
     "WORDS",
     "InputError",
+    "parse_number",
     "parse_duration",
     "parse_rate",
     "rate_from_mtbf",
@@ -91,11 +92,39 @@ HOURS_PER_UNIT: dict[str, float] = {
     "d": 24.0, "day": 24.0, "days": 24.0,
 }
 
+#: The one grammar of a number written as text, everywhere (options, parameters, data
+#: files): ASCII decimal digits with an optional sign, fraction and exponent.  No ``_``
+#: separators, hexadecimal, ``inf`` or ``nan``, and no digits of other scripts, all of
+#: which Python's ``float`` would take.
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
-_DURATION_RE = re.compile(rf"^\s*(?P<value>{_NUMBER})\s*(?P<unit>[A-Za-z]*)\s*$")
+_NUMBER_RE = re.compile(_NUMBER, re.ASCII)
+_DURATION_RE = re.compile(rf"^\s*(?P<value>{_NUMBER})\s*(?P<unit>[A-Za-z]*)\s*$", re.ASCII)
 _RATE_RE = re.compile(
-    rf"^\s*(?P<value>{_NUMBER})\s*/\s*(?P<per>{_NUMBER})?\s*(?P<unit>[A-Za-z]+)\s*$"
-)
+    rf"^\s*(?P<value>{_NUMBER})\s*/\s*(?P<per>{_NUMBER})?\s*(?P<unit>[A-Za-z]+)\s*$",
+    re.ASCII)
+
+
+def parse_number(text: str) -> float | None:
+    """The number ``text`` holds in the one grammar of numbers, or None.
+
+    Parameters
+    ----------
+    text : str
+        A number as text; spaces around it are allowed.
+
+    Returns
+    -------
+    float or None
+        None where ``text`` is not a plain ASCII decimal (``1_000``, ``0x10``, ``inf``,
+        ``nan``, ``٤``).
+
+    Examples
+    --------
+    >>> parse_number(" 1e-3 "), parse_number("1_000"), parse_number("0x10")
+    (0.001, None, None)
+    """
+    stripped = text.strip()
+    return float(stripped) if _NUMBER_RE.fullmatch(stripped) else None
 
 
 def show(value: Any) -> str:
@@ -279,10 +308,10 @@ def parse_rate(name: str, value: Any) -> Any:
         if hours <= 0:
             raise InputError(WORDS["zero_time"].format(name=name, value=show(value)))
         return float(match["value"]) / hours
-    try:
-        return float(value)
-    except ValueError:
-        raise InputError(WORDS["not_rate"].format(name=name, value=show(value))) from None
+    number = parse_number(value)
+    if number is None:
+        raise InputError(WORDS["not_rate"].format(name=name, value=show(value)))
+    return number
 
 
 def _limits(low: float, high: float, unit: str) -> str:
@@ -434,10 +463,11 @@ def _text_to_number(name: str, value: Any, expected: str, *, percent: bool = Fal
     if not isinstance(value, str):
         return value
     text = value.strip()
-    try:
-        return float(text[:-1]) / 100 if percent and text.endswith("%") else float(text)
-    except ValueError:
-        raise _must(name, expected, value) from None
+    number = (parse_number(text[:-1]) / 100 if percent and text.endswith("%")
+              and parse_number(text[:-1]) is not None else parse_number(text))
+    if number is None:
+        raise _must(name, expected, value)
+    return number
 
 
 @fill_doc

@@ -44,7 +44,7 @@ from ..inputs import InputError
 from . import ROOT
 from .chapters import chapter_paths, declared_parameters
 from .executing import ChapterFailed, Processes, Progress, execute_chapters, last_line
-from .parameters import check_book_parameters
+from .parameters import check_book_parameters, read_yaml
 
 __all__ = ["MARKER", "EditionError", "Stopped", "check_edition_parameters", "check_out",
            "make_edition", "read_marker", "read_parameters"]
@@ -198,7 +198,8 @@ def check_out(out: str | Path, *, force: bool = False, root: Path = ROOT) -> Pat
 
 
 def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> dict[str, Any]:
-    """Parameters from a YAML mapping and NAME VALUE pairs (values read as YAML data).
+    """Parameters from a YAML mapping and NAME VALUE pairs (values read as YAML data,
+    plain decimals the only numbers: :func:`~spotmath.book.parameters.read_yaml`).
 
     Raises
     ------
@@ -210,7 +211,7 @@ def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> d
     values: dict[str, Any] = {}
     if params_file is not None:
         try:
-            loaded = yaml.safe_load(Path(params_file).read_text(encoding="utf-8"))
+            loaded = read_yaml(Path(params_file).read_text(encoding="utf-8"))
         except UnicodeDecodeError:
             raise InputError(f"--params: {params_file} is not UTF-8 text") from None
         except (OSError, yaml.YAMLError) as error:
@@ -223,7 +224,7 @@ def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> d
         values.update(loaded)
     for name, text in pairs:
         try:
-            values[name] = yaml.safe_load(text)
+            values[name] = read_yaml(text)
         except yaml.YAMLError:
             values[name] = text  # not YAML: keep the string; validation names it
     return values

@@ -10,7 +10,9 @@ that declares it accepts; the tests run every chapter at the ends of every range
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,19 +27,73 @@ from ..inputs import (
     check_seed,
     closest_name,
     parse_duration,
+    parse_number,
     show,
 )
 from . import DATA
 
 __all__ = ["BOOK_TABLE", "BOOK_PARAMETERS", "CHAPTER_PARAMETERS", "MAX_ITEMS", "TRACES",
            "BookParameter", "BookValues", "chapter_parameters", "check_book_parameters",
-           "parameters_cell"]
+           "parameters_cell", "read_yaml"]
 
 #: Where a chapter's trace file names are looked up (a full path reads a trace of one's own).
 TRACES = DATA / "traces"
 #: The most items a list parameter may hold.
 MAX_ITEMS = 20
 _UNIT_NAMES = {"h": "hours", "min": "minutes", "s": "seconds"}
+
+
+#: The plain scalars :func:`read_yaml` reads as numbers or flags, YAML 1.2's core schema
+#: without its octal and hexadecimal integers or infinities: a decimal, or true/false.
+_PLAIN = {
+    "tag:yaml.org,2002:bool": r"^(?:true|True|TRUE|false|False|FALSE)$",
+    "tag:yaml.org,2002:int": r"^[-+]?[0-9]+$",
+    "tag:yaml.org,2002:float": r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$",
+}
+
+
+def read_yaml(text: str) -> Any:
+    """YAML data with plain decimals, not YAML 1.1's other numbers.
+
+    PyYAML reads YAML 1.1, where ``4:00`` is the sexagesimal 240, ``0x10`` is 16,
+    ``1_000`` is 1000, ``010`` is octal 8 and ``yes`` is true: a parameter would take a
+    value its reader never meant.  Here only a plain decimal (``4``, ``-0.5``,
+    ``1e-3``) is a number and only true/false a flag; anything else stays text, which
+    the parameter's own check then refuses or reads (``'90s'``, ``'60%'``).
+
+    Raises
+    ------
+    yaml.YAMLError
+        Text that is not YAML.
+
+    Examples
+    --------
+    >>> read_yaml("{a: 4:00, b: 0x10, c: 010, d: 1e-3, e: yes, f: [1, 2.5]}")
+    {'a': '4:00', 'b': '0x10', 'c': 10, 'd': 0.001, 'e': 'yes', 'f': [1, 2.5]}
+    """
+    import yaml
+
+    return yaml.load(text, Loader=_plain_loader())  # noqa: S506 (a SafeLoader)
+
+
+@functools.cache
+def _plain_loader() -> type:
+    """PyYAML's SafeLoader with :data:`_PLAIN`'s resolvers for numbers and flags."""
+    import yaml
+
+    class PlainLoader(yaml.SafeLoader):
+        pass
+
+    PlainLoader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag not in _PLAIN]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    for tag, pattern in _PLAIN.items():
+        PlainLoader.add_implicit_resolver(tag, re.compile(pattern), list("-+0123456789.tTfF"))
+    PlainLoader.add_constructor("tag:yaml.org,2002:int",
+                                lambda loader, node: int(loader.construct_scalar(node)))
+    PlainLoader.add_constructor("tag:yaml.org,2002:float",
+                                lambda loader, node: float(loader.construct_scalar(node)))
+    return PlainLoader
 
 
 def _list_value(name: str, value: Any) -> list:
@@ -47,7 +103,7 @@ def _list_value(name: str, value: Any) -> list:
         import yaml
 
         try:
-            loaded = yaml.safe_load(value)
+            loaded = read_yaml(value)
         except yaml.YAMLError:
             loaded = None
         if not isinstance(loaded, list):
@@ -141,9 +197,8 @@ class BookParameter:
             expected = f"a duration {self._range()} (or a string with a unit like '90s')"
             number = value
             if isinstance(value, str):
-                try:
-                    number = float(value)  # a bare number is in the parameter's own unit
-                except ValueError:
+                number = parse_number(value)  # a bare number: the parameter's own unit
+                if number is None:
                     number = parse_duration(name, value) / HOURS_PER_UNIT[self.unit]
             scale = HOURS_PER_UNIT[self.unit]
         else:  # number, fraction ('60%' is 0.6)

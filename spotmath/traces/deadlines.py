@@ -102,6 +102,7 @@ from ..inputs import (
     check_gang_size,
     check_parameters,
     check_seed,
+    parse_number,
     rate_from_mtbf,
 )
 from ..model.intervals import exact_interval
@@ -228,18 +229,13 @@ def _read_csv(path: Path, text: str) -> Availability:
         if len(fields) != 2:
             raise _fail(path.name, number, f"expected 2 fields (time_s,available), got "
                                            f"{len(fields)}")
-        try:
-            seconds = float(fields[0])
-        except ValueError:
-            seconds = math.nan
-        if not 0 <= seconds <= 3.6e9:
+        seconds = parse_number(fields[0])
+        if seconds is None or not 0 <= seconds <= 3.6e9:
             raise _fail(path.name, number, f"time_s must be a number of seconds from 0 to "
                                            f"3.6e9, got {fields[0].strip()!r}")
-        try:
-            count = int(fields[1])
-        except ValueError:
-            count = -1
-        if not 0 <= count < 2**62:
+        text = fields[1].strip()
+        count = int(text) if re.fullmatch(r"\d{1,18}", text, re.ASCII) else -1
+        if count < 0:
             raise _fail(path.name, number, f"available must be a whole number >= 0, got "
                                            f"{fields[1].strip()!r}")
         times.append(seconds)

@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..inputs import MAX_HOURS, InputError, check_choice
+from ..inputs import MAX_HOURS, InputError, check_choice, parse_number
 from ..model.calibration import observed_rate
 
 __all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
@@ -141,10 +141,8 @@ MAX_SECONDS = MAX_HOURS * 3600
 
 def _time(name: str, line: int, text: str, scale: float) -> float:
     """A time field in seconds (``scale`` converts the file's unit to seconds)."""
-    try:
-        value = float(text) * scale
-    except ValueError:
-        value = math.nan
+    number = parse_number(text)
+    value = math.nan if number is None else number * scale
     if not 0 <= value <= MAX_SECONDS:  # NaN fails too
         raise _fail(name, line, f"time must be a number from 0 to {MAX_SECONDS:g} s "
                                 f"({MAX_HOURS:g} hours), got {text.strip()!r}")
@@ -539,7 +537,7 @@ def read_group_sizes(path: str | Path) -> GroupSizes:
         except ValueError:
             raise _fail(name, number, f"not a date and time: {fields[0]!r}, {fields[1]!r} "
                                       "(use YYYY-MM-DD, HH:MM:SS)") from None
-        if not re.fullmatch(r"\d+", fields[2]):
+        if not re.fullmatch(r"\d+", fields[2], re.ASCII):
             raise _fail(name, number, f"size must be a whole number >= 0, got {fields[2]!r}")
         observations.append((moment, int(fields[2]), number))
     if not observations:

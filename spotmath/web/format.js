@@ -128,17 +128,12 @@
     return text.length <= 60 ? text : text.slice(0, 57) + "...";
   }
 
-  // Python's float(text), or null where it raises ValueError.
-  const DIGITS = "\\d(?:_?\\d)*";
-  const PY_FLOAT = new RegExp(`^[+-]?(?:(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})` +
-                              `(?:[eE][+-]?${DIGITS})?|inf(?:inity)?|nan)$`, "i");
-  function pyFloat(text) {
+  // spotmath.inputs.parse_number: the one grammar of numbers in text (ASCII decimal
+  // digits, an optional sign, fraction and exponent; no "_", "inf" or "nan"), or null.
+  const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+  function parseNumber(text) {
     const t = text.trim();
-    if (!PY_FLOAT.test(t)) return null;
-    const lower = t.toLowerCase().replace(/^[+]/, "");
-    if (/nan$/.test(lower)) return NaN;
-    if (/inf/.test(lower)) return lower.startsWith("-") ? -Infinity : Infinity;
-    return Number(t.replace(/_/g, ""));
+    return NUMBER.test(t) ? Number(t) : null;
   }
 
 
@@ -166,6 +161,6 @@
     });
   }
 
-  root.spotmathFormat = { general, fixed, floatText, stringRepr, show, pyFloat, formatSpec,
+  root.spotmathFormat = { general, fixed, floatText, stringRepr, show, parseNumber, formatSpec,
                           fill };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -3,7 +3,7 @@
 "use strict";
 
 (function (root) {
-  const { fill, show, stringRepr, pyFloat } = root.spotmathFormat;
+  const { fill, show, stringRepr, parseNumber } = root.spotmathFormat;
   const D = root.spotmathData;
 
   // spotmath.inputs.InputError: one line, naming the parameter (.parameter, as Python's
@@ -67,7 +67,7 @@
       if (hours <= 0) throw new InputError(fill(WORDS.zero_time, { name, value: show(text) }));
       value = Number(match.groups.value) / hours;
     } else {
-      value = pyFloat(text);
+      value = parseNumber(text);
       if (value === null) throw new InputError(fill(WORDS.not_rate, { name, value: show(text) }));
     }
     return bound(name, checkRange(name, value, 0, false, null, false, expected, text), "rate",
@@ -76,7 +76,7 @@
 
   function textToNumber(name, text, expected, percent) {
     const t = text.trim();
-    const value = percent && t.endsWith("%") ? pyFloat(t.slice(0, -1)) : pyFloat(t);
+    const value = percent && t.endsWith("%") ? parseNumber(t.slice(0, -1)) : parseNumber(t);
     if (value === null) throw must(name, expected, text);
     return percent && t.endsWith("%") ? value / 100 : value;
   }

@@ -75,6 +75,13 @@ def nothing_is_deleted(monkeypatch):
     (["-p", "jobs", "100000000000"], "jobs: must be a whole number from 100 to 20000"),
     (["-p", "notice_seconds", "0", "-p", "notice_share", "0.5"],
      "notice_share: must be 0 when notice_seconds is 0"),
+    # YAML 1.1 would read these as 240, 16, 1000, 8 and true: plain decimals only
+    (["-p", "mtbf_hours", "4:00"], "mtbf_hours: not a duration: '4:00'"),
+    (["-p", "mtbf_hours", "0x10"], "mtbf_hours: not a duration: '0x10'"),
+    (["-p", "mtbf_hours", "1_000"], "mtbf_hours: not a duration: '1_000'"),
+    (["-p", "jobs", "0o10"], "jobs: must be a whole number from 100 to 20000, got '0o10'"),
+    (["-p", "mtbf_hours", "yes"], "mtbf_hours: not a duration: 'yes'"),
+    (["-p", "gang_sizes", "[1, 0x10]"], "gang_sizes[1]: must be a whole number"),
 ])
 def test_bad_parameters_are_refused_before_anything_runs(tmp_path, args, message):
     out = tmp_path / "edition"
@@ -84,6 +91,20 @@ def test_bad_parameters_are_refused_before_anything_runs(tmp_path, args, message
         stderr
     assert not out.exists() and not (tmp_path / "HACKED").exists()
     assert list(tmp_path.iterdir()) == []  # no building folder left behind either
+
+
+def test_a_params_file_is_read_with_plain_decimals_only(tmp_path):
+    """``restart_minutes: 1:30`` is not 90 minutes (YAML 1.1's sexagesimal) but text,
+    refused by the parameter's own check; ``010`` is ten, not octal eight."""
+    from spotmath.book.edition import read_parameters
+
+    given = tmp_path / "my.yaml"
+    given.write_text("restart_minutes: 1:30\ngang_sizes: [010, 2]\nmtbf_hours: 1e1\n")
+    assert read_parameters(given, []) == {"restart_minutes": "1:30",
+                                          "gang_sizes": [10, 2], "mtbf_hours": 10.0}
+    code, _, stderr = run("book", "--params", str(given), "--out", str(tmp_path / "e"))
+    assert (code, stderr.count("\n")) == (2, 1)
+    assert stderr.startswith("spotmath book: error: restart_minutes: not a duration: '1:30'")
 
 
 def test_params_file_errors_are_one_line(tmp_path):

@@ -16,6 +16,7 @@ from spotmath.inputs import (
     check_parameters,
     check_rate,
     parse_duration,
+    parse_number,
     parse_rate,
 )
 
@@ -172,3 +173,36 @@ def test_a_plain_float_is_checked_as_an_array_is(value, wide):
         plain = _outcome(check, value)
         assert plain == _outcome(check, np.array(value)) == _outcome(check, np.float64(value))
         assert plain[0] == "error" or type(plain[1]) is float
+
+
+@pytest.mark.parametrize("option, text", [
+    ("--nodes", "1_000"), ("--nodes", "\u0664"), ("--rate", "1_000"), ("--rate", "nan"),
+    ("--rate", "inf"), ("--discount", "0x1"), ("--discount", "6_0%"), ("--mtbf", "1_000"),
+])
+def test_one_number_grammar_for_every_option(cli, option, text):
+    """Python's float takes ``1_000``, ``inf``, ``nan`` and other scripts' digits; the
+    commands take plain ASCII decimals only, every option alike."""
+    done = cli("plan", option, text)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.count("\n") == 1 and option in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("row", ["1_0,3", "60,1_0", "\u0661,3", "nan,3", "60,\u0663"])
+def test_one_number_grammar_for_data_files(cli, tmp_path, row):
+    path = tmp_path / "a.csv"
+    path.write_text(f"time_s,available\n0,3\n{row}\n")
+    done = cli("deadline", "--trace", str(path), "--compute", "1min", "--deadline", "2min")
+    assert done.returncode == 2 and done.stderr.startswith(
+        "spotmath deadline: error: a.csv:3: "), done.stderr
+    trace = tmp_path / "t.csv"
+    trace.write_text(f"time_s,node,event\n0,a,up\n{row.split(',')[0]},a,preempted\n")
+    done = cli("fit", str(trace))
+    if row.split(",")[0] != "60":
+        assert done.returncode == 2 and "t.csv:3: time must be a number" in done.stderr
+
+
+def test_parse_number_is_the_grammar_of_the_page_too():
+    assert [parse_number(t) for t in ("4", " -0.5 ", "1e-3", ".5", "5.")] == [
+        4.0, -0.5, 0.001, 0.5, 5.0]
+    assert [parse_number(t) for t in ("1_000", "inf", "nan", "0x10", "\u0664", "")] == [
+        None] * 6
