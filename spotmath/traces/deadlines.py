@@ -115,7 +115,7 @@ from .deadline_model import (
     markov_availability,
     model_policy,
 )
-from .reading import read_group_sizes, read_trace
+from .reading import read_file, read_group_sizes, read_trace
 from .stints import IDLE, KINDS, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
 
 __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "TOLERANCE", "SMALL_GAP",
@@ -137,9 +137,6 @@ AVAILABILITY_FORMATS = ("cbl-json", "csv", "group-sizes", "spotmath", "bamboo")
 DEFAULT_TICK = 1 / 6
 #: A greedy-to-optimum gap smaller than this share of on-demand's cost is no gap.
 SMALL_GAP = 0.01
-#: The largest trace file :func:`read_availability` reads, bytes (a published two-month
-#: file has 60 kB).
-MAX_TRACE_BYTES = 256 << 20
 #: The CSV header of :func:`read_availability`'s own format.
 CSV_HEADER = "time_s,available"
 
@@ -368,17 +365,7 @@ def read_availability(path: str | Path, trace_format: str | None = None,
     path = Path(path)
     if trace_format is not None:
         check_choice("trace_format", trace_format, AVAILABILITY_FORMATS)
-    try:
-        if not path.is_file():
-            raise _fail(path.name, None, "not a regular file (a trace is a file of text)")
-        size = path.stat().st_size
-        if size > MAX_TRACE_BYTES:
-            raise _fail(path.name, None, f"{size / 2**20:.0f} MiB, larger than the "
-                                         f"{MAX_TRACE_BYTES >> 20} MiB a trace may have")
-        raw = path.read_bytes()
-    except OSError as error:
-        raise _fail(path.name, None, f"cannot read the trace: "
-                                     f"{' '.join(str(error).split())}") from None
+    raw = read_file(path)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

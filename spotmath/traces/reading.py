@@ -50,7 +50,7 @@ from ..inputs import MAX_HOURS, InputError, check_choice, parse_number
 from ..model.calibration import observed_rate
 
 __all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
-           "write_trace", "read_group_sizes"]
+           "write_trace", "read_group_sizes", "read_file", "MAX_FILE_BYTES"]
 
 #: The trace formats :func:`read_trace` reads.
 FORMATS = ("spotmath", "bamboo")
@@ -149,12 +149,34 @@ def _time(name: str, line: int, text: str, scale: float) -> float:
     return value
 
 
-def _read_bytes(path: Path) -> bytes:
+#: The largest file a trace reader reads, bytes: a million-row trace has 30 MB.
+MAX_FILE_BYTES = 256 << 20
+
+
+def read_file(path: Path, what: str = "trace") -> bytes:
+    """A data file's bytes: a regular file of at most :data:`MAX_FILE_BYTES`.
+
+    Raises
+    ------
+    InputError
+        One line naming the file: not a regular file (a device such as ``/dev/zero``
+        would be read until memory runs out), too large, or unreadable.
+    """
     try:
+        if path.exists() and not path.is_file():  # a missing one: read_bytes says so
+            raise _fail(path.name, None, f"not a regular file (a {what} is a file of text)")
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise _fail(path.name, None, f"{size / 2**20:.0f} MiB, larger than the "
+                                         f"{MAX_FILE_BYTES >> 20} MiB a {what} may have")
         return path.read_bytes()
     except OSError as error:
-        raise _fail(path.name, None, f"cannot read the trace: "
+        raise _fail(path.name, None, f"cannot read the {what}: "
                                      f"{' '.join(str(error).split())}") from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    return read_file(path)
 
 
 def _format_of(name: str, number: int, first_text: str, first_raw: str,
@@ -521,8 +543,8 @@ def read_group_sizes(path: str | Path) -> GroupSizes:
     path = Path(path)
     name = path.name
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_file(path, "log").decode("utf-8")
+    except UnicodeDecodeError as error:
         raise _fail(name, None, f"cannot read the log: {' '.join(str(error).split())}") \
             from None
     observations: list[tuple[datetime, int, int]] = []

@@ -768,3 +768,13 @@ def test_spells_drawn_for_a_zone_have_its_means_and_medians():
             assert np.median(hours) == pytest.approx(median, rel=0.15, abs=tick), (zone, kind)
         share = ZONES[zone][0] / (ZONES[zone][0] + ZONES[zone][2])
         assert trace.spot().mean() == pytest.approx(share, abs=0.04)
+
+
+@pytest.mark.parametrize("command", [["fit"], ["replay", "--interval", "1h"]])
+def test_a_device_or_folder_is_refused_before_it_is_read(cli, tmp_path, command):
+    """/dev/zero was read until memory ran out; a folder said only 'Is a directory'."""
+    for path, name in (("/dev/zero", "zero"), (str(tmp_path), tmp_path.name)):
+        done = cli(*command, path)
+        assert done.returncode == 2, done.stdout
+        assert done.stderr.count("\n") == 1
+        assert f"error: {name}: not a regular file" in done.stderr, done.stderr
