@@ -17,8 +17,11 @@ they are applied:
 4. Every parameter is checked, for every chapter with the defaults it does not get,
    before anything runs (values, combinations, trace files).
 5. The edition is built in a new folder beside OUT and moved into place only when every
-   chapter and the HTML succeeded.  On a failure, Ctrl-C or SIGTERM the chapters' processes
-   are stopped, that folder is removed and OUT is as it was.
+   chapter and the HTML succeeded.  For the whole build OUT is locked by a file beside
+   it, ``.OUT.spotmath-lock``, created only if absent and naming the process that holds
+   it: a second build of the same OUT is refused in one line, saying who holds it.
+   On a failure, Ctrl-C or SIGTERM the chapters' processes are stopped, that folder is
+   removed and OUT is as it was.
 
 Nothing here deletes a file it did not make: the building folder is its own, and an
 earlier edition is deleted only after its marker's list shows that every entry in it was
@@ -35,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -340,6 +344,38 @@ def _move_into_place(staging: Path, target: Path) -> None:
             shutil.rmtree(old)  # safe: an earlier edition, its marker lists every entry
 
 
+def lock_path(target: Path) -> Path:
+    """The file that locks the edition folder ``target`` while it is built."""
+    return target.parent / f".{target.name}.spotmath-lock"
+
+
+@contextmanager
+def _locked(target: Path):
+    """Hold ``target``'s lock for the block: the lock file is created only if absent
+    (so it is this build's own, and removed at the end); one that exists is another
+    build's, or a build that was killed and could not remove it."""
+    lock = lock_path(target)
+    try:
+        handle = os.open(lock, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except FileExistsError:
+        try:
+            holder = " ".join(lock.read_text(encoding="utf-8", errors="replace").split())
+        except OSError:
+            holder = ""
+        raise InputError(f"--out: {target} is being built by another spotmath book "
+                         f"({holder or 'holder unknown'}; lock {lock}); wait for it, or "
+                         f"remove the lock if no build is running") from None
+    try:
+        os.write(handle, f"pid {os.getpid()}, since {time.strftime('%Y-%m-%d %H:%M:%S')}"
+                         .encode())
+    finally:
+        os.close(handle)
+    try:
+        yield
+    finally:
+        lock.unlink(missing_ok=True)  # safe: this build created it (O_EXCL)
+
+
 def make_edition(out: str | Path, parameters: dict[str, Any], *, force: bool = False,
                  root: Path = ROOT, progress: Progress | None = None) -> Path:
     """Execute every chapter with ``parameters`` and build the HTML book into ``out``.
@@ -382,7 +418,7 @@ def make_edition(out: str | Path, parameters: dict[str, Any], *, force: bool = F
     declared = {path: declared_parameters(path) for path in chapters}
     check_edition_parameters(parameters, declared)
     processes = Processes()
-    with _signals_raise():
+    with _signals_raise(), _locked(target):
         staging = None
         try:
             staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".building",

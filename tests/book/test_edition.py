@@ -237,6 +237,40 @@ def small_book(root: Path, raises: bool) -> Path:
     return root
 
 
+def test_a_second_build_of_the_same_folder_is_refused_while_the_first_runs(tmp_path,
+                                                                         monkeypatch):
+    """Two runs one second apart both said done and the second replaced the first: now
+    the second is refused in one line naming the holder, and the lock goes with the run
+    that made it (a lock it did not make, such as a killed run's, is left alone)."""
+    out = tmp_path / "editions" / "conc"
+    out.parent.mkdir()
+    root = small_book(tmp_path / "book", raises=False)
+    seen = []
+
+    def second_run_meanwhile(*args, **kwargs):
+        lock = edition.lock_path(out)
+        assert lock.read_text().startswith(f"pid {os.getpid()}, since ")
+        with pytest.raises(sm.InputError) as info:
+            make_edition(out, {"mtbf_hours": 3}, root=root,
+                         progress=lambda line, final=True: None)
+        seen.append(str(info.value))
+        raise edition.ChapterFailed("stopped by the test")
+
+    monkeypatch.setattr(edition, "execute_chapters", second_run_meanwhile)
+    with pytest.raises(EditionError):
+        make_edition(out, {"mtbf_hours": 2}, root=root,
+                     progress=lambda line, final=True: None)
+    assert seen and seen[0].startswith(f"--out: {out} is being built by another spotmath "
+                                       f"book (pid {os.getpid()}, since ")
+    assert "\n" not in seen[0] and not edition.lock_path(out).exists()
+    assert sorted(p.name for p in out.parent.iterdir()) == []
+    # a lock left by a killed run: refused, and the lock is not deleted
+    edition.lock_path(out).write_text("pid 99999999, since 2026-12-04 10:00:00")
+    code, _, stderr = run("book", "--out", str(out))
+    assert code == 2 and "is being built by another spotmath book (pid 99999999" in stderr
+    assert edition.lock_path(out).exists()
+
+
 def test_a_failing_chapter_leaves_the_earlier_edition_and_no_building_folder(tmp_path,
                                                                             monkeypatch):
     """A chapter that raises ends the run with one line naming it and its error; OUT keeps
