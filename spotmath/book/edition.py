@@ -116,7 +116,25 @@ def read_marker(folder: Path) -> dict[str, Any] | None:
             and isinstance(content.get("files"), list)):
         raise InputError(f"--out: {marker} is not a marker written by spotmath book; "
                          "choose another folder")
+    for entry in content["files"]:
+        if not _an_editions_entry(entry):
+            raise InputError(f"--out: {marker} lists {entry!r}, which no edition holds "
+                             "(edited by hand?); nothing in it will be replaced")
     return content
+
+
+#: The top-level entries of an edition: the sources its chapters ran from, the built
+#: book, and the files that keep git, ruff and pytest out of it.
+_EDITION_TOPS = frozenset({"source", "_build", *_QUIET_FILES})
+
+
+def _an_editions_entry(entry: object) -> bool:
+    """Whether ``entry`` is a path a build can make inside an edition: relative, without
+    ``..`` or empty parts, below one of :data:`_EDITION_TOPS`."""
+    if not isinstance(entry, str) or not entry or entry.startswith("/") or "\\" in entry:
+        return False
+    parts = entry.split("/")
+    return parts[0] in _EDITION_TOPS and all(part not in ("", ".", "..") for part in parts)
 
 
 def _entries(folder: Path) -> list[str]:

@@ -120,6 +120,30 @@ def test_params_file_errors_are_one_line(tmp_path):
     assert (code, stderr) == (2, f"spotmath book: error: --params: {bad} is not UTF-8 text\n")
 
 
+@pytest.mark.parametrize("files, shown", [
+    ([{"a": 1}], "{'a': 1}"),
+    (["notes.txt"], "'notes.txt'"),
+    (["_build/../../notes.txt"], "'_build/../../notes.txt'"),
+    (["/home/me/notes.txt"], "'/home/me/notes.txt'"),
+    (["source", ""], "''"),
+])
+def test_a_marker_edited_to_list_what_no_edition_holds_is_refused(
+        tmp_path, nothing_is_deleted, files, shown):
+    """The marker is what --force trusts: one listing a path no build makes (or not a
+    path at all, which ended in a TypeError) is refused in one line, nothing touched."""
+    out = tmp_path / "edition"
+    (out / "source").mkdir(parents=True)
+    (out / "notes.txt").write_text("mine")
+    (out / MARKER).write_text(json.dumps({"made_by": "spotmath book", "parameters": {},
+                                          "files": ["source", *files]}))
+    before = tree(tmp_path)
+    code, stdout, stderr = run("book", "--out", str(out), "--force")
+    assert (code, stdout, stderr.count("\n")) == (2, "", 1), stderr
+    assert stderr.startswith(f"spotmath book: error: --out: {out / MARKER} lists {shown}, "
+                             "which no edition holds"), stderr
+    assert tree(tmp_path) == before
+
+
 def test_folders_that_are_not_an_editions_own_are_refused(tmp_path, monkeypatch,
                                                           nothing_is_deleted):
     """`/`, the home folder, the checkout and everything above it, anything inside book/ or
