@@ -362,6 +362,13 @@ def _move_into_place(staging: Path, target: Path) -> None:
             shutil.rmtree(old)  # safe: an earlier edition, its marker lists every entry
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it, and set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def lock_path(target: Path) -> Path:
     """The file that locks the edition folder ``target`` while it is built."""
     return target.parent / f".{target.name}.spotmath-lock"
@@ -460,6 +467,9 @@ def make_edition(out: str | Path, parameters: dict[str, Any], *, force: bool = F
                       "parameters": parameters, "files": _entries(staging)}
             (staging / MARKER).write_text(json.dumps(marker, indent=1, default=str) + "\n",
                                           encoding="utf-8")
+            # mkdtemp made the folder private (0700): the edition is the reader's, as
+            # readable as any folder they make (their umask decides)
+            os.chmod(staging, 0o777 & ~_umask())
             _move_into_place(staging, target)
         finally:
             with _signals_held():  # a second Ctrl-C does not cut the clean-up short

@@ -306,6 +306,9 @@ def test_a_failing_chapter_leaves_the_earlier_edition_and_no_building_folder(tmp
     marker = json.loads((out / MARKER).read_text())
     assert marker["parameters"] == {"mtbf_hours": 3} and "_build/html/index.html" in \
         marker["files"]
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o777 & ~mask  # not mkdtemp's private 0700
     assert {".gitignore", "ruff.toml", "conftest.py"} <= set(marker["files"])
     before = tree(out)
     lines = []
