@@ -501,6 +501,9 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
     there on can beat it.  Doubling, then bisection keeping such an n at the top (the
     smallest one where :func:`_bound` is the deciding bound, which grows with n)."""
     chance = _rollback_chance(setting)
+    if chance < 1e-250:  # the bounds' cλnT underflows to 0; n would be astronomical
+        raise InputError(WORDS["loss_too_small"].format(
+            name="level1_loss", loss=setting.loss, most=MOST_SEGMENTS))
 
     def reaches(every: int) -> bool:
         return (_bound(setting, every, chance) >= best_ratio

@@ -281,6 +281,8 @@ def test_a_fast_write_no_cheaper_than_a_durable_one_never_pays():
     ({"level1_cost": 0.0}, r"^level1_cost: must be above 0 for an optimum"),
     ({"checkpoint_cost": 0.0}, r"^checkpoint_cost: must be above 0 for an optimum"),
     ({"level1_loss": 1e-9}, r"^level1_loss: 1e-09 is too small"),
+    # so small that the bounds' cλnT underflowed: a ZeroDivisionError before
+    ({"level1_loss": 1e-320}, r"^level1_loss: 9.99989e-321 is too small"),
 ])
 def test_bad_inputs_get_one_line_naming_the_parameter(change, message):
     values = dict(level1_cost=0.01, checkpoint_cost=0.05, level1_restart=0.03,
