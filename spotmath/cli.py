@@ -25,6 +25,7 @@ import argparse
 import functools
 import json
 import os
+import shlex
 import signal
 import sys
 from collections.abc import Sequence
@@ -256,7 +257,7 @@ def _fit(args: argparse.Namespace) -> int:
                                    f"{fit.preemptions})"),
     ]))
     if copies is not None:
-        print("\n" + _table(_fast_copy_rows(copies)))
+        print("\n" + _table(_fast_copy_rows(copies, args)))
     if measured:
         if levels is None:
             print("\n" + _table([("two-level plan", unplanned)]))
@@ -344,7 +345,23 @@ def _fit_fast_copies(args: argparse.Namespace, trace, plan: Plan):
                                  error.name, error.name)) from None
 
 
-def _fast_copy_rows(copies) -> list[tuple[str, str]]:
+def _shared_plan_flags(args: argparse.Namespace, leave: set[str]) -> list[str]:
+    """The options of `spotmath plan` given to this command, as typed (those not at their
+    defaults), less the destinations in ``leave``."""
+    shared = argparse.ArgumentParser(add_help=False)
+    _plan_options(shared)
+    flags = []
+    for action in shared._actions:
+        value = getattr(args, action.dest, action.default)
+        if action.dest in leave or value == action.default:
+            continue
+        flags.append(action.option_strings[0])
+        if action.nargs != 0:  # not a switch
+            flags.append(shlex.quote(str(value)))
+    return flags
+
+
+def _fast_copy_rows(copies, args: argparse.Namespace) -> list[tuple[str, str]]:
     low, high = copies.event_rate_ci95
     rows = [
         ("gang events", f"{copies.events} in {copies.held_hours:.4g} h the gang of "
@@ -355,12 +372,21 @@ def _fast_copy_rows(copies) -> list[tuple[str, str]]:
     if copies.level1_loss is None:
         return rows + [("fast copies lost", "no events: not measured")]
     p_low, p_high = copies.level1_loss_ci95
-    return rows + [
-        (f"fast copies lost (groups of {copies.group})",
-         f"with {copies.level1_loss:.1%} of events (95%: {p_low:.1%} to {p_high:.1%})"),
-        ("for spotmath plan", f"--rate {copies.event_rate / copies.nodes:.4g}/h --nodes "
-                              f"{copies.nodes} --level1-loss {copies.level1_loss:.3g}"),
-    ]
+    rows.append((f"fast copies lost (groups of {copies.group})",
+                 f"with {copies.level1_loss:.1%} of events (95%: {p_low:.1%} to "
+                 f"{p_high:.1%})"))
+    if args.level1 is None:
+        return rows + [("two levels", "give --level1 (the fast write's time) for the "
+                                      "command that plans them at this share")]
+    # a share of 0 has no optimum (a durable write never pays): plan at its 95% bound
+    loss = copies.level1_loss if copies.level1_loss > 0 else p_high
+    command = " ".join([f"--rate {copies.event_rate / copies.nodes:.4g}/h", "--nodes",
+                        str(copies.nodes), *_shared_plan_flags(
+                            args, {"rate", "mtbf", "nodes", "level1_loss", "json"}),
+                        f"--level1-loss {loss:.3g}"])
+    note = [] if copies.level1_loss > 0 else [
+        ("", f"(no copy lost in {copies.events} events: at the share's 95% bound)")]
+    return rows + [("for spotmath plan", command), *note]
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -100,7 +100,9 @@ def test_fit_command_reports_the_fast_copies(cli, checkout):
     want = fit_fast_copies(read_trace(trace), 8, 2, "2min").as_dict()
     assert got == json.loads(json.dumps(want))
     table = cli("fit", trace, "--nodes", "8", "--level1-group", "2").stdout
-    assert "fast copies lost (groups of 2)" in table and "for spotmath plan" in table
+    assert "fast copies lost (groups of 2)" in table and "give --level1" in table
+    table = cli("fit", trace, "--nodes", "8", "--level1-group", "2", "--level1", "5s").stdout
+    assert "for spotmath plan" in table
     bad = cli("fit", trace, "--nodes", "8", "--level1-group", "3")
     assert bad.returncode == 2
     assert bad.stderr == ("spotmath fit: error: --level1-group: 3 does not divide the gang "
@@ -210,3 +212,25 @@ def test_a_replay_without_a_pattern_replays_the_optimum_at_the_fitted_numbers(ch
     assert chosen == given
     with pytest.raises(InputError, match="^level2_every: goes with interval"):
         replay_fast_copies(trace, 16, 2, interval=0.1, **levels)
+
+
+@pytest.mark.parametrize("extra", [
+    ["--level1-group", "2", "--level1-restart", "2min", "--level1", "5s"],
+    ["--level1-group", "16", "--level1-restart", "2min", "--level1", "5s"],
+    ["--level1-group", "2", "--level1", "5s", "--restart", "5min", "--checkpoint", "3min",
+     "--restart-variant", "protected", "--discount", "70%"],
+])
+def test_the_plan_command_fit_prints_runs_as_printed(cli, traces_folder, extra):
+    """fit suggested `plan ... --level1-loss 0.194` without the fast write (refused), and
+    `--level1-loss 0` where no copy was lost (refused): every printed command must run."""
+    import shlex
+
+    done = cli("fit", str(traces_folder / "p3-trace.csv"), "--nodes", "16", *extra)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("for spotmath plan")]
+    assert len(lines) == 1
+    arguments = shlex.split(lines[0].removeprefix("for spotmath plan"))
+    planned = cli("plan", *arguments)
+    assert planned.returncode == 0, (arguments, planned.stderr)
+    for given in extra[extra.index("--level1"):]:
+        assert given in arguments  # the fast write and what followed it, as typed
