@@ -163,8 +163,10 @@ class PlanOracle:
         if rng.random() < 0.4:
             options["persist"] = f"{log_uniform(1, 600):.6g}s"
         options["level1"] = f"{log_uniform(0.5, 120):.6g}s"
-        if rng.random() < 0.7:
-            options["level1-restart"] = f"{log_uniform(5, 1800):.6g}s"
+        if rng.random() < 0.7:  # mostly no slower than the durable restart (else refused)
+            durable = float(options["restart"].removesuffix("s"))
+            top = 0.999 * durable if durable >= 5 and rng.random() < 0.85 else 1800
+            options["level1-restart"] = f"{log_uniform(min(5, top), top):.6g}s"
         options["level1-loss"] = str(rng.choice(
             [f"{rng.uniform(0, 1):.4g}", "1", f"{log_uniform(1e-4, 0.05):.3g}", "30%"]))
         return options

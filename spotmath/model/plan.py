@@ -49,6 +49,9 @@ REFUSALS = {
     "without_fast_write": "{name}: given without a fast write (level1_cost); give it too",
     "loss_needed": "{name}: required with a fast write: the share of preemptions that take "
                    "the fast copies with them, 0 to 1",
+    "fast_restart_slower": "{name}: a restart from a fast copy ({fast}) slower than the "
+                           "durable restart ({durable}) never pays: give one no slower, or "
+                           "plan durable writes alone",
 }
 #: The words of the plan's table (:meth:`Plan.report`), written once: ``{...}`` fields
 #: filled with :meth:`str.format` here and by the page (``spotmath/web/data.js``).
@@ -590,6 +593,10 @@ def _two_level_options(level1_cost, level1_restart, level1_loss, restart) -> dic
         scalar=True, level1_cost=level1_cost,
         level1_restart=restart if level1_restart is None else level1_restart)
     (loss,) = check_parameters(scalar=True, level1_loss=level1_loss)
+    if fast_restart > restart:  # the two-level optimum could then lose to one level
+        raise InputError(REFUSALS["fast_restart_slower"].format(
+            name="level1_restart", fast=duration_text(fast_restart),
+            durable=duration_text(restart)))
     return {"level1_cost": cost, "level1_restart": fast_restart, "level1_loss": loss}
 
 

@@ -150,8 +150,12 @@
       return null;
     }
     if (o.level1Loss === null) throw refuse("loss_needed", "level1_loss");
-    return { cost: o.level1, restart: o.level1Restart === null ? restart : o.level1Restart,
-             loss: o.level1Loss };
+    const fastRestart = o.level1Restart === null ? restart : o.level1Restart;
+    if (fastRestart > restart) {  // the two-level optimum could then lose to one level
+      throw refuse("fast_restart_slower", "level1_restart",
+                   { fast: durationText(fastRestart), durable: durationText(restart) });
+    }
+    return { cost: o.level1, restart: fastRestart, loss: o.level1Loss };
   }
 
   // _plan_two_level: the exact optimal pattern; the plan's values become the pattern's

@@ -7,11 +7,14 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from spotmath.inputs import InputError
 from spotmath.model import derivations as D
 from spotmath.model import numerics, two_level
+from spotmath.model.plan import make_plan
 from spotmath.model.simulate_two_level import simulate
 
 lam, T, C, R, C1, R1, p, n = D.lam, D.T, D.C, D.R, D.C1, D.R1, D.p_loss, D.n2
@@ -453,3 +456,27 @@ def test_a_waste_beyond_double_precision_is_one_never_nan(preemptible, every):
                           level1_restart=24.0, restart_time=24.0, level1_loss=1.0,
                           restart_preemptible=preemptible)
     assert got.tolist() == [1.0] * 7
+
+
+@settings(max_examples=30, deadline=None)
+@given(rate=st.floats(0.02, 2), nodes=st.integers(1, 32), restart=st.floats(1, 30),
+       checkpoint=st.floats(0.2, 10), fast=st.floats(1, 60), fast_share=st.floats(0, 1),
+       loss=st.floats(0.001, 0.99), preemptible=st.booleans())
+def test_the_two_level_plan_never_recommends_worse_than_durable_writes_alone(
+        rate, nodes, restart, checkpoint, fast, fast_share, loss, preemptible):
+    """The plan prints the recommended pattern beside durable writes alone: with a fast
+    restart no slower than the durable one (a slower one is refused), the recommendation
+    is never the worse of the two (minutes and seconds as drawn)."""
+    plan = make_plan(rate, f"{restart}min", f"{checkpoint}min", 0.6, nodes=nodes,
+                     restart_preemptible=preemptible, level1_cost=f"{fast}s",
+                     level1_restart=f"{fast_share * restart}min", level1_loss=loss)
+    assert plan.waste_exact <= plan.two_level["waste_level2_only"] * (1 + 1e-9)
+
+
+def test_a_fast_restart_slower_than_the_durable_one_is_refused(cli):
+    done = cli("plan", "--nodes", "16", "--restart", "5min", "--checkpoint", "3min",
+               "--level1", "5s", "--level1-restart", "10min", "--level1-loss", "0.3")
+    assert done.returncode == 2
+    assert done.stderr == ("spotmath plan: error: --level1-restart: a restart from a fast "
+                           "copy (10 min) slower than the durable restart (5 min) never "
+                           "pays: give one no slower, or plan durable writes alone\n")
