@@ -308,7 +308,8 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
         result = replay_fast_copies(trace, nodes, args.level1_group, interval=args.interval,
                                     level2_every=args.level2_every, seed=args.seed, **levels)
     except InputError as error:
-        raise error.renamed(names.get(error.name, error.name)) from None
+        raise error.renamed(names.get(error.name, error.name), {
+            "interval": "--interval", "level2_every": "--level2-every"}) from None
     if args.json:
         print(_dump(result.as_dict()))
         return 0

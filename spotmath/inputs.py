@@ -74,9 +74,13 @@ class InputError(ValueError):
         self.name = name
         self.detail = detail
 
-    def renamed(self, name: str) -> InputError:
-        """The same error, naming ``name`` instead."""
-        return InputError(self.detail, name=name)
+    def renamed(self, name: str, mentions: dict[str, str] | None = None) -> InputError:
+        """The same error, naming ``name`` instead; ``mentions`` renames other parameters
+        the message names (whole words: ``{"level2_every": "--level2-every"}``)."""
+        detail = self.detail
+        for old, new in (mentions or {}).items():
+            detail = re.sub(rf"(?<![\w-]){re.escape(old)}(?![\w-])", new, detail)
+        return InputError(detail, name=name)
 
 
 #: The longest duration the command line and trace files accept, hours (about 114 years):
@@ -363,7 +367,10 @@ def rate_from_mtbf(mtbf: Any, name: str = "mtbf") -> float:
     >>> rate_from_mtbf("4h"), rate_from_mtbf(0.5)
     (0.25, 2.0)
     """
-    return 1 / check_duration(name, mtbf, scalar=True, bounded=True)
+    rate = 1 / check_duration(name, mtbf, scalar=True, bounded=True)
+    if not math.isfinite(rate):  # so short (1e-320 h) that one over it overflows
+        raise _must(name, WORDS["duration"].format(sign="> 0"), mtbf)
+    return rate
 
 
 @fill_doc
@@ -532,11 +539,12 @@ def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"]) -> int
     8
     """
     expected = WORDS["count"].format(what=what)
+    given = value  # the message shows it as given: '0', not 0.0
     value = _text_to_number(name, value, expected)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise _must(name, expected, value)
+        raise _must(name, expected, given)
     if not math.isfinite(value) or value < 1 or value != int(value):
-        raise _must(name, expected, value)
+        raise _must(name, expected, given)
     return int(value)
 
 

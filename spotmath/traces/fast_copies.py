@@ -316,7 +316,7 @@ def replay_fast_copies(
     if interval is None:
         if not fit.level1_loss:
             raise InputError(f"level1_group: no event on {trace.name} takes a fast copy, so "
-                             "there is no optimum: give the interval and level2_every")
+                             "there is no optimum: give interval and level2_every")
         best = two_level.optimum(fit.event_rate, level1_loss=fit.level1_loss,
                                  level1_cost=fast, checkpoint_cost=durable,
                                  level1_restart=fast_restart, restart_time=restart)

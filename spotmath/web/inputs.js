@@ -91,7 +91,7 @@
     const expected = fill(WORDS.count, { what: WORDS.nodes });
     const value = textToNumber(name, text, expected, false);
     if (!Number.isFinite(value) || value < 1 || value !== Math.trunc(value)) {
-      throw must(name, expected, value);
+      throw must(name, expected, text);  // as given: '0', not 0.0
     }
     return value;
   }
@@ -106,6 +106,13 @@
   }
 
 
+  // spotmath.inputs.rate_from_mtbf: one over a duration whose inverse is finite
+  function rateFromMtbf(name, text) {
+    const rate = 1 / checkDuration(name, text, false);
+    if (!Number.isFinite(rate)) throw must(name, fill(WORDS.duration, { sign: "> 0" }), text);
+    return rate;
+  }
+
   root.spotmathInputs = { InputError, checkDuration, checkRate, checkDiscount,
-                          checkGangSize, checkFraction };
+                          checkGangSize, checkFraction, rateFromMtbf };
 })(typeof globalThis !== "undefined" ? globalThis : this);

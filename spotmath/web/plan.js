@@ -14,7 +14,7 @@
   const F = root.spotmathFormulas, D = root.spotmathData;
   const { fill, stringRepr } = root.spotmathFormat;
   const { InputError, checkDuration, checkRate, checkDiscount, checkGangSize,
-          checkFraction } = root.spotmathInputs;
+          checkFraction, rateFromMtbf } = root.spotmathInputs;
   const { wasteFraction, exactInterval, optimalInterval, relativePrice, breakEvenIntervals,
           neverOnSpotGangSize, maxGangSize, noticeWaste, noticeWasteFloor,
           noticeOptimalInterval, noticeOptimalWaste, noticeBreakEven,
@@ -385,7 +385,7 @@
       }
       const model = value("model"), variant = value("restart-variant");
       const rate = given.rate !== undefined ? checkRate("--rate", given.rate)
-        : 1 / checkDuration("--mtbf", value("mtbf"), false);
+        : rateFromMtbf("--mtbf", value("mtbf"));
       const optional = (name, check) => (value(name) === null ? null : check(`--${name}`, value(name)));
       const options = {
         rate,

@@ -177,3 +177,23 @@ def test_real_process_prints_table_and_fails_cleanly():
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr == ("spotmath plan: error: --discount: must be a fraction strictly "
                           "between 0 and 1 (0.6 or '60%'), got '1.5'\n")
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["plan", "--mtbf", "1e-320"], "--mtbf: must be a duration > 0 (hours, or a string like "
+                                   "'10min'), got '1e-320'"),
+    (["plan", "--nodes", "0"], "--nodes: must be a whole number of nodes >= 1, got '0'"),
+    (["plan", "--nodes", "-0"], "--nodes: must be a whole number of nodes >= 1, got '-0'"),
+    (["replay", "{p3}", "--nodes", "16", "--level1", "5s", "--level1-restart", "2min",
+      "--level1-group", "16"], "--level1-group: no event on p3-trace.csv takes a fast copy, "
+                               "so there is no optimum: give --interval and --level2-every"),
+])
+def test_a_message_names_the_option_and_the_value_as_typed(cli, traces_folder, arguments,
+                                                          message):
+    """They said 'preemption_rate: ... got inf', 'got 0.0', 'got -0.0' and 'the interval
+    and level2_every': the names and values the library has, not those the user typed."""
+    arguments = [str(traces_folder / "p3-trace.csv") if a == "{p3}" else a
+                 for a in arguments]
+    done = cli(*arguments)
+    assert done.returncode == 2
+    assert done.stderr == f"spotmath {arguments[0]}: error: {message}\n"
