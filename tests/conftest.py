@@ -66,6 +66,23 @@ def cli():
     return _run
 
 
+#: What a user might type: other scripts' digits, underflow and overflow, hexadecimal,
+#: a clock time, separators, whitespace, nothing, signs, words.
+ODD_VALUES = [
+    "\u0664", "\u0661\u0660", "1e-320", "1e309", "-1e309", "0x10", "4:00", "1_000", " ", "",
+    "-0", "+0", "nan", "inf", "-inf", "0", "1e-3", "2.5", "1e6", "90s", "10min", "4h",
+    "1.5d", "60%", "1/h", "0.3/h", "-4h", "4 hours", "4 parsecs", "1e-9s",
+    "999999999999999999999", "\u00bd", "\t4\n"]
+
+
+@pytest.fixture(scope="session")
+def odd_values():
+    """A Hypothesis strategy of odd strings (:data:`ODD_VALUES`, or any short text)."""
+    from hypothesis import strategies as st
+
+    return st.one_of(st.sampled_from(ODD_VALUES), st.text(max_size=6))
+
+
 @pytest.fixture
 def plan_json():
     """``plan_json("--nodes", "8")``: what ``spotmath plan --json`` prints, parsed."""

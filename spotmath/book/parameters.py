@@ -493,8 +493,7 @@ def _check_deadline_room(checked: BookValues, values: dict[str, Any]) -> None:
     deadline, changeover = checked["deadline"], checked.get("changeover", 0.0)
     if checked.get("compute", 0.0) + changeover > deadline + 1e-9:
         raise InputError(f"compute_hours: must leave room for one changeover before the "
-                         f"deadline ({show(values['deadline_hours'])} h), got "
-                         f"{show(values['compute_hours'])}")
+                         f"deadline ({deadline:g} h), got {show(values['compute_hours'])}")
     for ratio in checked.get("slack_ratios", ()):
         if ratio * deadline + changeover > deadline + 1e-9:
             raise InputError(f"slack_ratios: {ratio:g} of the deadline leaves no room for "

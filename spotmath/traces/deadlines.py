@@ -251,6 +251,20 @@ def _read_csv(path: Path, text: str) -> Availability:
     return Availability(path.name, tick / 3600, np.asarray(counts, dtype=np.int64))
 
 
+#: The most ticks a trace may be cut into (:func:`availability_from_trace`,
+#: :func:`availability_from_sizes`).
+MAX_TRACE_TICKS = 10_000_000
+
+
+def _ticks_in(name: str, hours: float, tick: float) -> int:
+    """The whole ticks in ``hours`` of a trace, at most :data:`MAX_TRACE_TICKS`."""
+    if hours / tick > MAX_TRACE_TICKS:
+        raise InputError(f"tick: {tick * 3600:.3g} s cuts {name} ({hours:.4g} h) into "
+                         f"{hours / tick:.3g} ticks; at most {MAX_TRACE_TICKS:,}: a tick of "
+                         f"at least {hours / MAX_TRACE_TICKS * 3600:.3g} s")
+    return int(math.floor(hours / tick + TOLERANCE))
+
+
 def availability_from_trace(trace, tick: float | str = DEFAULT_TICK) -> Availability:
     """Instances up for the whole of each tick of an instance trace.
 
@@ -272,7 +286,7 @@ def availability_from_trace(trace, tick: float | str = DEFAULT_TICK) -> Availabi
         A bad tick, or a trace shorter than one tick.
     """
     (tick,) = check_parameters(scalar=True, tick=tick)
-    ticks = int(math.floor((trace.end - trace.start) / tick + TOLERANCE))
+    ticks = _ticks_in(trace.name, trace.end - trace.start, tick)
     if ticks < 1:
         raise InputError(f"{trace.name}: spans {trace.end - trace.start:g} h, less than one "
                          f"tick of {tick:g} h")
@@ -309,7 +323,7 @@ def availability_from_sizes(sizes, tick: float | str = DEFAULT_TICK) -> Availabi
     """
     (tick,) = check_parameters(scalar=True, tick=tick)
     begin = float(sizes.times[0])
-    ticks = int(math.floor((sizes.end - begin) / tick + TOLERANCE))
+    ticks = _ticks_in(sizes.name, sizes.end - begin, tick)
     if ticks < 1:
         raise InputError(f"{sizes.name}: spans {sizes.end - begin:g} h, less than one "
                          f"tick of {tick:g} h")

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import spotmath as sm
 from spotmath.book import edition
@@ -497,3 +499,30 @@ def test_your_own_edition_end_to_end(tmp_path, documentation):
         assert processes_inside(tmp_path) == []
         assert tree(out) == edition_before
         assert sorted(p.name for p in tmp_path.iterdir()) == ["my-edition", "my.yaml"]
+
+
+@pytest.fixture(scope="module")
+def declared():
+    from spotmath.book.chapters import declared_parameters
+
+    return {path: declared_parameters(path) for path in chapter_paths(ROOT)}
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_odd_book_parameters_are_taken_or_refused_in_one_line(declared, odd_values, data):
+    """The book's parameter reader, `-p NAME VALUE` as the command gets it, with the odd
+    strings the commands are fuzzed with: accepted (checked for every chapter) or one
+    InputError line naming the parameter, never another exception."""
+    from spotmath.book.edition import check_edition_parameters, read_parameters
+    from spotmath.book.parameters import BOOK_PARAMETERS
+
+    name = data.draw(st.sampled_from(sorted(BOOK_PARAMETERS)), label="name")
+    value = data.draw(odd_values, label="value")
+    parameters = read_parameters(None, [(name, value)])
+    try:
+        check_edition_parameters(parameters, declared)
+    except sm.InputError as error:  # naming it, or the other of a combination
+        named = str(error).split(":")[0].split("[")[0]
+        assert "\n" not in str(error) and named in BOOK_PARAMETERS, str(error)
