@@ -102,7 +102,8 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
     try:
         return make_plan(**options)
     except InputError as error:  # name the option the reader typed
-        raise error.renamed(OPTION_NAMES.get(error.name, error.name)) from None
+        raise error.renamed(OPTION_NAMES.get(error.name, error.name), {
+            name: option for name, option in OPTION_NAMES.items() if "_" in name}) from None
 
 
 def _plan(args: argparse.Namespace) -> int:

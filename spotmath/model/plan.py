@@ -46,7 +46,7 @@ REFUSALS = {
     "levels_first_order": "{name}: two-level checkpoints are planned with the exact model "
                           "(the first-order optimum is shown beside it)",
     "persist_protected": two_level.WORDS["persist_protected"],
-    "without_fast_write": "{name}: given without a fast write (level1_cost); give it too",
+    "without_fast_write": "{name}: given without a fast write ({fast}); give it too",
     "loss_needed": "{name}: required with a fast write: the share of preemptions that take "
                    "the fast copies with them, 0 to 1",
     "fast_restart_slower": "{name}: a restart from a fast copy ({fast}) slower than the "
@@ -585,7 +585,8 @@ def _two_level_options(level1_cost, level1_restart, level1_loss, restart) -> dic
     if level1_cost is None:
         for name, value in (("level1_restart", level1_restart), ("level1_loss", level1_loss)):
             if value is not None:
-                raise InputError(REFUSALS["without_fast_write"].format(name=name))
+                raise InputError(REFUSALS["without_fast_write"].format(
+                    name=name, fast="level1_cost"))
         return None
     if level1_loss is None:
         raise InputError(REFUSALS["loss_needed"].format(name="level1_loss"))

@@ -145,7 +145,9 @@
     if (o.level1 === null) {
       for (const [name, value] of [["level1_restart", o.level1Restart],
                                    ["level1_loss", o.level1Loss]]) {
-        if (value !== null) throw refuse("without_fast_write", name);
+        if (value !== null) {
+          throw refuse("without_fast_write", name, { fast: D.OPTION_NAMES.level1_cost });
+        }
       }
       return null;
     }

@@ -352,7 +352,8 @@ def test_plan_table_says_what_the_fast_copies_do(cli):
 
 @pytest.mark.parametrize("args, message", [
     (["--level1", "5s"], "--level1-loss: required with a fast write"),
-    (["--level1-loss", "0.3"], "--level1-loss: given without a fast write"),
+    (["--level1-loss", "0.3"], "--level1-loss: given without a fast write (--level1); give "
+                               "it too"),
     (["--level1-restart", "1min"], "--level1-restart: given without a fast write"),
     (["--level1", "5s", "--level1-loss", "1.3"], "--level1-loss: must be a fraction"),
     (["--level1", "5s", "--level1-loss", "0"], "--level1-loss: must be above 0"),
