@@ -47,7 +47,7 @@ def _finite(value) -> bool:
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
-@settings(max_examples=40, deadline=None, derandomize=True,
+@settings(max_examples=30, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_odd_values_get_an_answer_or_one_line(cli, traces_folder, odd_values, command,
