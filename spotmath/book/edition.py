@@ -51,7 +51,7 @@ from .executing import ChapterFailed, Processes, Progress, execute_chapters, las
 from .parameters import check_book_parameters, read_yaml
 
 __all__ = ["MARKER", "EditionError", "Stopped", "check_edition_parameters", "check_out",
-           "make_edition", "read_marker", "read_parameters"]
+           "lock_path", "make_edition", "read_marker", "read_parameters"]
 
 #: The file that marks a folder as an edition made by ``spotmath book``.
 MARKER = "spotmath-edition.json"
