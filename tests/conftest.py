@@ -24,7 +24,7 @@ from scipy.stats import norm
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = ROOT / "book" / "data" / "traces"
 
-# The first call of a formula builds it with SymPy (about a second); no per-example deadline.
+# Some examples solve a whole programme or plan (a second or more): no per-example deadline.
 settings.register_profile("spotmath", deadline=None, max_examples=100)
 settings.load_profile("spotmath")
 

@@ -1,6 +1,7 @@
 """The model: the derivations (SymPy, the single source of truth), the numeric functions
-printed from them (``_generated``), and what is built on them: the waste, optimum and limits
-(``numerics``, ``notice``), the simulator, calibration helpers and the plan.
+printed from them (``_generated``), and what is built on them: the intervals, the waste and
+the limits (``intervals``, ``numerics``, with what they share in ``solving``), two-level
+checkpoints (``two_level``), the simulators, calibration helpers and the plan.
 
 Nothing here reads a trace file or knows the book.
 

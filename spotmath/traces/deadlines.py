@@ -578,7 +578,8 @@ def _following(kinds: Sequence[int]) -> Choice:
 
 def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
               safety_net: bool) -> Run:
-    """Run ``choose`` tick by tick under the rules; the one place the rules are applied."""
+    """Run ``choose`` tick by tick under the rules, progress kept across preemptions (the
+    paper's model; :func:`_simulate_checkpointed` is checkpoint mode's)."""
     tick, changeover = job.tick, job.changeover
     kind, left_over, progress = IDLE, 0.0, 0.0
     billed, done = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]

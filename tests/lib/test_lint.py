@@ -1,6 +1,6 @@
 """The linter (ruff, configured in pyproject.toml) passes everywhere; chapters are formatted.
 
-The chapters' code is shown in the book, so it is also held to ruff's formatter at 79
+The chapters' code is shown in the book, so it is also held to ruff's formatter at 80
 columns (`book/ruff.toml`): `ruff format book` fixes it.
 """
 
