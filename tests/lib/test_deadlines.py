@@ -993,3 +993,24 @@ def test_checkpoint_mode_tends_to_progress_kept_as_writes_shrink():
     for policy in POLICIES:
         assert written[policy].met
         assert abs(written[policy].cost - kept[policy].cost) <= 1e-3 * scale, policy
+
+
+def test_checkpoint_modes_programme_too_large_for_the_trace_tick_plans_coarser(monkeypatch):
+    """Checkpoint mode's model programme is sized the same way: with room for a tenth of
+    it, a planning tick of several trace ticks, its table within the room, and its runs
+    (under checkpoint mode's Safety Net) meet every deadline."""
+    from spotmath.traces import deadline_model
+
+    chain = AvailabilityModel(stay_up=0.95, stay_down=0.9, transitions=0)
+    job = (0.25, 6, 10, 0.2, 0.7, 0.5, 1 / 60)
+    fine = deadline_model.checkpoint_model_policy(chain, *job)
+    monkeypatch.setattr(deadline_model, "MODEL_CELLS", fine.action.size // 10)
+    coarse = deadline_model.checkpoint_model_policy(chain, *job)
+    assert coarse.tick > fine.tick == 0.25 and coarse.action.size <= fine.action.size // 10
+    rng = np.random.default_rng(9)
+    for _ in range(10):
+        spot = markov_availability(chain, 300, int(rng.integers(2**32)))
+        trace = Availability("m", 0.25, spot.astype(np.int64))
+        run = run_policies(trace, "6h", "10h", "12min", 0.7, start_tick=200,
+                           policies=["model"], interval="30min", checkpoint="1min")["model"]
+        assert run.met
