@@ -496,6 +496,7 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
     trace.check_gang(nodes)
     common = dict(policies=policies, nodes=nodes, billing=args.billing)
     header = _deadline_header(args, trace)
+    writes = ""  # checkpoint mode's writes, for the line where no policy can meet it
     if args.interval is not None:
         interval = deadlines.resolve_interval(trace, args.interval, args.checkpoint, nodes)
         common.update(interval=interval, checkpoint=args.checkpoint)
@@ -504,13 +505,11 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
                 + (" (auto: the exact optimum at the rate the trace's spells end)"
                    if args.interval.strip() == "auto" else ""))
         header = header + [("checkpoints", note)]
-    elif args.checkpoint is not None and args.checkpoint != "0":
-        raise InputError("--checkpoint: needs --interval (checkpoint mode)")
-    writes = ""
-    if args.interval is not None:
         count = deadlines.Checkpoints(_duration("interval", interval), _duration(
             "checkpoint", args.checkpoint)).writes(_duration("compute", args.compute))
         writes = f" + {count} write{'s' * (count != 1)} of {args.checkpoint}"
+    elif args.checkpoint is not None and args.checkpoint != "0":
+        raise InputError("--checkpoint: needs --interval (checkpoint mode)")
     if args.starts is None:
         runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
         if runs["on-demand"] is None:

@@ -470,11 +470,11 @@ def _text_to_number(name: str, value: Any, expected: str, *, percent: bool = Fal
     if not isinstance(value, str):
         return value
     text = value.strip()
-    number = (parse_number(text[:-1]) / 100 if percent and text.endswith("%")
-              and parse_number(text[:-1]) is not None else parse_number(text))
+    hundredths = percent and text.endswith("%")
+    number = parse_number(text[:-1] if hundredths else text)
     if number is None:
         raise _must(name, expected, value)
-    return number
+    return number / 100 if hundredths else number
 
 
 @fill_doc

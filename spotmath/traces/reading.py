@@ -175,10 +175,6 @@ def read_file(path: Path, what: str = "trace") -> bytes:
                                      f"{' '.join(str(error).split())}") from None
 
 
-def _read_bytes(path: Path) -> bytes:
-    return read_file(path)
-
-
 def _format_of(name: str, number: int, first_text: str, first_raw: str,
                trace_format: str | None) -> str:
     """The trace's format: given, or detected from its first line."""
@@ -348,7 +344,7 @@ def _read_quickly(path: Path, trace_format: str | None) -> Trace | None:
     returns None and the row-by-row reader finds the line and says what is wrong.  The two
     readers give the same trace (the tests compare them).
     """
-    layout = _plain_layout(_read_bytes(path), path.name, trace_format)
+    layout = _plain_layout(read_file(path), path.name, trace_format)
     if layout is None:
         return None
     trace_format, width = layout
@@ -464,7 +460,7 @@ def read_trace(path: str | Path, trace_format: str | None = None) -> Trace:
     path = Path(path)
     if trace_format is not None:
         check_choice("trace_format", trace_format, FORMATS)
-    return _read_quickly(path, trace_format) or _read_slowly(path, _read_bytes(path),
+    return _read_quickly(path, trace_format) or _read_slowly(path, read_file(path),
                                                              trace_format)
 
 
