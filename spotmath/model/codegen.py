@@ -340,6 +340,7 @@ def generate_data_js() -> str:
 
     values = {
         "HOURS_PER_UNIT": inputs.HOURS_PER_UNIT,
+        "NUMBER": pattern(inputs._NUMBER_RE),
         "DURATION": pattern(inputs._DURATION_RE),
         "RATE": pattern(inputs._RATE_RE),
         "BOUNDS": inputs.BOUNDS,

@@ -128,13 +128,6 @@
     return text.length <= 60 ? text : text.slice(0, 57) + "...";
   }
 
-  // spotmath.inputs.parse_number: the one grammar of numbers in text (ASCII decimal
-  // digits, an optional sign, fraction and exponent; no "_", "inf" or "nan"), or null.
-  const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-  function parseNumber(text) {
-    const t = text.trim();
-    return NUMBER.test(t) ? Number(t) : null;
-  }
 
 
   // format(x, spec) for the specs spotmath's templates use; any other is an error here.
@@ -161,6 +154,6 @@
     });
   }
 
-  root.spotmathFormat = { general, fixed, floatText, stringRepr, show, parseNumber, formatSpec,
+  root.spotmathFormat = { general, fixed, floatText, stringRepr, show, formatSpec,
                           fill };
 })(typeof globalThis !== "undefined" ? globalThis : this);

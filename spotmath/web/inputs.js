@@ -3,7 +3,7 @@
 "use strict";
 
 (function (root) {
-  const { fill, show, stringRepr, parseNumber } = root.spotmathFormat;
+  const { fill, show, stringRepr } = root.spotmathFormat;
   const D = root.spotmathData;
 
   // spotmath.inputs.InputError: one line, naming the parameter (.parameter, as Python's
@@ -16,6 +16,9 @@
   const must = (name, expected, value) =>
     new InputError(fill(WORDS.must, { name, expected, value: show(value) }));
   const DURATION = new RegExp(D.DURATION);
+  const NUMBER = new RegExp(`^(?:${D.NUMBER})$`);
+  // spotmath.inputs.parse_number: the one grammar of numbers in text, or null
+  const parseNumber = (text) => (NUMBER.test(text.trim()) ? Number(text.trim()) : null);
   const RATE = new RegExp(D.RATE);
 
   function checkRange(name, value, minimum, allowMinimum, maximum, allowMaximum, expected,
