@@ -31,7 +31,13 @@ import time
 import numpy as np
 
 from spotmath.traces.deadline_model import AvailabilityModel, markov_availability
-from spotmath.traces.deadlines import POLICIES, Availability, compare_starts, run_policies
+from spotmath.traces.deadlines import (
+    POLICIES,
+    Availability,
+    Summary,
+    compare_starts,
+    run_policies,
+)
 from spotmath.traces.synthetic import ZONES, spell_availability
 
 #: The zones' traces: two months (45 days) of 195-s ticks, as the published files.
@@ -89,24 +95,22 @@ def zones_checkpoint_mode(starts: int = 6) -> None:
 
 def zones_gap(starts: int = 60) -> None:
     print(f"gap closed on the zones' shapes (48 h due at 60 h, {starts} starts each):")
-    totals = dict.fromkeys(("greedy", "uniform-progress", "model", "omniscient"), 0.0)
+    summaries = []
     for i, (zone, spells) in enumerate(ZONES.items()):
         trace = spell_availability(spells, ZONE_HOURS, ZONE_TICK, seed=i, name=zone)
         summary = compare_starts(trace, "48h", "60h", "12min", 0.682, starts=starts,
                                  seed=1)
-        rows = {policy: summary.row(policy) for policy in totals}
-        for policy in totals:
-            totals[policy] += rows[policy]["cost"]
+        summaries.append(summary)
+        rows = {policy: summary.row(policy) for policy in POLICIES}
         met = min(row["met"] for row in rows.values())
         closed = [rows[policy]["gap_closed"] for policy in ("uniform-progress", "model")]
         print(f"  {zone:<11} spot {trace.spot().mean():4.0%}: uniform progress "
               + ", model ".join("n/a" if value is None else f"{value:4.0%}"
                                 for value in closed)
               + f"; every deadline met: {met == 1.0}")
-    gap = totals["greedy"] - totals["omniscient"]
-    print("  pooled: uniform progress "
-          f"{(totals['greedy'] - totals['uniform-progress']) / gap:.0%}, model "
-          f"{(totals['greedy'] - totals['model']) / gap:.0%} (goal 70%)")
+    pooled = Summary.pooled(summaries)
+    print(f"  pooled: uniform progress {pooled.gap_closed('uniform-progress'):.0%}, model "
+          f"{pooled.gap_closed('model'):.0%} (goal 70%)")
 
 
 def main() -> None:

@@ -1341,6 +1341,14 @@ class Summary:
     starts: np.ndarray
     runs: dict[str, list[Run]]
 
+    @classmethod
+    def pooled(cls, summaries: Sequence[Summary]) -> Summary:
+        """The starts of several summaries of the same policies (on several traces, say)
+        as one summary: its means are over every start."""
+        return cls(np.concatenate([summary.starts for summary in summaries]),
+                   {policy: [run for summary in summaries for run in summary.runs[policy]]
+                    for policy in summaries[0].runs})
+
     def row(self, policy: str) -> dict[str, Any]:
         """Means over the starts, ``cost_std``, ``cost_share`` and ``gap_closed``."""
         runs = self.runs[policy]

@@ -1014,3 +1014,15 @@ def test_checkpoint_modes_programme_too_large_for_the_trace_tick_plans_coarser(m
         run = run_policies(trace, "6h", "10h", "12min", 0.7, start_tick=200,
                            policies=["model"], interval="30min", checkpoint="1min")["model"]
         assert run.met
+
+
+def test_summaries_pooled_average_over_every_start():
+    chain = AvailabilityModel(stay_up=0.9, stay_down=0.8, transitions=0)
+    summaries = [compare_starts(Availability("m", 0.25, markov_availability(
+        chain, 300, seed=seed).astype(int)), "4h", "8h", "12min", 0.6, starts=5, seed=1)
+        for seed in (1, 2)]
+    pooled = deadlines.Summary.pooled(summaries)
+    assert len(pooled.starts) == 10
+    for policy in POLICIES:
+        assert pooled.row(policy)["cost"] == pytest.approx(
+            np.mean([summary.row(policy)["cost"] for summary in summaries]))
