@@ -810,6 +810,15 @@ _PARAMETER_CHECKS = {
     "changeover": lambda v, scalar: check_duration("changeover", v, allow_zero=True,
                                                    scalar=scalar, bounded=True),
     "tick": lambda v, scalar: check_duration("tick", v, scalar=scalar, bounded=True),
+    # a shared pool (spotmath.model.cluster)
+    "gpus": lambda v, scalar: check_gang_size("gpus", v, what="a whole number of GPUs"),
+    "hp_rate": lambda v, scalar: check_rate("hp_rate", v, scalar=True, bounded=True),
+    "hp_hold": lambda v, scalar: check_duration("hp_hold", v, scalar=True, bounded=True),
+    "hp_gpus": lambda v, scalar: check_gang_size("hp_gpus", v, what="a whole number of GPUs"),
+    "warmup": lambda v, scalar: check_duration("warmup", v, allow_zero=True, scalar=scalar),
+    "age": lambda v, scalar: check_duration("age", v, allow_zero=True, scalar=scalar),
+    "grace": lambda v, scalar: check_duration("grace", v, allow_zero=True, scalar=True,
+                                              bounded=True),
     # traces
     "pool_size": lambda v, scalar: check_gang_size("pool_size", v,
                                                    what="a whole number of instances"),

@@ -6,7 +6,7 @@ this text exactly."""
 
 # ruff: noqa
 from numpy import equal, errstate, exp, expm1, less, less_equal, log, log1p, nan, select, sqrt
-from scipy.special import lambertw
+from scipy.special import gammaln, lambertw
 
 
 def lost_work_exact(lam, T):
@@ -351,6 +351,48 @@ def waste_first_order_two_level(lam, T, C1, C, R1, R, p_loss, n2):
         return lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2)
 
 
+def erlang_b_step(b_below, alpha, hold, level):
+    """B_k = αh B_{k−1} / (k + αh B_{k−1}): Erlang's B, π_k over the sum to k, level by level."""
+    with errstate(over="ignore"):
+        return alpha*b_below*hold/(alpha*b_below*hold + level)
+
+
+def pool_preemption_rate(b_star, alpha):
+    """λ_c = α B_{k*}: :func:`pool_preemption_rate` with its sum written as π_{k*}/B_{k*}"""
+    with errstate(over="ignore"):
+        return alpha*b_star
+
+
+def pool_log_up_share(b_top, b_star, top_level, star_level, alpha, hold):
+    """log U = log B_K − log B_{k*} + log K! − log k*! − (K − k*) log αh."""
+    with errstate(over="ignore"):
+        return (star_level - top_level)*log(alpha) + (star_level - top_level)*log(hold) - log(b_star) + log(b_top) - gammaln(star_level + 1) + gammaln(top_level + 1)
+
+
+def readmission_wait(up_share, pool_rate):
+    """W = (1 − U)/(U λ_c): the mean wait of a preempted gang for re-admission."""
+    with errstate(over="ignore"):
+        return (1 - up_share)/(pool_rate*up_share)
+
+
+def passage_mean_step(m_below, alpha, hold, level):
+    """m_k = (1 + k m_{k−1}/h)/α: the mean time from k to k + 1 requests in service."""
+    with errstate(over="ignore"):
+        return (hold + level*m_below)/(alpha*hold)
+
+
+def passage_second_moment_step(s_below, m_below, alpha, hold, level):
+    """s_k: the second moment of the time from k to k + 1, from the level below."""
+    with errstate(over="ignore"):
+        return (alpha*hold*level*s_below + 2*hold**2 + 4*hold*level*m_below + 2*level**2*m_below**2)/(alpha**2*hold**2)
+
+
+def pool_restart_time(lam, R, wait_h):
+    """X = W e^{λR} + (e^{λR} − 1)/λ: from a preemption until training runs again."""
+    with errstate(over="ignore"):
+        return (lam*wait_h*exp(R*lam) + expm1(R*lam))/lam
+
+
 def waste_two_level_persist(lam, T, C1, C, R1, R, p_loss, n2, P):
     """1 − nTe^{−pλP}/E₁: the two-level waste with asynchronous durable writes (P ≤ nT)."""
     with errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -426,6 +468,14 @@ LATEX = {
     'two-level-first-order-optimum': 'nT^{*} = \\frac{\\sqrt{2 C - 2 C_{1}}}{\\sqrt{\\lambda} \\sqrt{p}}',
     'two-level-persist-period': 'E_{P} = E_{1} e^{P \\lambda p}',
     'two-level-persist-first-order': 'w_{1} = P \\lambda p + \\lambda \\left(p \\left(R + \\frac{T n}{2}\\right) + \\left(1 - p\\right) \\left(R_{1} + \\frac{T}{2}\\right)\\right) + \\frac{C + C_{1} \\left(n - 1\\right)}{T n}',
+    'erlang-stationary': '\\pi_{k} = \\frac{\\pi_{0} \\left(\\alpha h\\right)^{k}}{k!}',
+    'erlang-b-step': 'B_{k} = \\frac{B_{k-1} \\alpha h}{B_{k-1} \\alpha h + k}',
+    'pool-preemption-rate': '\\lambda_{c} = \\frac{\\alpha \\left(\\alpha h\\right)^{k^{*}}}{k^{*}! \\sum_{j=0}^{k^{*}} \\frac{\\left(\\alpha h\\right)^{j}}{j!}}',
+    'pool-up-share': '\\log{\\left(U \\right)} = \\left(- K + k^{*}\\right) \\log{\\left(\\alpha \\right)} + \\left(- K + k^{*}\\right) \\log{\\left(h \\right)} + \\log{\\left(B_{K} \\right)} - \\log{\\left(B_{k^{*}} \\right)} + \\operatorname{loggamma}{\\left(K + 1 \\right)} - \\operatorname{loggamma}{\\left(k^{*} + 1 \\right)}',
+    'readmission-wait': 'W = \\frac{1 - U}{U \\lambda_{c}}',
+    'passage-mean-step': 'm_{k} = \\frac{h + k m_{k-1}}{\\alpha h}',
+    'passage-second-moment-step': 's_{k} = \\frac{\\alpha h k s_{k-1} + 2 h^{2} + 4 h k m_{k-1} + 2 k^{2} m_{k-1}^{2}}{\\alpha^{2} h^{2}}',
+    'pool-restart-time': 'X = \\frac{W \\lambda e^{R \\lambda} + e^{R \\lambda} - 1}{\\lambda}',
 }
 
 #: Every named derivation's title (``Derivation.title``), by name.
@@ -479,4 +529,12 @@ TITLES = {
     'two-level-first-order-optimum': 'First-order optimal interval between durable writes (n continuous)',
     'two-level-persist-period': 'Expected wall time between snapshots, asynchronous durable writes',
     'two-level-persist-first-order': 'First-order waste, two levels with asynchronous durable writes',
+    'erlang-stationary': 'Requests in service in a shared pool: the stationary law',
+    'erlang-b-step': "Erlang's B, one level at a time",
+    'pool-preemption-rate': "A gang's preemptions per up hour in a shared pool",
+    'pool-up-share': 'Share of time a gang is up in a shared pool (logarithm)',
+    'readmission-wait': 'Mean wait of a preempted gang for re-admission',
+    'passage-mean-step': 'Mean time from k to k + 1 requests in service',
+    'passage-second-moment-step': 'Second moment of the time from k to k + 1',
+    'pool-restart-time': 'From a preemption in a shared pool until training runs again',
 }

@@ -33,7 +33,7 @@ from sympy.printing.jscode import JavascriptCodePrinter
 from ..web import WEB
 from . import derivations
 
-__all__ = ["FORMULAS", "PATH", "JS_PATH", "DATA_JS_PATH", "generate", "generate_js",
+__all__ = ["FORMULAS", "NOT_ON_PAGE", "PATH", "JS_PATH", "DATA_JS_PATH", "generate", "generate_js",
            "generate_data_js", "check", "main"]
 
 PATH = Path(__file__).with_name("_generated.py")
@@ -148,6 +148,16 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     "two_level_rollback_chance_protected": (
         lambda: derivations.two_level_rollback_chance(False), ("lam", "R1", "p_loss")),
     "waste_first_order_two_level": (derivations.waste_first_order_two_level, _TWO_LEVEL),
+    # a shared pool: Erlang's chain, level by level
+    "erlang_b_step": (derivations.erlang_b_step, ("b_below", "alpha", "hold", "level")),
+    "pool_preemption_rate": (derivations.pool_preemption_rate_from_b, ("b_star", "alpha")),
+    "pool_log_up_share": (derivations.pool_up_share,
+                          ("b_top", "b_star", "top_level", "star_level", "alpha", "hold")),
+    "readmission_wait": (derivations.readmission_wait, ("up_share", "pool_rate")),
+    "passage_mean_step": (derivations.passage_mean_step, ("m_below", "alpha", "hold", "level")),
+    "passage_second_moment_step": (derivations.passage_second_moment_step,
+                                   ("s_below", "m_below", "alpha", "hold", "level")),
+    "pool_restart_time": (derivations.pool_restart_time, ("lam", "R", "wait_h")),
     "waste_two_level_persist": (derivations.waste_two_level_persist, (*_TWO_LEVEL, "P")),
     "waste_first_order_two_level_persist": (derivations.waste_first_order_two_level_persist,
                                             (*_TWO_LEVEL, "P")),
@@ -156,6 +166,13 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     "two_level_first_order_durable": (lambda: derivations.two_level_first_order_optimum()[1],
                                       ("lam", "C1", "C", "p_loss")),
 }
+
+
+#: Formulas the page's calculator does not use (a shared pool is a command's question:
+#: ``spotmath cluster``), so they are not printed in JavaScript.
+NOT_ON_PAGE = {"erlang_b_step", "pool_preemption_rate", "pool_log_up_share",
+                "readmission_wait", "passage_mean_step", "passage_second_moment_step",
+                "pool_restart_time"}
 
 
 def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
@@ -171,11 +188,11 @@ def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
 
 #: Formulas printed as their thunk gives them: rewriting would combine their terms (the
 #: two-level ones already hold expm1 and log1p; rewriting expands Θ's sum into terms that
-#: overflow to ∞ − ∞).
+#: overflow to ∞ − ∞; it turns log Γ into the log of a Γ that overflows).
 _AS_GIVEN = {"lost_work_exact", *(f"{name}_{variant}" for variant in ("preemptible", "protected")
                                    for name in ("two_level_period_time", "waste_two_level",
                                                 "two_level_condition")),
-             "waste_two_level_persist"}
+             "waste_two_level_persist", "pool_log_up_share"}
 
 
 @functools.cache
@@ -296,6 +313,8 @@ def generate_js() -> str:
     printer = _JavaScript({"strict": True})
     functions = []
     for name, (thunk, arguments) in FORMULAS.items():
+        if name in NOT_ON_PAGE:
+            continue
         rewritten, _ = _rewritten(name)
         doc = (thunk.__doc__ or "").strip().splitlines()
         summary = doc[0] if doc and not thunk.__name__ == "<lambda>" else name

@@ -29,6 +29,9 @@ symbol     meaning                                                     unit
 ``R1``     restart from a fast copy; R is then the durable restart     hour
 ``p_loss`` chance that a preemption event destroys the fast copies     fraction
 ``n2``     a durable write every n-th checkpoint (two levels)          1
+``alpha``  arrival rate of a shared pool's high-priority requests      1/hour
+``hold``   their mean holding time                                     hour
+``level``  requests in service (a level k of Erlang's chain)           1
 =========  ==========================================================  ==============
 
 Every named result is a :class:`Derivation` with a stable name (see :data:`NAMES`), so a
@@ -66,7 +69,10 @@ __all__ = [
     "two_level_fast_restart", "two_level_rollback_chance", "two_level_recovery_scale",
     "two_level_segment", "two_level_period_time", "waste_two_level",
     "two_level_optimality_condition", "waste_first_order_two_level",
-    "two_level_first_order_optimum",
+    "two_level_first_order_optimum", "erlang_stationary", "erlang_b_step",
+    "pool_preemption_rate", "pool_preemption_rate_from_b", "pool_up_share",
+    "readmission_wait", "passage_mean_step", "passage_second_moment_step",
+    "pool_restart_time",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -967,6 +973,174 @@ def two_level_first_order_optimum() -> tuple[sp.Expr, sp.Expr]:
     return sp.simplify(fast.subs(back)), sp.simplify(durable.subs(back))
 
 
+# -- 11. preempted by your own cluster: Erlang's chain inside a shared pool ---------------
+# High-priority requests arrive at rate α, each holds g GPUs for a mean h hours; they
+# preempt training, so their count k in service is Erlang's birth–death chain on 0 … K
+# (K = ⌊G/g⌋): births at α below K, deaths at k/h.  A gang of N GPUs is up while
+# k ≤ k* = ⌊(G − N)/g⌋.
+alpha = sp.Symbol("alpha", positive=True)  # arrival rate of high-priority requests, 1/hour
+hold = sp.Symbol("h", positive=True)  # their mean holding time, hours
+level = sp.Symbol("k", positive=True, integer=True)  # a level of the chain (requests in service)
+_pi = sp.Function("pi")
+b_below = sp.Symbol("B_{k-1}", positive=True)  # Erlang's B one level below
+m_below = sp.Symbol("m_{k-1}", positive=True)  # mean passage one level up, from k − 1
+s_below = sp.Symbol("s_{k-1}", positive=True)  # its second moment
+up_share = sp.Symbol("U", positive=True)  # share of time the gang is up
+pool_rate = sp.Symbol(r"\lambda_c", positive=True)  # the gang's preemptions per up hour
+wait_h = sp.Symbol("W", nonnegative=True)  # mean wait for re-admission, hours
+# the most requests in service, and the most with the gang up (whole numbers, not declared
+# integer: SymPy would turn log Γ of an integer back into the log of a Γ that overflows)
+top_level = sp.Symbol("K", positive=True)
+star_level = sp.Symbol("k^{*}", nonnegative=True)
+b_top, b_star = sp.symbols("B_K B_{k^{*}}", positive=True)  # Erlang's B at K and at k*
+
+
+@cache
+def erlang_stationary() -> sp.Expr:
+    """π_k = π_0 (αh)^k / k!: the stationary chance of k requests in service.
+
+    The chain is a birth–death chain, so it is reversible: the flow up across the cut
+    between k − 1 and k equals the flow down, απ_{k−1} = (k/h)π_k (detailed balance),
+    a first-order recurrence solved by SymPy's ``rsolve``.  The normalising sum over
+    0 … K is Erlang's loss distribution (Erlang 1917).
+    """
+    balance = alpha * _pi(level - 1) - level / hold * _pi(level)
+    solved = sp.rsolve(balance, _pi(level), {_pi(0): sp.Symbol("pi_0", positive=True)})
+    return sp.simplify(sp.combsimp(solved))
+
+
+@cache
+def erlang_b_step() -> sp.Expr:
+    """B_k = αh B_{k−1} / (k + αh B_{k−1}): Erlang's B, π_k over the sum to k, level by level.
+
+    1/B_k = Σ_{j≤k} π_j/π_k = 1 + (π_{k−1}/π_k)/B_{k−1}, the ratio from
+    :func:`erlang_stationary`; B_0 = 1.
+    """
+    pi_k = erlang_stationary()
+    ratio = sp.simplify(sp.combsimp(pi_k.subs(level, level - 1) / pi_k))
+    return sp.simplify(1 / (1 + ratio / b_below))
+
+
+@cache
+def pool_preemption_rate() -> sp.Expr:
+    """λ_c = α B_{k*}: a gang's preemptions per hour it is up.
+
+    The gang is taken by a request that arrives at k = k*, so in stationarity it leaves
+    its up set {0, …, k*} at απ_{k*} per hour (the flow across the cut), and it is up a
+    share Σ_{j≤k*} π_j of the time: per up hour, απ_{k*}/Σ_{j≤k*} π_j, α times Erlang's
+    B with k* servers and load αh.  Arrivals see time averages (Wolff's PASTA), and the
+    chain's stationary law is the same for any holding time of mean h (Sevastyanov's
+    insensitivity of M/G/c/c), so λ_c holds for any holding-time distribution.
+    """
+    j = sp.Symbol("j", nonnegative=True, integer=True)
+    pi_j = erlang_stationary().subs(level, j)
+    flow = alpha * pi_j.subs(j, star_level)
+    return (flow / sp.Sum(pi_j, (j, 0, star_level))).subs(sp.Symbol("pi_0", positive=True), 1)
+
+
+@cache
+def pool_preemption_rate_from_b() -> sp.Expr:
+    """λ_c = α B_{k*}: :func:`pool_preemption_rate` with its sum written as π_{k*}/B_{k*}
+    (Erlang's B is π at the top over the sum), for the numerics."""
+    rate = pool_preemption_rate()
+    (total,) = rate.atoms(sp.Sum)
+    top = erlang_stationary().subs({level: star_level, sp.Symbol("pi_0", positive=True): 1})
+    return sp.simplify(rate.subs(total, top / b_star))
+
+
+@cache
+def pool_up_share() -> sp.Expr:
+    """log U = log B_K − log B_{k*} + log K! − log k*! − (K − k*) log αh.
+
+    U = Σ_{j≤k*} π_j / Σ_{j≤K} π_j, the share of time at most k* requests are in service.
+    Each sum is π at its top level over Erlang's B there, so U = (B_K/B_{k*})(π_{k*}/π_K),
+    written in logarithms: π_{k*}/π_K = K!/(k*!(αh)^{K−k*}) overflows long before U does.
+    """
+    pi_k = erlang_stationary()
+    ratio = sp.combsimp(pi_k.subs(level, star_level) / pi_k.subs(level, top_level))
+    share = sp.expand_log(sp.log(b_top / b_star * ratio), force=True)
+    return share.rewrite(sp.gamma).replace(
+        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.gamma),
+        lambda e: sp.loggamma(e.args[0].args[0], evaluate=False))
+
+
+@cache
+def readmission_wait() -> sp.Expr:
+    """W = (1 − U)/(U λ_c): the mean wait of a preempted gang for re-admission.
+
+    Renewal–reward over cycles of an up time and a down time: cycles start at
+    U λ_c per hour (the flow out of the up set), so the mean up time is U/(U λ_c) and the
+    mean down time (1 − U)/(U λ_c).  Like λ_c, insensitive to the holding-time law.
+    """
+    cycles = sp.Symbol("nu", positive=True)
+    up_mean, down_mean = sp.symbols("u_m d_m", positive=True)
+    solved = sp.solve([sp.Eq(cycles * up_mean, up_share), sp.Eq(cycles * down_mean, 1 - up_share),
+                       sp.Eq(cycles, up_share * pool_rate)], [cycles, up_mean, down_mean],
+                      dict=True)[0]
+    return sp.simplify(solved[down_mean])
+
+
+@cache
+def pool_restart_time() -> sp.Expr:
+    """X = W e^{λR} + (e^{λR} − 1)/λ: from a preemption until training runs again.
+
+    The gang waits W for re-admission, then starts up for R hours, which a preemption
+    (at λ = λ_c per up hour, taken as exponential) may interrupt; each interruption costs
+    the start-up so far and a new wait: X = W + ∫₀^R e^{−λt} dt + (1 − e^{−λR}) X.
+    """
+    wait, total = wait_h, sp.Symbol("X")
+    survive = sp.exp(-lam * R)
+    equation = sp.Eq(total, wait + sp.integrate(sp.exp(-lam * t), (t, 0, R))
+                     + (1 - survive) * total)
+    return sp.simplify(_solve_linear(equation, total))
+
+
+def _passage_rates() -> tuple[sp.Expr, sp.Expr]:
+    """The chain's rates at level k: up (α) and down (k/h)."""
+    return alpha, level / hold
+
+
+@cache
+def passage_mean_step() -> sp.Expr:
+    """m_k = (1 + k m_{k−1}/h)/α: the mean time from k to k + 1 requests in service.
+
+    First step: the chain leaves k after an exponential time of rate α + k/h, up with
+    chance α/(α + k/h), else down to k − 1, from where it must climb back (m_{k−1}) and
+    start again (m_k).  A gang re-admitted at k* is preempted when the chain first
+    reaches k* + 1, so its mean up time is m_{k*} (= 1/λ_c, a check in the tests).
+    """
+    up, down = _passage_rates()
+    mean = sp.Symbol("m_k", positive=True)
+    leave = up + down
+    equation = sp.Eq(mean, 1 / leave + down / leave * (m_below + mean))
+    return sp.simplify(_solve_linear(equation, mean))
+
+
+@cache
+def passage_second_moment_step() -> sp.Expr:
+    """s_k: the second moment of the time from k to k + 1, from the level below.
+
+    The passage is τ_k = X + D(τ_{k−1} + τ'_k), X exponential of rate α + k/h, D the
+    chance-(k/h)/(α + k/h) step down, the three parts independent; squaring and taking
+    expectations gives a linear equation in s_k.  The coefficient of variation of a gang's
+    up time is √(s_{k*}/m_{k*}² − 1).
+    """
+    up, down = _passage_rates()
+    leave = up + down
+    second, mean_k = sp.Symbol("s_k", positive=True), passage_mean_step()
+    mean_x, second_x = 1 / leave, 2 / leave**2
+    stay = down / leave
+    expected = second_x + 2 * mean_x * stay * (m_below + mean_k) + stay * (
+        s_below + 2 * m_below * mean_k + second)
+    return sp.simplify(_solve_linear(sp.Eq(second, expected), second))
+
+
+def _solve_linear(equation: sp.Eq, unknown: sp.Symbol) -> sp.Expr:
+    """The one root of an equation linear in ``unknown``."""
+    (root,) = sp.solve(equation, unknown)
+    return root
+
+
 # -- the named, citable results -----------------------------------------------------------
 _STAR = sp.Symbol("T^{*}")
 _DERIVATIONS = {
@@ -1188,6 +1362,41 @@ _DERIVATIONS = {
         sp.Symbol("w_1"), waste_first_order_two_level_persist(),
         "As two-level-first-order, and a D event within P of a snapshot loses one more "
         "period."),
+    "erlang-stationary": lambda: Derivation(
+        "erlang-stationary", "Requests in service in a shared pool: the stationary law",
+        sp.Symbol(r"\pi_k"), erlang_stationary(),
+        "Detailed balance απ_{k−1} = (k/h)π_k of Erlang's birth–death chain, solved as a "
+        "recurrence (Erlang 1917)."),
+    "erlang-b-step": lambda: Derivation(
+        "erlang-b-step", "Erlang's B, one level at a time", sp.Symbol("B_k"),
+        erlang_b_step(), "1/B_k = 1 + (π_{k−1}/π_k)/B_{k−1}, with B_0 = 1."),
+    "pool-preemption-rate": lambda: Derivation(
+        "pool-preemption-rate", "A gang's preemptions per up hour in a shared pool",
+        pool_rate, pool_preemption_rate(),
+        "The flow απ_{k*} out of the gang's up set {0, …, k*} over its share of time: "
+        "α times Erlang's B with k* servers; any holding time of mean h."),
+    "pool-up-share": lambda: Derivation(
+        "pool-up-share", "Share of time a gang is up in a shared pool (logarithm)",
+        sp.log(up_share), pool_up_share(),
+        "Σ_{j≤k*}π_j over Σ_{j≤K}π_j, each sum its top π over Erlang's B."),
+    "readmission-wait": lambda: Derivation(
+        "readmission-wait", "Mean wait of a preempted gang for re-admission",
+        sp.Symbol("W"), readmission_wait(),
+        "Renewal–reward: cycles of an up and a down time start Uλ_c times an hour."),
+    "passage-mean-step": lambda: Derivation(
+        "passage-mean-step", "Mean time from k to k + 1 requests in service",
+        sp.Symbol("m_k"), passage_mean_step(),
+        "First step of the chain from k; a gang's mean up time is m_{k*}."),
+    "passage-second-moment-step": lambda: Derivation(
+        "passage-second-moment-step", "Second moment of the time from k to k + 1",
+        sp.Symbol("s_k"), passage_second_moment_step(),
+        "Square the first-step decomposition τ_k = X + D(τ_{k−1} + τ′_k) and take "
+        "expectations; the up time's CV is √(s_{k*}/m_{k*}² − 1)."),
+    "pool-restart-time": lambda: Derivation(
+        "pool-restart-time", "From a preemption in a shared pool until training runs again",
+        sp.Symbol("X"), pool_restart_time(),
+        "Renewal equation: the wait W, then a start-up R that a preemption at λ_c sends "
+        "back to a new wait."),
 }
 
 #: The stable names of all derivations, in the order the book introduces them.
