@@ -654,6 +654,64 @@ def _deadline_many(args: argparse.Namespace, policies: list[str], summary,
     return 0
 
 
+#: The documented keys of `spotmath cluster --json` (README), in order.
+CLUSTER_KEYS = ("gang_size", "load", "star", "preemption_rate_per_up_hour", "up_share",
+                "readmission_wait_h", "up_time_mean_h", "up_time_cv", "restart_h",
+                "recommended_interval_h", "waste_exact")
+
+
+def _cluster(args: argparse.Namespace) -> int:
+    """`spotmath cluster`: a gang in a shared pool, from the pool's own load."""
+    from .model.cluster import SharedPool, gang_in_pool
+
+    options = {"gpus": "--gpus", "hp_rate": "--hp-rate", "hp_hold": "--hp-hold",
+               "hp_gpus": "--hp-gpus", "gang_size": "--nodes"}
+    try:
+        pool = SharedPool.checked(args.gpus, args.hp_rate, args.hp_hold, args.hp_gpus)
+        gang = gang_in_pool(pool, args.nodes)
+    except InputError as error:
+        raise error.renamed(options.get(error.name, error.name), options) from None
+    checkpoint, restart, grace = (
+        check_duration(name, value, allow_zero=True, scalar=True, bounded=True)
+        for name, value in (("--checkpoint", args.checkpoint), ("--restart", args.restart),
+                            ("--grace", args.grace)))
+    interval = gang.interval(checkpoint, grace)
+    finite = None if gang.never_preempted else gang.up_time_mean
+    values = dict(zip(CLUSTER_KEYS, (
+        gang.gang_size, pool.load, gang.star, gang.preemption_rate, gang.up_share,
+        gang.readmission_wait, finite, gang.up_time_cv, gang.restart_time(restart),
+        None if interval == float("inf") else interval,
+        gang.waste(checkpoint, restart, grace))))
+    if args.json:
+        print(_dump(values))
+        return 0
+    print(f"pool: {pool.gpus} GPUs; high-priority load {pool.load:.3g} requests of "
+          f"{pool.hp_gpus} GPUs (at most {pool.top} at once)")
+    if gang.never_preempted:
+        print(f"a gang of {gang.gang_size} fits beside every request the pool can hold: "
+              "never preempted, nothing to checkpoint against")
+        return 0
+    print(f"a gang of {gang.gang_size} is up while at most {gang.star} requests run")
+    print(f"preemption rate    {gang.preemption_rate:.4g}/h per up hour "
+          f"(mean up time {_hours(gang.up_time_mean)}, CV {gang.up_time_cv:.2f}; "
+          "Poisson's would be 1)")
+    print(f"time up            {gang.up_share:.1%}")
+    print(f"re-admission wait  {_hours(gang.readmission_wait)} on average; with the "
+          f"start-up, {_hours(values['restart_h'])} from a preemption to training again")
+    if interval == float("inf"):
+        print("checkpoint         on notice only: the grace period fits a write, and no "
+              "periodic write does better")
+    else:
+        print(f"checkpoint every   {_hours(interval)} (exact optimum at the pool's rate)")
+    print(f"waste              {values['waste_exact']:.1%} of the hours, up or waiting")
+    return 0
+
+
+def _hours(hours: float) -> str:
+    """Hours as the plan prints them: minutes below two hours."""
+    return f"{hours * 60:.1f} min" if hours < 2 else f"{hours:.2f} h"
+
+
 def _derive(args: argparse.Namespace) -> int:
     """`spotmath derive`: the titles and LaTeX as codegen printed them from the derivations
     (so without SymPy: the test suite holds them equal); ``--sympy`` derives anew."""
@@ -864,6 +922,27 @@ def build_parser() -> argparse.ArgumentParser:
                           help="bill the finishing tick whole (default) or to the second")
     deadline.add_argument("--json", action="store_true", help="print one JSON object instead")
     deadline.set_defaults(run=_deadline)
+
+    cluster = commands.add_parser(
+        "cluster", help="a gang in your own shared GPU pool: preemption derived from its load",
+        description="A training gang of --nodes GPUs in a pool of --gpus, preempted by "
+                    "high-priority requests (Poisson, --hp-rate; each --hp-gpus GPUs for a "
+                    "mean --hp-hold): its preemption rate per up hour (Erlang's B), time "
+                    "up, wait for re-admission, up-time CV, and the interval and waste. "
+                    "Durations and rates take units (20min, 6/h).")
+    cluster.add_argument("--gpus", required=True, help="GPUs in the pool")
+    cluster.add_argument("--hp-rate", required=True,
+                         help="high-priority requests per hour, e.g. 6/h")
+    cluster.add_argument("--hp-hold", required=True,
+                         help="mean time a high-priority request holds its GPUs, e.g. 2h")
+    cluster.add_argument("--hp-gpus", default="1", help="GPUs each request takes (default 1)")
+    cluster.add_argument("--nodes", default="1", help="GPUs the training gang needs")
+    cluster.add_argument("--grace", default="0",
+                         help="grace period before a preempted gang is killed, e.g. 30s "
+                              "(a write that fits in it is made on notice)")
+    _job_options(cluster)
+    cluster.add_argument("--json", action="store_true", help="print one JSON object instead")
+    cluster.set_defaults(run=_cluster)
 
     derive = commands.add_parser("derive", help="print a derivation, e.g. for a paper")
     derive.add_argument("name", nargs="?", help="a derivation name (see --list)")

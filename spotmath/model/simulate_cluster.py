@@ -1,0 +1,286 @@
+"""The witness for a shared pool: an event simulator of high-priority requests and gangs.
+
+The rules (all times in hours):
+
+* high-priority requests arrive as a Poisson stream of rate α; one that finds K = ⌊G/g⌋ in
+  service is turned away; any other takes g GPUs at once, preempting training gangs (one
+  at a time, by ``victim`` order) until g GPUs are free, and holds them for a time of mean
+  h: exponential, deterministic, or lognormal (``hold``, ``hold_cv``);
+* ``victim`` ``"recent"``: the most recently admitted gang goes first (Kueue's order among
+  equals); ``"random"``: any up gang with equal chance;
+* a preempted gang waits; when a request ends, waiting gangs are admitted first come,
+  first served, each that fits;
+* ``grace``: the preempted gang keeps running for the grace period (the scheduler's
+  ``terminationGracePeriodSeconds``, Slurm's ``GraceTime``) and the request starts after it;
+  a gang that is computing at the notice and whose write fits in the grace saves its
+  progress (the book's notice);
+* training, when ``interval`` is given: each admission starts with ``startup`` hours, then
+  cycles of ``interval`` compute and a write of ``checkpoint_cost``; a preemption loses the
+  compute since the last completed write.
+
+Statistics start after ``warmup`` hours (the chain starts empty).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..inputs import InputError, check_choice, check_parameters, check_positive
+from .cluster import SharedPool
+
+__all__ = ["PoolEvent", "GangRecord", "PoolRun", "HOLDS", "VICTIMS", "simulate_pool"]
+
+#: Holding-time laws of the high-priority requests, each of mean h.
+HOLDS = ("exponential", "deterministic", "lognormal")
+#: Which up gang a request preempts first.
+VICTIMS = ("recent", "random")
+
+
+@dataclass(frozen=True)
+class PoolEvent:
+    """One line of the log: a gang admitted, preempted (told to stop), or a write done."""
+
+    time: float
+    gang: int
+    kind: str  # "admit", "preempt", "write"
+
+
+@dataclass
+class GangRecord:
+    """One gang's statistics after the warm-up."""
+
+    size: int
+    up_hours: float = 0.0
+    preemptions: int = 0
+    up_spells: list[float] = field(default_factory=list)
+    down_spells: list[float] = field(default_factory=list)
+    kept: float = 0.0  # compute kept, hours
+
+    @property
+    def preemption_rate(self) -> float:
+        """Preemptions per up hour."""
+        return self.preemptions / self.up_hours if self.up_hours else 0.0
+
+
+@dataclass(frozen=True)
+class PoolRun:
+    """A run: each gang's record, the log, and the high-priority requests' start delays."""
+
+    gangs: list[GangRecord]
+    hours: float  # after the warm-up
+    log: list[PoolEvent]
+    delays: np.ndarray  # hours each admitted request waited (0, or the grace)
+    turned_away: int
+
+    def up_share(self, gang: int = 0) -> float:
+        """The share of the measured hours the gang was up."""
+        return self.gangs[gang].up_hours / self.hours
+
+    def waste(self, gang: int = 0) -> float:
+        """1 − compute kept per measured hour (up or waiting)."""
+        return 1.0 - self.gangs[gang].kept / self.hours
+
+
+def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "exponential",
+                  hold_cv: float = 1.0, victim: str = "recent", grace=0.0, interval=None,
+                  checkpoint_cost=0.0, startup=0.0, seed: int = 0, log: bool = False
+                  ) -> PoolRun:
+    """Simulate the pool with training gangs of the given sizes, event by event.
+
+    Parameters
+    ----------
+    pool : SharedPool
+        The pool and its high-priority load.
+    gangs : sequence of int
+        GPUs of each training gang.
+    hours : float or str
+        Hours measured after the warm-up.
+    warmup : float or str, optional
+        Hours simulated first and not measured (default 20 holding times).
+    hold : {'exponential', 'deterministic', 'lognormal'}, optional
+        The requests' holding-time law, mean ``pool.hp_hold``.
+    hold_cv : float, optional
+        The lognormal's coefficient of variation (default 1).
+    victim : {'recent', 'random'}, optional
+        Which up gang a request preempts first.
+    grace : float or str, optional
+        Grace period of a preempted gang, hours (default 0).
+    interval, checkpoint_cost, startup : float or str, optional
+        Training's compute between writes, its write and its start-up after each
+        admission, hours; without ``interval`` no compute is counted.
+    seed : int, optional
+        Seed of NumPy's generator.
+    log : bool, optional
+        Keep every admission, preemption and write (default False).
+
+    Returns
+    -------
+    PoolRun
+
+    Raises
+    ------
+    InputError
+        A bad value, or a gang larger than the pool.
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(16, "2/h", "1h", 4)
+    >>> run = simulate_pool(pool, [8], hours=200, seed=1)
+    >>> run.gangs[0].preemptions > 0
+    True
+    """
+    hold = check_choice("hold", hold, HOLDS)
+    victim = check_choice("victim", victim, VICTIMS)
+    sizes = [check_parameters(gang_size=size)[0] for size in gangs]
+    for size in sizes:
+        if size > pool.gpus:
+            raise InputError(f"gang_size: a gang of {size} GPUs never fits a pool of "
+                             f"{pool.gpus}")
+    measured, grace, checkpoint_cost, startup, seed = check_parameters(
+        scalar=True, hours=hours, grace=grace, checkpoint_cost=checkpoint_cost,
+        restart_time=startup, seed=seed)
+    warm = 20 * pool.hp_hold if warmup is None else check_parameters(
+        scalar=True, warmup=warmup)[0]
+    if interval is not None:
+        (interval,) = check_parameters(scalar=True, interval=interval)
+    hold_cv = check_positive("hold_cv", hold_cv)
+    rng = np.random.default_rng(seed)
+    return _Pool(pool, sizes, warm, warm + measured, hold, hold_cv, victim, grace, interval,
+                 checkpoint_cost, startup, rng, log).run()
+
+
+class _Pool:
+    """The event loop's state."""
+
+    def __init__(self, pool, sizes, warm, end, hold, hold_cv, victim, grace, interval,
+                 checkpoint_cost, startup, rng, log):
+        self.pool, self.sizes, self.warm, self.end = pool, sizes, warm, end
+        self.hold, self.victim, self.grace, self.rng = hold, victim, grace, rng
+        self.sigma = math.sqrt(math.log1p(hold_cv**2))
+        self.interval, self.write, self.startup = interval, checkpoint_cost, startup
+        self.records = [GangRecord(size) for size in sizes]
+        self.log: list[PoolEvent] | None = [] if log else None
+        self.in_service = 0
+        self.up: dict[int, float] = {}  # gang: admitted at
+        self.waiting: list[tuple[float, int]] = [(0.0, gang) for gang in range(len(sizes))]
+        self.delays: list[float] = []
+        self.turned_away = 0
+        self.events: list[tuple[float, int, str]] = []
+        self.serial = 0
+
+    def push(self, at: float, kind: str) -> None:
+        self.serial += 1
+        heapq.heappush(self.events, (at, self.serial, kind))
+
+    def holding(self) -> float:
+        mean = self.pool.hp_hold
+        if self.hold == "exponential":
+            return float(self.rng.exponential(mean))
+        if self.hold == "deterministic":
+            return mean
+        return float(mean * self.rng.lognormal(-self.sigma**2 / 2, self.sigma))
+
+    def free(self) -> int:
+        return (self.pool.gpus - self.in_service * self.pool.hp_gpus
+                - sum(self.sizes[gang] for gang in self.up))
+
+    def run(self) -> PoolRun:
+        self.admit(0.0)
+        self.push(float(self.rng.exponential(1 / self.pool.hp_rate)), "arrival")
+        while self.events:
+            at, _, kind = heapq.heappop(self.events)
+            if at >= self.end:
+                break
+            if kind == "arrival":
+                self.arrival(at)
+                self.push(at + float(self.rng.exponential(1 / self.pool.hp_rate)), "arrival")
+            else:
+                self.in_service -= 1
+                self.admit(at)
+        for gang, since in list(self.up.items()):
+            self.stop(gang, since, self.end, self.end, finished=False)
+        return PoolRun(self.records, self.end - self.warm, self.log or [],
+                       np.array(self.delays), self.turned_away)
+
+    def arrival(self, at: float) -> None:
+        if self.in_service >= self.pool.top:
+            self.turned_away += at >= self.warm
+            return
+        preempted = False
+        while self.free() < self.pool.hp_gpus:
+            gang = self.choose_victim()
+            since = self.up.pop(gang)
+            self.stop(gang, since, at, at + self.grace, finished=True)
+            self.waiting.append((at, gang))
+            preempted = True
+        self.in_service += 1
+        delay = self.grace if preempted else 0.0
+        if at >= self.warm:
+            self.delays.append(delay)
+        self.push(at + delay + self.holding(), "departure")
+
+    def choose_victim(self) -> int:
+        up = list(self.up)
+        if self.victim == "recent":
+            return max(up, key=lambda gang: (self.up[gang], gang))
+        return up[int(self.rng.integers(len(up)))]
+
+    def admit(self, at: float) -> None:
+        self.waiting.sort()
+        still = []
+        for since, gang in self.waiting:
+            if self.sizes[gang] <= self.free():
+                self.up[gang] = at
+                if since < at and since >= self.warm:
+                    self.records[gang].down_spells.append(at - since)
+                if self.log is not None:
+                    self.log.append(PoolEvent(at, gang, "admit"))
+            else:
+                still.append((since, gang))
+        self.waiting = still
+
+    def stop(self, gang: int, since: float, notice: float, kill: float,
+             finished: bool) -> None:
+        """Account an up spell from ``since``: told to stop at ``notice``, gone at
+        ``kill`` (the grace after it); ``finished`` False for a spell cut by the end."""
+        record = self.records[gang]
+        start = max(since, self.warm)
+        if kill > start:
+            record.up_hours += min(kill, self.end) - start
+        if finished and notice >= self.warm:
+            record.preemptions += 1
+            if since >= self.warm:
+                record.up_spells.append(notice - since)
+        if self.log is not None and finished:
+            self.log.append(PoolEvent(notice, gang, "preempt"))
+        if self.interval is not None:
+            self.account_compute(gang, since, notice, kill)
+
+    def account_compute(self, gang: int, since: float, notice: float, kill: float) -> None:
+        """Compute kept by an up spell: the cycles whose write ends by ``kill``, or, when
+        the gang is computing at ``notice`` and its write fits in the grace, all it has
+        done by then (written on notice)."""
+        cycle = self.interval + self.write
+
+        def cycles_by(at: float) -> tuple[int, float]:
+            working = max(at - since - self.startup, 0.0)
+            whole = math.floor(working / cycle + 1e-12)
+            return whole, working - whole * cycle
+
+        whole, into = cycles_by(notice)
+        on_notice = (self.grace > 0 and self.write <= self.grace and kill > notice
+                     and 0 < into <= self.interval)
+        if not on_notice:
+            whole, into = cycles_by(kill)
+        record = self.records[gang]
+        for j in range(whole):
+            at = since + self.startup + (j + 1) * cycle
+            if self.log is not None:
+                self.log.append(PoolEvent(at, gang, "write"))
+            record.kept += self.interval if at >= self.warm else 0.0
+        if on_notice and notice >= self.warm:
+            record.kept += into

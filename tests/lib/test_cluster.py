@@ -1,0 +1,234 @@
+"""A gang in a shared pool: the derivations against the chain solved as a matrix, and both
+against the event simulator."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import scipy.integrate
+import scipy.linalg
+import scipy.stats
+import sympy as sp
+
+from spotmath.inputs import InputError
+from spotmath.model import derivations as D
+from spotmath.model.cluster import SharedPool, gang_in_pool, up_time_hazard
+from spotmath.model.simulate_cluster import simulate_pool
+
+#: (G, α, h, g, N): g > 1 and g = 1, N a multiple of g and not, light and heavy loads.
+SETTINGS = [(64, 2.0, 2.0, 8, 16), (16, 2.0, 1.0, 4, 8), (32, 12.0, 2.0, 1, 5),
+            (48, 3.0, 3.0, 4, 10), (24, 8.0, 1.0, 2, 7), (40, 0.5, 4.0, 8, 12)]
+
+
+def chain_by_matrix(G, alpha, h, g, N):
+    """The chain's generator solved with linear algebra, independently of the derivations:
+    the stationary law (null space), the flow out of the up set, and the first passage
+    from k* to k* + 1 as a phase-type law (moments from the inverse sub-generator)."""
+    top, star = G // g, (G - N) // g
+    levels = np.arange(top + 1)
+    Q = np.zeros((top + 1, top + 1))
+    Q[levels[:-1], levels[:-1] + 1] = alpha
+    Q[levels[1:], levels[1:] - 1] = levels[1:] / h
+    Q -= np.diag(Q.sum(axis=1))
+    pi = scipy.linalg.null_space(Q.T)[:, 0]
+    pi /= pi.sum()
+    up = pi[:star + 1].sum()
+    flow = alpha * pi[star]
+    S = Q[:star + 1, :star + 1].copy()
+    start = np.zeros(star + 1)
+    start[-1] = 1
+    inverse = np.linalg.inv(-S)
+    mean = start @ inverse @ np.ones(star + 1)
+    second = 2 * start @ inverse @ inverse @ np.ones(star + 1)
+    return {"rate": flow / up, "up": up, "wait": (1 - up) / flow, "mean": mean,
+            "cv": math.sqrt(second / mean**2 - 1)}
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_the_derived_numbers_are_the_chain_solved_as_a_matrix(setting):
+    G, alpha, h, g, N = setting
+    gang = gang_in_pool(SharedPool.checked(G, alpha, h, g), N)
+    exact = chain_by_matrix(*setting)
+    assert gang.preemption_rate == pytest.approx(exact["rate"], rel=1e-8)
+    assert gang.up_share == pytest.approx(exact["up"], rel=1e-8)
+    assert gang.readmission_wait == pytest.approx(exact["wait"], rel=1e-7)
+    assert gang.up_time_mean == pytest.approx(exact["mean"], rel=1e-8)
+    assert gang.up_time_mean == pytest.approx(1 / gang.preemption_rate, rel=1e-10)
+    assert gang.up_time_cv == pytest.approx(exact["cv"], rel=1e-7)
+    assert gang.up_time_cv > 1  # not Poisson: a decreasing hazard
+
+
+def test_sympys_sum_is_erlangs_b_times_the_arrival_rate():
+    """The derivation's own form, the sum over the up levels, evaluated by SymPy."""
+    G, alpha, h, g, N = SETTINGS[3]
+    gang = gang_in_pool(SharedPool.checked(G, alpha, h, g), N)
+    rate = D.pool_preemption_rate().subs({D.alpha: alpha, D.hold: h,
+                                          D.star_level: gang.star}).doit()
+    assert float(sp.N(rate, 30)) == pytest.approx(gang.preemption_rate, rel=1e-12)
+    assert D.erlang_stationary().subs(D.level, 0) == sp.Symbol("pi_0", positive=True)
+
+
+def test_the_hazard_starts_at_the_arrival_rate_falls_and_integrates_to_the_mean():
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    gang = gang_in_pool(pool, 16)
+    ages = np.linspace(0, 12, 25)
+    hazard = up_time_hazard(pool, gang, ages)
+    assert hazard[0] == pytest.approx(2.0)
+    assert np.all(np.diff(hazard) < 0)
+    # survival from the hazard, integrated, is the mean up time
+    grid = np.linspace(0, 400, 8001)
+    survival = np.exp(-scipy.integrate.cumulative_trapezoid(
+        up_time_hazard(pool, gang, grid), grid, initial=0))
+    assert scipy.integrate.trapezoid(survival, grid) == pytest.approx(gang.up_time_mean,
+                                                                     rel=2e-3)
+
+
+def test_the_restart_time_is_a_simulated_wait_and_preemptible_start_up():
+    rng = np.random.default_rng(3)
+    rate, startup, wait = 0.8, 0.5, 0.3
+    gang = gang_in_pool(SharedPool.checked(16, 2.0, 1.0, 4), 8)
+    gang = type(gang)(8, gang.star, rate, gang.up_share, wait, 1 / rate, 1.0)
+    totals = np.zeros(100_000)
+    going = np.ones(totals.size, dtype=bool)
+    while going.any():
+        totals[going] += rng.exponential(wait, going.sum())
+        hit = rng.exponential(1 / rate, going.sum())
+        totals[going] += np.minimum(hit, startup)
+        going[np.flatnonzero(going)[hit >= startup]] = False
+    se = totals.std() / math.sqrt(totals.size)
+    assert abs(totals.mean() - gang.restart_time(startup)) < 4 * se
+
+
+def _replicas(setting, hold="exponential", reps=12, hours=1500.0):
+    G, alpha, h, g, N = setting
+    pool = SharedPool.checked(G, alpha, h, g)
+    return [simulate_pool(pool, [N], hours=hours, hold=hold, hold_cv=2.0, seed=seed)
+            for seed in range(reps)]
+
+
+def _agrees(values, expected, z):
+    values = np.asarray(values)
+    se = values.std(ddof=1) / math.sqrt(values.size)
+    return abs(values.mean() - expected) <= z * se + 1e-12
+
+
+#: Bonferroni over the settings and the three quantities (two-sided, 1% in all).
+Z = scipy.stats.norm.ppf(1 - 0.01 / (2 * 3 * (len(SETTINGS) + 2)))
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_the_simulator_witnesses_rate_time_up_and_wait(setting):
+    G, alpha, h, g, N = setting
+    gang = gang_in_pool(SharedPool.checked(G, alpha, h, g), N)
+    runs = _replicas(setting)
+    assert _agrees([run.gangs[0].preemption_rate for run in runs], gang.preemption_rate, Z)
+    assert _agrees([run.up_share() for run in runs], gang.up_share, Z)
+    assert _agrees([np.mean(run.gangs[0].down_spells) for run in runs],
+                   gang.readmission_wait, Z)
+    spells = np.concatenate([run.gangs[0].up_spells for run in runs])
+    assert spells.std() / spells.mean() > 1.1  # the simulator's up times: CV > 1 too
+
+
+@pytest.mark.parametrize("hold", ["deterministic", "lognormal"])
+def test_rate_time_up_and_wait_do_not_depend_on_the_holding_law_but_the_cv_does(hold):
+    """Insensitivity (M/G/c/c): the same mean holding time gives the same rate, share and
+    wait; the up time's law is not insensitive, so its CV moves."""
+    setting = SETTINGS[0]
+    G, alpha, h, g, N = setting
+    gang = gang_in_pool(SharedPool.checked(G, alpha, h, g), N)
+    runs = _replicas(setting, hold=hold, reps=16)
+    assert _agrees([run.gangs[0].preemption_rate for run in runs], gang.preemption_rate, Z)
+    assert _agrees([run.up_share() for run in runs], gang.up_share, Z)
+    assert _agrees([np.mean(run.gangs[0].down_spells) for run in runs],
+                   gang.readmission_wait, Z)
+    spells = np.concatenate([run.gangs[0].up_spells for run in runs])
+    assert abs(spells.std() / spells.mean() - gang.up_time_cv) > 0.15
+
+
+def test_a_gang_that_fits_beside_every_request_is_never_preempted():
+    pool = SharedPool.checked(68, 2.0, 2.0, 8)
+    gang = gang_in_pool(pool, 4)
+    assert gang.never_preempted and gang.up_share == 1.0 and gang.up_time_cv is None
+    assert gang.interval(1 / 60) == math.inf and gang.waste(1 / 60, 0.1) == 0.0
+    run = simulate_pool(pool, [4], hours=500, seed=1)
+    assert run.gangs[0].preemptions == 0
+
+
+def test_the_rate_jumps_where_the_gang_crosses_a_multiple_of_the_request():
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    rates = [gang_in_pool(pool, n).preemption_rate for n in range(1, 65)]
+    assert len(set(rates[:8])) == 1 and rates[8] > rates[7]  # N = 1 … 8 share k* = 7
+    assert all(b >= a for a, b in zip(rates, rates[1:]))
+
+
+def test_most_recently_admitted_first_makes_the_young_gang_the_victim():
+    """Two gangs, one request's worth of room: under 'recent' the gang admitted last goes
+    first, so short up spells are likelier than 'random' makes them."""
+    pool = SharedPool.checked(32, 2.0, 1.0, 8)
+    spells = {}
+    for victim in ("recent", "random"):
+        runs = [simulate_pool(pool, [8, 8], hours=1500, victim=victim, seed=s)
+                for s in range(4)]
+        spells[victim] = np.concatenate([run.gangs[i].up_spells for run in runs
+                                         for i in (0, 1)])
+    cv = {victim: values.std() / values.mean() for victim, values in spells.items()}
+    assert cv["recent"] > cv["random"] + 0.1
+
+
+def test_the_simulator_logs_admissions_preemptions_and_writes_in_order():
+    pool = SharedPool.checked(16, 2.0, 1.0, 4)
+    run = simulate_pool(pool, [8], hours=50, warmup=0, interval=0.25,
+                        checkpoint_cost=1 / 60, startup=0.1, seed=2, log=True)
+    kinds = [event.kind for event in sorted(run.log, key=lambda e: e.time)]
+    assert kinds[0] == "admit" and {"preempt", "write"} <= set(kinds)
+    admits, preempts = kinds.count("admit"), kinds.count("preempt")
+    assert admits - preempts in (0, 1)
+    assert run.gangs[0].kept <= run.gangs[0].up_hours
+    assert run.gangs[0].kept == pytest.approx(0.25 * kinds.count("write"))
+
+
+@pytest.mark.parametrize("args, message", [
+    ((64, "2/h", "2h", 65), "hp_gpus: a request of 65 GPUs never fits a pool of 64"),
+    ((64, "-2", "2h", 8), "hp_rate: must be a rate > 0"),
+    ((64.5, "2", "2h", 8), "gpus: must be a whole number of GPUs"),
+    ((10**6, "2", "2h", 8), "gpus: at most 100,000 GPUs"),
+])
+def test_a_bad_pool_is_one_line_naming_the_value(args, message):
+    with pytest.raises(InputError, match=message.replace("+", r"\+")):
+        SharedPool.checked(*args)
+
+
+def test_the_command_prints_the_librarys_numbers(cli):
+    done = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
+               "--hp-gpus", "8", "--nodes", "16", "--checkpoint", "1min", "--restart",
+               "6min", "--json")
+    assert done.returncode == 0, done.stderr
+    values = json.loads(done.stdout)
+    gang = gang_in_pool(SharedPool.checked(64, 2.0, 2.0, 8), 16)
+    assert values["preemption_rate_per_up_hour"] == gang.preemption_rate
+    assert values["up_share"] == gang.up_share
+    assert values["readmission_wait_h"] == gang.readmission_wait
+    assert values["up_time_cv"] == gang.up_time_cv
+    assert values["recommended_interval_h"] == gang.interval(1 / 60)
+    assert values["waste_exact"] == gang.waste(1 / 60, 0.1)
+    text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
+               "--hp-gpus", "8", "--nodes", "16")
+    assert text.returncode == 0 and "re-admission wait" in text.stdout
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--nodes", "65"], "--nodes: a gang of 65 GPUs never fits a pool of 64"),
+    (["--hp-rate", "x"], "--hp-rate: "),
+    (["--grace=-1s"], "--grace: "),
+])
+def test_the_command_refuses_in_one_line(cli, flags, message):
+    base = {"--gpus": "64", "--hp-rate": "2/h", "--hp-hold": "2h", "--hp-gpus": "8"}
+    given = {flag.split("=")[0] for flag in flags}
+    argv = [item for flag, value in base.items() if flag not in given
+            for item in (flag, value)]
+    done = cli("cluster", *argv, *flags)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
