@@ -88,6 +88,20 @@ class SharedPool:
         """k* = ⌊(G − N)/g⌋: the most requests in service with a gang of N up."""
         return (self.gpus - gang_size) // self.hp_gpus
 
+    def gang_size(self, gang_size) -> int:
+        """N, checked: a whole number of GPUs that fits the pool.
+
+        Raises
+        ------
+        InputError
+            Not a whole number of GPUs, or more than the pool's.
+        """
+        (gang_size,) = check_parameters(gang_size=gang_size)
+        if gang_size > self.gpus:
+            raise InputError(f"gang_size: a gang of {gang_size} GPUs never fits a pool of "
+                             f"{self.gpus}")
+        return gang_size
+
     def erlang_b(self) -> np.ndarray:
         """Erlang's B at 0 … K servers and this load, level by level [erlang-b-step]."""
         b = np.ones(self.top + 1)
@@ -211,10 +225,7 @@ def gang_in_pool(pool: SharedPool, gang_size) -> GangInPool:
     >>> gang.star, round(gang.preemption_rate, 3), round(gang.up_share, 3)
     (6, 0.234, 0.909)
     """
-    (gang_size,) = check_parameters(gang_size=gang_size)
-    if gang_size > pool.gpus:
-        raise InputError(f"gang_size: a gang of {gang_size} GPUs never fits a pool of "
-                         f"{pool.gpus}")
+    gang_size = pool.gang_size(gang_size)
     star, top = pool.star(gang_size), pool.top
     if star >= top:
         return GangInPool(gang_size, star, 0.0, 1.0, 0.0, math.inf, None)

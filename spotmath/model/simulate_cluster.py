@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..inputs import InputError, check_choice, check_parameters, check_positive
+from ..inputs import check_choice, check_parameters, check_positive
 from .cluster import SharedPool
 
 __all__ = ["PoolEvent", "GangRecord", "PoolRun", "HOLDS", "VICTIMS", "simulate_pool"]
@@ -135,11 +135,7 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
     """
     hold = check_choice("hold", hold, HOLDS)
     victim = check_choice("victim", victim, VICTIMS)
-    sizes = [check_parameters(gang_size=size)[0] for size in gangs]
-    for size in sizes:
-        if size > pool.gpus:
-            raise InputError(f"gang_size: a gang of {size} GPUs never fits a pool of "
-                             f"{pool.gpus}")
+    sizes = [pool.gang_size(size) for size in gangs]
     measured, grace, checkpoint_cost, startup, seed = check_parameters(
         scalar=True, hours=hours, grace=grace, checkpoint_cost=checkpoint_cost,
         restart_time=startup, seed=seed)
