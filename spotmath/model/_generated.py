@@ -387,6 +387,12 @@ def passage_second_moment_step(s_below, m_below, alpha, hold, level):
         return (alpha*hold*level*s_below + 2*hold**2 + 4*hold*level*m_below + 2*level**2*m_below**2)/(alpha**2*hold**2)
 
 
+def passage_down_step(d_above, alpha, hold, level):
+    """d_k = h(1 + α d_{k+1})/k: the mean time from k to k − 1 requests in service."""
+    with errstate(over="ignore"):
+        return hold*(alpha*d_above + 1)/level
+
+
 def pool_restart_time(lam, R, wait_h):
     """X = W e^{λR} + (e^{λR} − 1)/λ: from a preemption until training runs again."""
     with errstate(over="ignore"):
@@ -475,6 +481,7 @@ LATEX = {
     'readmission-wait': 'W = \\frac{1 - U}{U \\lambda_{c}}',
     'passage-mean-step': 'm_{k} = \\frac{h + k m_{k-1}}{\\alpha h}',
     'passage-second-moment-step': 's_{k} = \\frac{\\alpha h k s_{k-1} + 2 h^{2} + 4 h k m_{k-1} + 2 k^{2} m_{k-1}^{2}}{\\alpha^{2} h^{2}}',
+    'passage-down-step': 'd_{k} = \\frac{h \\left(\\alpha d_{k+1} + 1\\right)}{k}',
     'pool-restart-time': 'X = \\frac{W \\lambda e^{R \\lambda} + e^{R \\lambda} - 1}{\\lambda}',
 }
 
@@ -536,5 +543,6 @@ TITLES = {
     'readmission-wait': 'Mean wait of a preempted gang for re-admission',
     'passage-mean-step': 'Mean time from k to k + 1 requests in service',
     'passage-second-moment-step': 'Second moment of the time from k to k + 1',
+    'passage-down-step': 'Mean time from k to k − 1 requests in service',
     'pool-restart-time': 'From a preemption in a shared pool until training runs again',
 }

@@ -10,8 +10,9 @@ at k = k*, and re-admitted when k falls back to k*.
 
 Every number here is iterated level by level from the derivations of
 :mod:`spotmath.model.derivations` (section 11: ``erlang-b-step``,
-``pool-preemption-rate``, ``pool-up-share``, ``readmission-wait``, ``passage-mean-step``,
-``passage-second-moment-step``, ``pool-restart-time``) through the generated numerics;
+``pool-preemption-rate``, ``pool-up-share``, ``passage-down-step``, ``passage-mean-step``,
+``passage-second-moment-step``, ``pool-restart-time``; ``readmission-wait`` is the tests'
+second route to the wait) through the generated numerics;
 the tests check them against the chain's generator solved as a matrix and against the
 event simulator :mod:`spotmath.model.simulate_cluster`.
 """
@@ -28,10 +29,14 @@ from ..inputs import InputError, check_parameters
 from . import _generated
 from .numerics import optimal_interval, optimal_waste
 
-__all__ = ["SharedPool", "GangInPool", "MAX_POOL_GPUS", "gang_in_pool", "up_time_hazard"]
+__all__ = ["SharedPool", "GangInPool", "MAX_POOL_GPUS", "NEVER_RATE", "gang_in_pool",
+           "up_time_hazard"]
 
 #: The largest pool the chain is iterated for (one step a level).
 MAX_POOL_GPUS = 100_000
+
+#: A preemption rate per up hour below this (once in 10⁹⁶ years) is taken as never.
+NEVER_RATE = 1e-100
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,18 @@ class SharedPool:
             b[k] = _generated.erlang_b_step(b[k - 1], self.hp_rate, self.hp_hold, k)
         return b
 
+    def stationary(self) -> np.ndarray:
+        """The share of time with 0 … K requests in service [erlang-stationary].
+
+        P(k) is the chance of at most k, times the chance of k given at most k, which is
+        Erlang's B at k servers (the chain cut at k is Erlang's chain on 0 … k):
+        P(k) = U(k) B(k), with U(k) [pool-up-share] computed in logarithms.
+        """
+        b, top = self.erlang_b(), self.top
+        at_most = np.array([math.exp(_generated.pool_log_up_share(
+            b[top], b[k], top, k, self.hp_rate, self.hp_hold)) for k in range(top + 1)])
+        return at_most * b
+
 
 @dataclass(frozen=True)
 class GangInPool:
@@ -121,7 +138,8 @@ class GangInPool:
     star : int
         k*, the most requests in service with the gang up (K or more: never preempted).
     preemption_rate : float
-        λ_c, preemptions per hour the gang is up (0 when never preempted).
+        λ_c, preemptions per hour the gang is up (0 when never preempted, or below
+        :data:`NEVER_RATE`).
     up_share : float
         U, the share of time the gang is up.
     readmission_wait : float
@@ -232,15 +250,19 @@ def gang_in_pool(pool: SharedPool, gang_size) -> GangInPool:
     b = pool.erlang_b()
     alpha, hold = pool.hp_rate, pool.hp_hold
     rate = float(_generated.pool_preemption_rate(b[star], alpha))
+    if rate < NEVER_RATE:  # the up-time moments would overflow a double
+        return GangInPool(gang_size, star, 0.0, 1.0, 0.0, math.inf, None)
     share = math.exp(_generated.pool_log_up_share(b[top], b[star], top, star, alpha, hold))
-    wait = float(_generated.readmission_wait(share, rate))
+    wait = pool.hp_hold / top  # d_K: at the top arrivals are turned away
+    for k in range(top - 1, star, -1):
+        wait = _generated.passage_down_step(wait, alpha, hold, k)
     mean, second = 0.0, 0.0
     for k in range(star + 1):
         # the second moment's step needs the level below's mean, so it goes first
         second = _generated.passage_second_moment_step(second, mean, alpha, hold, k)
         mean = _generated.passage_mean_step(mean, alpha, hold, k)
     cv = math.sqrt(max(second / mean**2 - 1.0, 0.0))
-    return GangInPool(gang_size, star, rate, share, wait, float(mean), cv)
+    return GangInPool(gang_size, star, rate, share, float(wait), float(mean), cv)
 
 
 def up_time_hazard(pool: SharedPool, gang: GangInPool, ages) -> np.ndarray:

@@ -157,6 +157,7 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     "passage_mean_step": (derivations.passage_mean_step, ("m_below", "alpha", "hold", "level")),
     "passage_second_moment_step": (derivations.passage_second_moment_step,
                                    ("s_below", "m_below", "alpha", "hold", "level")),
+    "passage_down_step": (derivations.passage_down_step, ("d_above", "alpha", "hold", "level")),
     "pool_restart_time": (derivations.pool_restart_time, ("lam", "R", "wait_h")),
     "waste_two_level_persist": (derivations.waste_two_level_persist, (*_TWO_LEVEL, "P")),
     "waste_first_order_two_level_persist": (derivations.waste_first_order_two_level_persist,
@@ -172,7 +173,7 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
 #: ``spotmath cluster``), so they are not printed in JavaScript.
 NOT_ON_PAGE = {"erlang_b_step", "pool_preemption_rate", "pool_log_up_share",
                 "readmission_wait", "passage_mean_step", "passage_second_moment_step",
-                "pool_restart_time"}
+                "passage_down_step", "pool_restart_time"}
 
 
 def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:

@@ -72,7 +72,7 @@ __all__ = [
     "two_level_first_order_optimum", "erlang_stationary", "erlang_b_step",
     "pool_preemption_rate", "pool_preemption_rate_from_b", "pool_up_share",
     "readmission_wait", "passage_mean_step", "passage_second_moment_step",
-    "pool_restart_time",
+    "passage_down_step", "pool_restart_time",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -985,6 +985,7 @@ _pi = sp.Function("pi")
 b_below = sp.Symbol("B_{k-1}", positive=True)  # Erlang's B one level below
 m_below = sp.Symbol("m_{k-1}", positive=True)  # mean passage one level up, from k − 1
 s_below = sp.Symbol("s_{k-1}", positive=True)  # its second moment
+d_above = sp.Symbol("d_{k+1}", positive=True)  # mean passage one level down, from k + 1
 up_share = sp.Symbol("U", positive=True)  # share of time the gang is up
 pool_rate = sp.Symbol(r"\lambda_c", positive=True)  # the gang's preemptions per up hour
 wait_h = sp.Symbol("W", nonnegative=True)  # mean wait for re-admission, hours
@@ -1133,6 +1134,25 @@ def passage_second_moment_step() -> sp.Expr:
     expected = second_x + 2 * mean_x * stay * (m_below + mean_k) + stay * (
         s_below + 2 * m_below * mean_k + second)
     return sp.simplify(_solve_linear(sp.Eq(second, expected), second))
+
+
+@cache
+def passage_down_step() -> sp.Expr:
+    """d_k = h(1 + α d_{k+1})/k: the mean time from k to k − 1 requests in service.
+
+    First step: the chain leaves k after an exponential time of rate α + k/h, down with
+    chance (k/h)/(α + k/h), else up to k + 1, from where it must come back (d_{k+1}) and
+    start again (d_k).  At the top, K, arrivals are turned away: d_K = h/K (the step with
+    no level above).  A preempted gang waits for the chain to fall from k* + 1 to k*, so
+    its mean wait is d_{k*+1}: a sum of positive terms that stays exact where
+    :func:`readmission_wait`'s 1 − U is lost to rounding (a gang up nearly always); the
+    tests hold the two equal.
+    """
+    up, down = _passage_rates()
+    mean = sp.Symbol("d_k", positive=True)
+    leave = up + down
+    equation = sp.Eq(mean, 1 / leave + up / leave * (d_above + mean))
+    return sp.simplify(_solve_linear(equation, mean))
 
 
 def _solve_linear(equation: sp.Eq, unknown: sp.Symbol) -> sp.Expr:
@@ -1392,6 +1412,10 @@ _DERIVATIONS = {
         sp.Symbol("s_k"), passage_second_moment_step(),
         "Square the first-step decomposition τ_k = X + D(τ_{k−1} + τ′_k) and take "
         "expectations; the up time's CV is √(s_{k*}/m_{k*}² − 1)."),
+    "passage-down-step": lambda: Derivation(
+        "passage-down-step", "Mean time from k to k − 1 requests in service",
+        sp.Symbol("d_k"), passage_down_step(),
+        "First step of the chain from k; a preempted gang's mean wait is d_{k*+1}."),
     "pool-restart-time": lambda: Derivation(
         "pool-restart-time", "From a preemption in a shared pool until training runs again",
         sp.Symbol("X"), pool_restart_time(),
