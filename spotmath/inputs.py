@@ -512,7 +512,8 @@ def check_discount(name: str, value: Any, *, scalar: bool = False) -> float | np
 
 
 @fill_doc
-def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"]) -> int:
+def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"],
+                    allow_zero: bool = False) -> int:
     """A positive whole number (of nodes, by default): ``8``, ``8.0`` or ``'8'``.
 
     Parameters
@@ -523,6 +524,8 @@ def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"]) -> int
         The number to check.
     what : str, optional
         What is counted, for the message (default ``"a whole number of nodes"``).
+    allow_zero : bool, optional
+        Accept 0 too (a count that may be none, such as GPUs held back).
 
     Returns
     -------
@@ -531,7 +534,7 @@ def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"]) -> int
     Raises
     ------
     InputError
-        Not a whole number ≥ 1 (``8.5``, ``0``, ``True``).
+        Not a whole number ≥ 1 (≥ 0 with ``allow_zero``): ``8.5``, ``0``, ``True``.
 
     Examples
     --------
@@ -539,11 +542,13 @@ def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"]) -> int
     8
     """
     expected = WORDS["count"].format(what=what)
+    if allow_zero:
+        expected = expected.replace(">= 1", ">= 0")
     given = value  # the message shows it as given: '0', not 0.0
     value = _text_to_number(name, value, expected)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise _must(name, expected, given)
-    if not math.isfinite(value) or value < 1 or value != int(value):
+    if not math.isfinite(value) or value < (0 if allow_zero else 1) or value != int(value):
         raise _must(name, expected, given)
     return int(value)
 
@@ -819,6 +824,10 @@ _PARAMETER_CHECKS = {
     "age": lambda v, scalar: check_duration("age", v, allow_zero=True, scalar=scalar),
     "grace": lambda v, scalar: check_duration("grace", v, allow_zero=True, scalar=True,
                                               bounded=True),
+    "headroom": lambda v, scalar: check_gang_size("headroom", v, allow_zero=True,
+                                                  what="a whole number of GPUs"),
+    "start_target": lambda v, scalar: check_duration("start_target", v, allow_zero=True,
+                                                     scalar=True, bounded=True),
     # traces
     "pool_size": lambda v, scalar: check_gang_size("pool_size", v,
                                                    what="a whole number of instances"),

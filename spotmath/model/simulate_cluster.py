@@ -3,20 +3,23 @@
 The rules (all times in hours):
 
 * high-priority requests arrive as a Poisson stream of rate α; one that finds K = ⌊G/g⌋ in
-  service is turned away; any other takes g GPUs at once, preempting training gangs (one
-  at a time, by ``victim`` order) until g GPUs are free, and holds them for a time of mean
-  h: exponential, deterministic, or lognormal (``hold``, ``hold_cv``);
+  service is turned away; any other claims g GPUs at once, preempting training gangs (one
+  at a time, by ``victim`` order) until its g and ``headroom`` more are unclaimed, and
+  holds its claim for a time of mean h from its arrival: exponential, deterministic, or
+  lognormal (``hold``, ``hold_cv``);
 * ``victim`` ``"recent"``: the most recently admitted gang goes first (Kueue's order among
   equals); ``"random"``: any up gang with equal chance;
 * a preempted gang waits; when a request ends, waiting gangs are admitted first come,
-  first served, each that fits;
-* ``grace``: the preempted gang keeps running for the grace period (the scheduler's
-  ``terminationGracePeriodSeconds``, Slurm's ``GraceTime``) and the request starts after it;
-  a gang that is computing at the notice and whose write fits in the grace saves its
-  progress (the book's notice);
+  first served, each that fits and leaves ``headroom`` GPUs free;
+* ``grace``: a preempted gang keeps its GPUs for the grace period (the scheduler's
+  ``terminationGracePeriodSeconds``, Slurm's ``GraceTime``); a request starts when g GPUs
+  are free of claims, up gangs and gangs still in their grace (first come, first served),
+  so it waits at most the grace; when a write fits in the grace the gang writes all it has
+  computed when told (the book's notice); otherwise it keeps only the writes that end by
+  the kill;
 * training, when ``interval`` is given: each admission starts with ``startup`` hours, then
-  cycles of ``interval`` compute and a write of ``checkpoint_cost``; a preemption loses the
-  compute since the last completed write.
+  cycles of ``interval`` compute and a write of ``checkpoint_cost`` (``math.inf``: no
+  periodic write, only on notice); a preemption loses the compute since the last write.
 
 Statistics start after ``warmup`` hours (the chain starts empty).
 """
@@ -73,7 +76,7 @@ class PoolRun:
     gangs: list[GangRecord]
     hours: float  # after the warm-up
     log: list[PoolEvent]
-    delays: np.ndarray  # hours each admitted request waited (0, or the grace)
+    delays: np.ndarray  # hours each admitted request waited (0 up to the grace)
     turned_away: int
 
     def up_share(self, gang: int = 0) -> float:
@@ -84,11 +87,26 @@ class PoolRun:
         """1 − compute kept per measured hour (up or waiting)."""
         return 1.0 - self.gangs[gang].kept / self.hours
 
+    @property
+    def requests(self) -> int:
+        """Requests that arrived after the warm-up, admitted or turned away."""
+        return len(self.delays) + self.turned_away
+
+    def waiting_share(self) -> float:
+        """The share of requests that waited for a gang's grace to end."""
+        return float((self.delays > 0).sum() / self.requests)
+
+    def start_quantile(self, quantile: float = 0.99) -> float:
+        """Hours within which ``quantile`` of the requests started (``math.inf`` when more
+        than 1 − ``quantile`` were turned away: they never start)."""
+        delays = np.concatenate([self.delays, np.full(self.turned_away, np.inf)])
+        return float(np.quantile(delays, quantile, method="inverted_cdf"))
+
 
 def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "exponential",
-                  hold_cv: float = 1.0, victim: str = "recent", grace=0.0, interval=None,
-                  checkpoint_cost=0.0, startup=0.0, seed: int = 0, log: bool = False
-                  ) -> PoolRun:
+                  hold_cv: float = 1.0, victim: str = "recent", grace=0.0, headroom=0,
+                  interval=None, checkpoint_cost=0.0, startup=0.0, seed: int = 0,
+                  log: bool = False) -> PoolRun:
     """Simulate the pool with training gangs of the given sizes, event by event.
 
     Parameters
@@ -109,9 +127,12 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
         Which up gang a request preempts first.
     grace : float or str, optional
         Grace period of a preempted gang, hours (default 0).
+    headroom : int, optional
+        GPUs training leaves free for requests (default 0).
     interval, checkpoint_cost, startup : float or str, optional
-        Training's compute between writes, its write and its start-up after each
-        admission, hours; without ``interval`` no compute is counted.
+        Training's compute between writes (``math.inf``: writes on notice only), its
+        write and its start-up after each admission, hours; without ``interval`` no
+        compute is counted.
     seed : int, optional
         Seed of NumPy's generator.
     log : bool, optional
@@ -136,32 +157,35 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
     hold = check_choice("hold", hold, HOLDS)
     victim = check_choice("victim", victim, VICTIMS)
     sizes = [pool.gang_size(size) for size in gangs]
-    measured, grace, checkpoint_cost, startup, seed = check_parameters(
-        scalar=True, hours=hours, grace=grace, checkpoint_cost=checkpoint_cost,
-        restart_time=startup, seed=seed)
+    measured, grace, headroom, checkpoint_cost, startup, seed = check_parameters(
+        scalar=True, hours=hours, grace=grace, headroom=headroom,
+        checkpoint_cost=checkpoint_cost, restart_time=startup, seed=seed)
     warm = 20 * pool.hp_hold if warmup is None else check_parameters(
         scalar=True, warmup=warmup)[0]
-    if interval is not None:
+    if interval is not None and not (isinstance(interval, float) and math.isinf(interval)
+                                     and interval > 0):
         (interval,) = check_parameters(scalar=True, interval=interval)
     hold_cv = check_positive("hold_cv", hold_cv)
     rng = np.random.default_rng(seed)
-    return _Pool(pool, sizes, warm, warm + measured, hold, hold_cv, victim, grace, interval,
-                 checkpoint_cost, startup, rng, log).run()
+    return _Pool(pool, sizes, warm, warm + measured, hold, hold_cv, victim, grace, headroom,
+                 interval, checkpoint_cost, startup, rng, log).run()
 
 
 class _Pool:
     """The event loop's state."""
 
-    def __init__(self, pool, sizes, warm, end, hold, hold_cv, victim, grace, interval,
-                 checkpoint_cost, startup, rng, log):
+    def __init__(self, pool, sizes, warm, end, hold, hold_cv, victim, grace, headroom,
+                 interval, checkpoint_cost, startup, rng, log):
         self.pool, self.sizes, self.warm, self.end = pool, sizes, warm, end
         self.hold, self.victim, self.grace, self.rng = hold, victim, grace, rng
+        self.headroom = headroom
         self.sigma = math.sqrt(math.log1p(hold_cv**2))
         self.interval, self.write, self.startup = interval, checkpoint_cost, startup
         self.records = [GangRecord(size) for size in sizes]
         self.log: list[PoolEvent] | None = [] if log else None
         self.in_service = 0
         self.up: dict[int, float] = {}  # gang: admitted at
+        self.leaving: list[tuple[float, int]] = []  # (killed at, GPUs) of gangs in grace
         self.waiting: list[tuple[float, int]] = [(0.0, gang) for gang in range(len(sizes))]
         self.delays: list[float] = []
         self.turned_away = 0
@@ -206,18 +230,30 @@ class _Pool:
         if self.in_service >= self.pool.top:
             self.turned_away += at >= self.warm
             return
-        preempted = False
-        while self.free() < self.pool.hp_gpus:
+        while self.free() < self.pool.hp_gpus + self.headroom and self.up:
             gang = self.choose_victim()
             since = self.up.pop(gang)
             self.stop(gang, since, at, at + self.grace, finished=True)
             self.waiting.append((at, gang))
-            preempted = True
+            self.leaving.append((at + self.grace, self.sizes[gang]))
+        delay = self.start_delay(at)
         self.in_service += 1
-        delay = self.grace if preempted else 0.0
         if at >= self.warm:
             self.delays.append(delay)
-        self.push(at + delay + self.holding(), "departure")
+        self.push(at + self.holding(), "departure")
+
+    def start_delay(self, at: float) -> float:
+        """Hours until g GPUs are free of claims, up gangs and gangs in their grace (this
+        request's claim not yet made); the gangs leave in the order of their kills."""
+        self.leaving = sorted((kill, size) for kill, size in self.leaving if kill > at)
+        short = self.pool.hp_gpus - self.free() + sum(size for _, size in self.leaving)
+        delay = 0.0
+        for kill, size in self.leaving:
+            if short <= 0:
+                break
+            short -= size
+            delay = kill - at
+        return delay
 
     def choose_victim(self) -> int:
         up = list(self.up)
@@ -229,7 +265,7 @@ class _Pool:
         self.waiting.sort()
         still = []
         for since, gang in self.waiting:
-            if self.sizes[gang] <= self.free():
+            if self.sizes[gang] + self.headroom <= self.free():
                 self.up[gang] = at
                 if since < at and since >= self.warm:
                     self.records[gang].down_spells.append(at - since)
@@ -257,26 +293,29 @@ class _Pool:
             self.account_compute(gang, since, notice, kill)
 
     def account_compute(self, gang: int, since: float, notice: float, kill: float) -> None:
-        """Compute kept by an up spell: the cycles whose write ends by ``kill``, or, when
-        the gang is computing at ``notice`` and its write fits in the grace, all it has
-        done by then (written on notice)."""
+        """Compute kept by an up spell from ``since``, told to stop at ``notice``, gone at
+        ``kill``: all it computed by the notice when a write fits in the grace (written
+        on notice), else the cycles whose write ends by ``kill``."""
+        on_notice = self.grace > 0 and self.write <= self.grace and kill > notice
         cycle = self.interval + self.write
 
-        def cycles_by(at: float) -> tuple[int, float]:
+        def done_by(at: float) -> tuple[float, int]:
+            """Compute done by ``at`` and the periodic writes ended by then."""
             working = max(at - since - self.startup, 0.0)
+            if math.isinf(cycle):
+                return working, 0
             whole = math.floor(working / cycle + 1e-12)
-            return whole, working - whole * cycle
+            return whole * self.interval + min(working - whole * cycle, self.interval), whole
 
-        whole, into = cycles_by(notice)
-        on_notice = (self.grace > 0 and self.write <= self.grace and kill > notice
-                     and 0 < into <= self.interval)
-        if not on_notice:
-            whole, into = cycles_by(kill)
+        computed, whole = done_by(notice if on_notice else kill)
         record = self.records[gang]
         for j in range(whole):
             at = since + self.startup + (j + 1) * cycle
             if self.log is not None:
                 self.log.append(PoolEvent(at, gang, "write"))
-            record.kept += self.interval if at >= self.warm else 0.0
+            if not on_notice:
+                record.kept += self.interval if at >= self.warm else 0.0
         if on_notice and notice >= self.warm:
-            record.kept += into
+            record.kept += computed - (done_by(self.warm)[0] if since < self.warm else 0.0)
+            if self.log is not None:
+                self.log.append(PoolEvent(notice + self.write, gang, "write"))

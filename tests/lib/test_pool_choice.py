@@ -1,0 +1,237 @@
+"""The exact up-time law's renewal, the requests' start delays and one pool or two: each
+against a numeric integral or a closed form, and against the event simulator."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import scipy.integrate
+import scipy.linalg
+import scipy.stats
+
+from spotmath.inputs import InputError
+from spotmath.model import _generated
+from spotmath.model.cluster import SharedPool, gang_in_pool
+from spotmath.model.cluster_renewal import best_interval, kept_share
+from spotmath.model.pool_choice import one_pool_or_two, start_delays
+from spotmath.model.simulate_cluster import simulate_pool
+
+MINUTE, SECOND = 1 / 60, 1 / 3600
+
+#: (pool, gang, interval, write, start-up, grace): no notice, a grace shorter than a
+#: write, a grace that fits one, writes on notice only, g = 1, no start-up.
+KEPT = [((64, 2.0, 2.0, 8), 16, 20 * MINUTE, MINUTE, 0.1, 0.0),
+        ((64, 2.0, 2.0, 8), 16, 20 * MINUTE, MINUTE, 0.1, 30 * SECOND),
+        ((64, 2.0, 2.0, 8), 16, 20 * MINUTE, MINUTE, 0.1, 2 * MINUTE),
+        ((64, 2.0, 2.0, 8), 16, math.inf, MINUTE, 0.1, 2 * MINUTE),
+        ((32, 12.0, 2.0, 1), 5, 15 * MINUTE, 3 * MINUTE, 0.0, 0.0),
+        ((48, 3.0, 3.0, 4), 10, 30 * MINUTE, 2 * MINUTE, 0.05, 0.0)]
+
+#: (pool, gang, headroom, grace): none needed, one request's room, two, a long grace.
+DELAYS = [((128, 4.0, 2.0, 8), 16, 0, 30 * SECOND), ((128, 4.0, 2.0, 8), 16, 8, 30 * SECOND),
+          ((256, 8.0, 2.0, 8), 16, 8, 30 * SECOND), ((128, 4.0, 2.0, 8), 16, 16, 0.1)]
+
+
+#: Bonferroni over the comparisons of this file against the simulator (1% in all).
+Z = scipy.stats.norm.ppf(1 - 0.01 / (2 * (len(KEPT) + 3 * len(DELAYS) + 3)))
+
+
+def _agrees(values, expected):
+    values = np.asarray(values, dtype=float)
+    se = values.std(ddof=1) / math.sqrt(values.size)
+    return abs(values.mean() - expected) <= Z * se + 1e-12
+
+
+def _kept_by_integral(pool, gang, interval, write, startup, grace):
+    """The same expectation by quadrature of the survival, cycle by cycle (no closed-form
+    geometric sum): the independent route."""
+    q = np.zeros((gang.star + 1, gang.star + 1))
+    levels = np.arange(gang.star + 1)
+    q[levels[:-1], levels[:-1] + 1] = pool.hp_rate
+    q[levels[1:], levels[1:] - 1] = levels[1:] / pool.hp_hold
+    q -= np.diag(q.sum(axis=1) + np.where(levels == gang.star, pool.hp_rate, 0.0))
+    start = np.zeros(gang.star + 1)
+    start[-1] = 1.0
+
+    def survival(t):
+        return float(start @ scipy.linalg.expm(q * max(t, 0.0)) @ np.ones(gang.star + 1))
+
+    cycle, kept, j = interval + write, 0.0, 0
+    while True:
+        if grace > 0 and grace >= write:
+            piece = scipy.integrate.quad(survival, startup + j * cycle,
+                                         startup + j * cycle + interval)[0]
+        else:
+            piece = interval * survival(startup + (j + 1) * cycle - grace)
+        kept += piece
+        j += 1
+        if piece < 1e-13:
+            return kept / (gang.up_time_mean + gang.readmission_wait)
+
+
+@pytest.mark.parametrize("case", [c for c in KEPT if math.isfinite(c[2])])
+def test_the_closed_form_is_the_cycle_by_cycle_integral(case):
+    (G, alpha, h, g), N, interval, write, startup, grace = case
+    pool = SharedPool.checked(G, alpha, h, g)
+    gang = gang_in_pool(pool, N)
+    assert kept_share(pool, gang, interval, write, startup, grace) == pytest.approx(
+        _kept_by_integral(pool, gang, interval, write, startup, grace), rel=1e-7)
+
+
+@pytest.mark.parametrize("case", KEPT)
+def test_the_simulator_keeps_what_the_exact_law_says(case):
+    (G, alpha, h, g), N, interval, write, startup, grace = case
+    pool = SharedPool.checked(G, alpha, h, g)
+    gang = gang_in_pool(pool, N)
+    runs = [simulate_pool(pool, [N], hours=3000, interval=interval, checkpoint_cost=write,
+                          startup=startup, grace=grace, seed=seed) for seed in range(10)]
+    expected = kept_share(pool, gang, interval, write, startup, grace)
+    assert _agrees([1 - run.waste() for run in runs], expected)
+
+
+def test_the_rate_model_is_off_where_the_exact_law_is_not():
+    """At the rate model's own interval, λ_c with exponential up times misses the
+    simulator by more than ten standard errors; the exact law does not: the reason it
+    exists."""
+    (G, alpha, h, g), N, _, write, startup, _ = KEPT[4]
+    pool = SharedPool.checked(G, alpha, h, g)
+    gang = gang_in_pool(pool, N)
+    interval = gang.interval(write)
+    runs = [simulate_pool(pool, [N], hours=3000, interval=interval, checkpoint_cost=write,
+                          startup=startup, seed=seed) for seed in range(10)]
+    kept = np.array([1 - run.waste() for run in runs])
+    se = kept.std(ddof=1) / math.sqrt(kept.size)
+    assert abs(1 - gang.waste(write, startup) - kept.mean()) > 10 * se
+    assert _agrees(kept, kept_share(pool, gang, interval, write, startup))
+
+
+def test_the_best_interval_beats_a_grid_and_notice_never_writes():
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    gang = gang_in_pool(pool, 16)
+    interval, kept = best_interval(pool, gang, MINUTE, 0.1)
+    grid = np.geomspace(interval / 3, interval * 3, 301)
+    shares = [kept_share(pool, gang, t, MINUTE, 0.1) for t in grid]
+    assert kept >= max(shares) - 1e-12
+    assert abs(grid[int(np.argmax(shares))] / interval - 1) < 0.02
+    assert best_interval(pool, gang, MINUTE, 0.1, 2 * MINUTE)[0] == math.inf
+
+
+def test_a_gang_nearly_always_up_keeps_a_positive_wait_and_its_bound():
+    """A gang preempted about once in 10¹² hours: its wait is the chain's downward passage
+    (where 1 − U is lost to rounding), equal to the absorption time solved as a matrix,
+    and the kept share is T/τ of the time up."""
+    pool = SharedPool.checked(400, 260.0, 1.0, 1)
+    gang = gang_in_pool(pool, 8)
+    assert 0 < gang.preemption_rate < 1e-9 and gang.up_share > 1 - 1e-12
+    levels = np.arange(gang.star + 1, pool.top + 1)  # the down set, absorbed at k*
+    q = np.diag(-(levels / pool.hp_hold + np.where(levels < pool.top, pool.hp_rate, 0.0)))
+    q[np.arange(levels.size - 1), np.arange(1, levels.size)] = pool.hp_rate
+    q[np.arange(1, levels.size), np.arange(levels.size - 1)] = levels[1:] / pool.hp_hold
+    absorption = np.linalg.solve(-q, np.ones(levels.size))[0]
+    assert gang.readmission_wait == pytest.approx(absorption, rel=1e-10)
+    kept = kept_share(pool, gang, 0.5, MINUTE)
+    assert kept == pytest.approx(0.5 / (0.5 + MINUTE), rel=1e-12)
+
+
+@pytest.mark.parametrize("setting", [(64, 2.0, 2.0, 8, 16), (32, 12.0, 2.0, 1, 5),
+                                     (48, 3.0, 3.0, 4, 10)])
+def test_the_downward_passage_is_the_renewal_reward_wait(setting):
+    G, alpha, h, g, N = setting
+    gang = gang_in_pool(SharedPool.checked(G, alpha, h, g), N)
+    assert gang.readmission_wait == pytest.approx(
+        _generated.readmission_wait(gang.up_share, gang.preemption_rate), rel=1e-10)
+
+
+@pytest.mark.parametrize("case", DELAYS)
+def test_the_simulator_waits_and_starts_as_the_chain_on_levels_and_victims_says(case):
+    (G, alpha, h, g), N, headroom, grace = case
+    pool = SharedPool.checked(G, alpha, h, g)
+    turned_away, waits, p99 = start_delays(pool, N, headroom, grace)
+    runs = [simulate_pool(pool, [N] * ((G - headroom) // N), hours=4000, grace=grace,
+                          headroom=headroom, seed=seed) for seed in range(8)]
+    assert _agrees([run.waiting_share() for run in runs], waits)
+    assert _agrees([run.turned_away / run.requests for run in runs], turned_away)
+    if 0 < p99 < grace:  # the p99: 1% start later than it (or never), run by run
+        assert _agrees([((run.delays > p99).sum() + run.turned_away) / run.requests
+                        for run in runs], 0.01)
+    else:  # 0: at most 1% wait at all; the grace: more than 1% wait all of it
+        late = [((run.delays >= grace - 1e-12).sum() + run.turned_away) / run.requests
+                for run in runs]
+        assert (np.mean(late) > 0.01) == (p99 == grace)
+
+
+def test_two_pools_size_inference_by_erlangs_b_from_the_poisson_law():
+    pool = SharedPool.checked(256, 8.0, 2.0, 8)
+    choice = one_pool_or_two(pool, 16, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    load = pool.load
+
+    def erlang_b(servers):  # B = P(X = c)/P(X ≤ c), X Poisson(ρ)
+        return scipy.stats.poisson.pmf(servers, load) / scipy.stats.poisson.cdf(servers, load)
+
+    servers = choice.two.inference_gpus // 8
+    assert erlang_b(servers) <= 0.01 < erlang_b(servers - 1)
+    assert choice.two.turned_away == pytest.approx(erlang_b(servers), rel=1e-10)
+    assert choice.two.training_per_day == 24 * 16 * ((256 - 8 * servers) // 16)
+
+
+def test_one_pool_is_the_ranks_and_the_least_headroom_that_keeps_the_target():
+    pool = SharedPool.checked(256, 8.0, 2.0, 8)
+    choice = one_pool_or_two(pool, 16, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    one, none = choice.one_kept, choice.one
+    assert none.headroom == 0 and none.p99_start == 30 * SECOND  # half the requests wait
+    assert one.headroom > 0 and one.p99_start <= 10 * SECOND
+    less = start_delays(pool, 16, one.headroom - 8, 30 * SECOND)[2]
+    assert less > 10 * SECOND
+    ranks = [gang_in_pool(pool, j * 16 + one.headroom) for j in range(1, one.gangs + 1)]
+    kept = sum(best_interval(pool, gang, MINUTE, 0.1, 30 * SECOND)[1] for gang in ranks)
+    assert one.training_per_day == pytest.approx(24 * 16 * kept)
+    assert choice.verdict == "one pool" and choice.gain > 0.5
+
+
+def test_the_ranks_are_the_simulators_gangs_preempted_most_recent_first():
+    """Several gangs at one interval: the sum over ranks j of the gang with a threshold of
+    jN + H GPUs is what the simulator's gangs keep together."""
+    pool = SharedPool.checked(128, 4.0, 2.0, 8)
+    headroom, interval, write, startup = 8, 0.3, MINUTE, 0.1
+    ranks = (128 - headroom) // 16
+    model = sum(kept_share(pool, gang_in_pool(pool, j * 16 + headroom), interval, write,
+                           startup) for j in range(1, ranks + 1))
+    runs = [simulate_pool(pool, [16] * ranks, hours=3000, interval=interval,
+                          checkpoint_cost=write, startup=startup, headroom=headroom,
+                          seed=seed) for seed in range(8)]
+    assert _agrees([sum(g.kept for g in run.gangs) / run.hours for run in runs], model)
+
+
+def test_a_load_the_whole_pool_cannot_carry_is_refused():
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    with pytest.raises(InputError, match=r"^hp_rate: a load of 4 requests turns away 3\.0%"):
+        one_pool_or_two(pool, 16, MINUTE, 0.1)
+
+
+def test_the_command_prints_the_verdict_of_the_library(cli):
+    done = cli("cluster", "--gpus", "256", "--hp-rate", "8/h", "--hp-hold", "2h",
+               "--hp-gpus", "8", "--nodes", "16", "--grace", "30s", "--start-target", "10s",
+               "--restart", "6min", "--json")
+    assert done.returncode == 0, done.stderr
+    values = json.loads(done.stdout)
+    pool = SharedPool.checked(256, 8.0, 2.0, 8)
+    choice = one_pool_or_two(pool, 16, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    assert values["one_pool_training_per_day"] == choice.one_kept.training_per_day
+    assert values["two_pools_training_per_day"] == choice.two.training_per_day
+    assert values["one_pool_headroom_gpus"] == choice.one_kept.headroom
+    assert values["verdict"] == "one pool"
+    gang = gang_in_pool(pool, 16)
+    interval, kept = best_interval(pool, gang, MINUTE, 0.1, 30 * SECOND)
+    assert values["interval_exact_law_h"] == interval
+    assert values["waste_exact_law"] == 1 - kept
+    text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
+               "--hp-gpus", "8", "--nodes", "16")
+    assert text.returncode == 0
+    assert "one pool or two: not answered: a load of 4 requests turns away" in text.stdout
+    big = cli("cluster", "--gpus", "4096", "--hp-rate", "1800/h", "--hp-hold", "2h",
+              "--nodes", "64", "--json")
+    assert big.returncode == 0, big.stderr
+    assert json.loads(big.stdout)["verdict"] is None
