@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import math
 import os
 import shlex
 import signal
@@ -696,7 +697,7 @@ def _cluster(args: argparse.Namespace) -> int:
     finite = None if gang.never_preempted else gang.up_time_mean
     values = dict(zip(CLUSTER_KEYS, (
         gang.gang_size, pool.load, gang.star, gang.preemption_rate, gang.up_share,
-        gang.readmission_wait, finite, gang.up_time_cv, gang.restart_time(restart),
+        gang.readmission_wait, finite, gang.up_time_cv, _finite(gang.restart_time(restart)),
         None if interval == float("inf") else interval,
         gang.waste(checkpoint, restart, grace),
         None if exact[0] in (None, float("inf")) else exact[0],
@@ -730,8 +731,10 @@ def _print_gang(gang, values: dict, interval: float) -> None:
           f"(mean up time {_hours(gang.up_time_mean)}, CV {gang.up_time_cv:.2f}; "
           "Poisson's would be 1)")
     print(f"time up            {gang.up_share:.1%}")
-    print(f"re-admission wait  {_hours(gang.readmission_wait)} on average; with the "
-          f"start-up, {_hours(values['restart_h'])} from a preemption to training again")
+    back = ("training never runs again: preemptions come faster than the start-up ends"
+            if values["restart_h"] is None else f"with the start-up, "
+            f"{_hours(values['restart_h'])} from a preemption to training again")
+    print(f"re-admission wait  {_hours(gang.readmission_wait)} on average; {back}")
     if interval == float("inf"):
         print("checkpoint         on notice only: the grace period fits a write, and no "
               "periodic write does better")
@@ -768,6 +771,11 @@ def _print_choice(choice, gang_size: int) -> None:
             else f": {choice.gain:+.0%} training a day")
     print(f"verdict            {choice.verdict}{gain}, the p99 start within "
           f"{choice.start_target * 3600:.0f} s")
+
+
+def _finite(value: float) -> float | None:
+    """A number for JSON: None where it is infinite."""
+    return None if math.isinf(value) else value
 
 
 def _hours(hours: float) -> str:

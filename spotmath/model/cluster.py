@@ -24,13 +24,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
+import scipy.optimize
+import scipy.stats
 
 from ..inputs import InputError, check_parameters
 from . import _generated
 from .numerics import optimal_interval, optimal_waste
 
 __all__ = ["SharedPool", "GangInPool", "MAX_POOL_GPUS", "NEVER_RATE", "gang_in_pool",
-           "up_time_hazard"]
+           "up_time_hazard", "matching_weibull"]
 
 #: The largest pool the chain is iterated for (one step a level).
 MAX_POOL_GPUS = 100_000
@@ -167,7 +169,8 @@ class GangInPool:
         """Expected hours from a preemption until training runs again [pool-restart-time].
 
         The wait W, then a start-up of ``startup`` hours that a preemption may interrupt
-        (at λ_c, as if up times were exponential), each interruption a new wait.
+        (at λ_c, as if up times were exponential), each interruption a new wait:
+        ``math.inf`` when e^{λ_c R} overflows (a start-up preemptions never let finish).
         """
         (startup,) = check_parameters(scalar=True, restart_time=startup)
         if self.never_preempted:
@@ -199,8 +202,11 @@ class GangInPool:
                                                   grace=grace)
         if self.never_preempted:
             return 0.0
-        return float(optimal_waste(self.preemption_rate, checkpoint_cost,
-                                   self.restart_time(startup), restart_preemptible=False,
+        restart = self.restart_time(startup)
+        if math.isinf(restart):  # the start-up is never finished: nothing is computed
+            return 1.0
+        return float(optimal_waste(self.preemption_rate, checkpoint_cost, restart,
+                                   restart_preemptible=False,
                                    **_notice(checkpoint_cost, grace)))
 
 
@@ -308,6 +314,50 @@ def up_time_hazard(pool: SharedPool, gang: GangInPool, ages) -> np.ndarray:
         where = start @ scipy.linalg.expm(generator * age)
         hazard[i] = pool.hp_rate * where[-1] / where.sum()
     return hazard
+
+
+def matching_weibull(gang: GangInPool) -> tuple[float, float]:
+    """The Weibull law with the up time's mean and coefficient of variation.
+
+    The real-preemptions chapter fits Weibull shapes to traces; this is the Weibull a fit
+    would find if it matched the pool's first two moments: shape k from the CV (below 1
+    when the CV is above 1, a falling hazard), scale σ from the mean, σΓ(1 + 1/k).
+
+    Parameters
+    ----------
+    gang : GangInPool
+        A gang that is preempted.
+
+    Returns
+    -------
+    tuple of float
+        (shape k, scale σ in hours).
+
+    Raises
+    ------
+    InputError
+        A gang never preempted, or a CV outside what a Weibull of shape 0.05 to 50 has.
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> shape, scale = matching_weibull(gang_in_pool(pool, 16))
+    >>> round(shape, 2), round(scale, 2)
+    (0.61, 2.9)
+    """
+    if gang.never_preempted:
+        raise InputError("gang_size: a gang never preempted has no up-time law to match")
+
+    def cv(shape: float) -> float:
+        law = scipy.stats.weibull_min(shape)
+        return float(law.std() / law.mean())
+
+    low, high = 0.05, 50.0
+    if not cv(high) <= gang.up_time_cv <= cv(low):
+        raise InputError(f"gang_size: an up-time CV of {gang.up_time_cv:.3g} is outside "
+                         "the Weibull shapes 0.05 to 50")
+    shape = scipy.optimize.brentq(lambda k: cv(k) - gang.up_time_cv, low, high, xtol=1e-12)
+    return float(shape), float(gang.up_time_mean / scipy.stats.weibull_min(shape).mean())
 
 
 def _sub_generator(pool: SharedPool, star: int) -> np.ndarray:

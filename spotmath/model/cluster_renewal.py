@@ -26,22 +26,33 @@ were exponential; this module does not, and the event simulator
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
 import scipy.optimize
 
 from ..inputs import InputError, check_parameters
-from .cluster import GangInPool, SharedPool, _sub_generator
+from . import _generated
+from .cluster import GangInPool, SharedPool, _notice, _sub_generator, gang_in_pool
+from .numerics import waste_fraction
 
-__all__ = ["MAX_EXACT_LEVELS", "kept_share", "best_interval"]
+__all__ = ["MAX_EXACT_LEVELS", "kept_share", "best_interval", "waste_floor", "gang_limits",
+           "LocalRateSchedule", "local_rate_schedule"]
 
 #: The most levels 0 … k* the exact up-time law is computed for (dense matrices).
 MAX_EXACT_LEVELS = 500
 
-#: Below this λ_c·(a + τ) a gang is preempted so rarely that the kept share is T/τ times
-#: its time up, to within λ_c·(a + τ) (and the geometric sums are ill-conditioned).
-_RARE = 1e-9
+#: A gang whose mean up time spans more of the chain's events than this, E[U](α + K/h),
+#: is priced by the rate model at λ_c instead: the dense sums lose about 10⁻¹⁶ of E[U]
+#: per event, and such a gang (preempted once in decades) wastes next to nothing either
+#: way.
+_DENSE_LIMIT = 1e7
+
+
+def _priced_at_the_rate(pool: SharedPool, gang: GangInPool) -> bool:
+    """Whether a gang's up time is too long for the dense sums (see _DENSE_LIMIT)."""
+    return gang.up_time_mean * (pool.hp_rate + pool.top / pool.hp_hold) > _DENSE_LIMIT
 
 
 def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
@@ -107,9 +118,12 @@ def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
                          f"{gang.star + 1} (0 … {gang.star} requests in service)")
     cycle = interval + checkpoint_cost
     mean_up = gang.up_time_mean
-    if gang.preemption_rate * (startup + (0.0 if notice_only else cycle)) < _RARE:
-        # preempted less than once in 10⁹ cycles: the bound, not the ill-posed sums
-        return gang.up_share * (1.0 if notice_only else interval / cycle)
+    if _priced_at_the_rate(pool, gang):
+        if notice_only:  # the rate model's own optimum with a notice: no periodic write
+            return 1.0 - gang.waste(checkpoint_cost, startup, grace)
+        return 1.0 - float(waste_fraction(
+            gang.preemption_rate, interval, checkpoint_cost, gang.restart_time(startup),
+            restart_preemptible=False, **_notice(checkpoint_cost, grace)))
     q = _sub_generator(pool, gang.star)
     start = np.zeros(gang.star + 1)
     start[-1] = 1.0
@@ -172,6 +186,9 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
     if checkpoint_cost == 0:
         raise InputError("checkpoint_cost: a write of 0 hours has no optimal interval "
                          "(write continuously)")
+    if _priced_at_the_rate(pool, gang):
+        interval = gang.interval(checkpoint_cost, grace)
+        return interval, kept_share(pool, gang, interval, checkpoint_cost, startup, grace)
     guess = math.log(gang.interval(checkpoint_cost, grace))
     found = scipy.optimize.minimize_scalar(
         lambda log_t: -kept_share(pool, gang, math.exp(log_t), checkpoint_cost, startup,
@@ -179,3 +196,243 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
         bounds=(guess - math.log(30), guess + math.log(30)), method="bounded",
         options={"xatol": 1e-6})
     return math.exp(found.x), -float(found.fun)
+
+
+def waste_floor(pool: SharedPool, gang: GangInPool, startup=0.0) -> float:
+    """The waste with free, instant checkpoints: the hours waiting and starting up.
+
+    With writes that cost nothing every second of compute is kept, so what is lost is
+    the wait for re-admission and each spell's start-up (a preemption during it loses
+    it): 1 − ∫_a^∞ S(t) dt / (E[U] + W).  No interval does better; where this reaches
+    the discount, the gang never pays on this pool.
+
+    Parameters
+    ----------
+    pool, gang
+        As for :func:`kept_share`.
+    startup : float or str, optional
+        a, hours from an admission to the first step (default 0).
+
+    Returns
+    -------
+    float
+        The least waste any checkpointing can reach, in [0, 1].
+
+    Raises
+    ------
+    InputError
+        A bad start-up, or a gang up at more than :data:`MAX_EXACT_LEVELS` levels.
+
+    Examples
+    --------
+    >>> from spotmath.model.cluster import gang_in_pool
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> round(waste_floor(pool, gang_in_pool(pool, 16), "6min"), 3)
+    0.111
+    """
+    (startup,) = check_parameters(scalar=True, restart_time=startup)
+    if gang.never_preempted:
+        return 0.0
+    return 1.0 - kept_share(pool, gang, math.inf, _INSTANT, startup, 2 * _INSTANT)
+
+
+#: A write this short (hours) stands for a free one: on notice, with no periodic write.
+_INSTANT = 1e-12
+
+
+def gang_limits(pool: SharedPool, checkpoint_cost, startup, grace, discount
+                ) -> tuple[int, int | None]:
+    """The largest gang that pays on this pool, and the smallest that never can.
+
+    The pool's N·λ: a gang pays while its waste at its best interval
+    (:func:`best_interval`) is below the discount, and never pays once even free
+    checkpoints (:func:`waste_floor`) leave a waste of the discount.  Both depend on N
+    only through k* = ⌊(G − N)/g⌋, and grow as k* falls, so each limit is a bisection
+    over k*: the largest gang of the last k* that pays, the smallest of the first that
+    never can.
+
+    Parameters
+    ----------
+    pool : SharedPool
+    checkpoint_cost, startup, grace : float or str
+        As for :func:`best_interval`.
+    discount : float
+        The price of a preemptible hour below a guaranteed one, in (0, 1): the spot
+        chapters' test.
+
+    Returns
+    -------
+    tuple
+        (largest gang that pays, GPUs, 0 when none does; smallest gang that never pays,
+        or None when every gang that fits could).
+
+    Raises
+    ------
+    InputError
+        A bad value, or a write of 0 hours.
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> gang_limits(pool, "1min", "6min", 0.0, 0.6)
+    (32, 41)
+    """
+    from ..inputs import check_discount
+
+    discount = check_discount("discount", discount, scalar=True)
+    gpus, g = pool.gpus, pool.hp_gpus
+    top = (gpus - 1) // g  # the largest k* a gang of one GPU can have
+
+    def gang(star: int, largest: bool) -> GangInPool:
+        return gang_in_pool(pool, gpus - g * star if largest else gpus - g * (star + 1) + 1)
+
+    def pays(star: int) -> bool:
+        return 1.0 - best_interval(pool, gang(star, True), checkpoint_cost, startup,
+                                   grace)[1] < discount
+
+    def never(star: int) -> bool:
+        return waste_floor(pool, gang(star, False), startup) >= discount
+
+    paying = _first(pays, top)  # the least k* that pays
+    largest = 0 if paying is None else gpus - g * paying
+    hopeless = _last(never, top)  # the largest k* that never pays
+    smallest = None if hopeless is None else gpus - g * (hopeless + 1) + 1
+    return largest, smallest
+
+
+def _first(test, top: int) -> int | None:
+    """The least k in 0 … top with test(k), for a test true from some k on."""
+    if not test(top):
+        return None
+    low, high = -1, top  # test(high) holds; test(low) does not (or low is below 0)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if test(middle) else (middle, high)
+    return high
+
+
+def _last(test, top: int) -> int | None:
+    """The largest k in 0 … top with test(k), for a test true up to some k."""
+    if not test(0):
+        return None
+    low, high = 0, top + 1  # test(low) holds; test(high) does not (or high is above top)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if test(middle) else (low, middle)
+    return low
+
+
+@dataclass(frozen=True)
+class LocalRateSchedule:
+    """Young's interval at the gang's hazard of each age, and the compute it keeps.
+
+    Attributes
+    ----------
+    ages : numpy.ndarray
+        Hours from the admission at which each interval starts (the first after the
+        start-up).
+    intervals : numpy.ndarray
+        Each interval, hours: √(2C/h(a)) at the up time's exact hazard h [local-rate-interval].
+    kept_share : float
+        Compute kept per hour, up or waiting (as :func:`kept_share`).
+    """
+
+    ages: np.ndarray
+    intervals: np.ndarray
+    kept_share: float
+
+
+#: The schedule is followed write by write until the hazard changes by less than this
+#: share from one write to the next; from there it is periodic and summed in closed form.
+_SETTLED = 1e-7
+#: The most writes followed one by one.
+_MAX_STEPS = 20_000
+
+
+def local_rate_schedule(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0.0,
+                        grace=0.0) -> LocalRateSchedule:
+    """The age-dependent schedule of the exact-model chapter, at the pool's exact hazard.
+
+    A new gang is admitted at k*, where the next arrival preempts it: its hazard starts
+    at α and falls as the chain drifts down (:func:`~spotmath.model.cluster.up_time_hazard`).
+    Each interval is Young's at the hazard of its starting age (Ling, Mi and Lin's local
+    rate), so a young gang writes often and an old one seldom.  The kept compute is
+    T_j for each write that ends by the kill, Σ_j T_j S(e_j − s) with e_j the end of the
+    j-th write, followed write by write until the hazard settles, then summed as a
+    periodic schedule.
+
+    Parameters
+    ----------
+    pool, gang, checkpoint_cost, startup, grace
+        As for :func:`kept_share`; the grace must be shorter than a write (with a notice
+        every preemption is written and no schedule is needed).
+
+    Returns
+    -------
+    LocalRateSchedule
+
+    Raises
+    ------
+    InputError
+        A bad value, a gang never preempted (nothing to schedule), a grace that fits a
+        write, a write of 0 hours, or a gang up at more than :data:`MAX_EXACT_LEVELS` levels.
+
+    References
+    ----------
+    ``ling2001``.
+
+    Examples
+    --------
+    >>> from spotmath.model.cluster import gang_in_pool
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> schedule = local_rate_schedule(pool, gang_in_pool(pool, 16), "1min", "6min")
+    >>> round(float(schedule.intervals[0]) * 60, 1), round(schedule.kept_share, 3)
+    (9.0, 0.825)
+    """
+    checkpoint_cost, startup, grace = check_parameters(
+        scalar=True, checkpoint_cost=checkpoint_cost, restart_time=startup, grace=grace)
+    if gang.never_preempted:
+        raise InputError("gang_size: a gang never preempted has no hazard to schedule by")
+    if grace > 0 and grace >= checkpoint_cost:
+        raise InputError("grace: a grace period that fits a write is a notice; write on "
+                         "notice, with no schedule")
+    if checkpoint_cost == 0:
+        raise InputError("checkpoint_cost: a write of 0 hours has no schedule (write "
+                         "continuously)")
+    if gang.star + 1 > MAX_EXACT_LEVELS:
+        raise InputError(f"gang_size: the exact up-time law is computed for gangs up at "
+                         f"most {MAX_EXACT_LEVELS} levels; this one is up at {gang.star + 1}")
+    if _priced_at_the_rate(pool, gang):  # its hazard is λ_c for all but its first hours
+        interval = gang.interval(checkpoint_cost, grace)
+        return LocalRateSchedule(np.array([startup]), np.array([interval]),
+                                 kept_share(pool, gang, interval, checkpoint_cost, startup,
+                                            grace))
+    q = _sub_generator(pool, gang.star)
+    where = np.zeros(gang.star + 1)
+    where[-1] = 1.0
+    where = where @ scipy.linalg.expm(q * startup)  # unnormalised: sums to S(age)
+    ages, intervals, kept, age, hazard = [], [], 0.0, startup, math.inf
+    for _ in range(_MAX_STEPS):
+        survival = where.sum()
+        if survival < 1e-15:
+            break
+        before, hazard = hazard, pool.hp_rate * where[-1] / survival
+        interval = float(_generated.young_interval(hazard, checkpoint_cost))
+        cycle = interval + checkpoint_cost
+        if abs(hazard - before) <= _SETTLED * hazard:  # periodic from here on
+            left = np.eye(gang.star + 1) - scipy.linalg.expm(q * cycle)
+            kept += interval * (where @ scipy.linalg.expm(q * (cycle - grace))
+                                @ np.linalg.solve(left, np.ones(gang.star + 1)))
+            ages.append(age)
+            intervals.append(interval)
+            break
+        ages.append(age)
+        intervals.append(interval)
+        kept += interval * (where @ scipy.linalg.expm(q * (cycle - grace))).sum()
+        where = where @ scipy.linalg.expm(q * cycle)
+        age += cycle
+    if not ages:  # no spell outlives its start-up: nothing to schedule, nothing kept
+        return LocalRateSchedule(np.array([startup]),
+                                 np.array([gang.interval(checkpoint_cost, grace)]), 0.0)
+    return LocalRateSchedule(np.array(ages), np.array(intervals),
+                             float(kept / (gang.up_time_mean + gang.readmission_wait)))

@@ -32,10 +32,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..inputs import check_choice, check_parameters, check_positive
+from ..inputs import InputError, check_choice, check_parameters, check_positive
 from .cluster import SharedPool
+from .simulate import PoolTimeline, Segment
 
-__all__ = ["PoolEvent", "GangRecord", "PoolRun", "HOLDS", "VICTIMS", "simulate_pool"]
+__all__ = ["PoolEvent", "GangRecord", "PoolRun", "HOLDS", "VICTIMS", "simulate_pool",
+           "pool_timeline"]
 
 #: Holding-time laws of the high-priority requests, each of mean h.
 HOLDS = ("exponential", "deterministic", "lognormal")
@@ -62,6 +64,7 @@ class GangRecord:
     up_spells: list[float] = field(default_factory=list)
     down_spells: list[float] = field(default_factory=list)
     kept: float = 0.0  # compute kept, hours
+    segments: list[Segment] = field(default_factory=list)  # with ``log``: what it did when
 
     @property
     def preemption_rate(self) -> float:
@@ -187,6 +190,7 @@ class _Pool:
         self.up: dict[int, float] = {}  # gang: admitted at
         self.leaving: list[tuple[float, int]] = []  # (killed at, GPUs) of gangs in grace
         self.waiting: list[tuple[float, int]] = [(0.0, gang) for gang in range(len(sizes))]
+        self.gone: dict[int, float] = {}  # gang: killed at (the log's waits start there)
         self.delays: list[float] = []
         self.turned_away = 0
         self.events: list[tuple[float, int, str]] = []
@@ -271,6 +275,9 @@ class _Pool:
                     self.records[gang].down_spells.append(at - since)
                 if self.log is not None:
                     self.log.append(PoolEvent(at, gang, "admit"))
+                    if gang in self.gone and self.gone[gang] < at:
+                        self.records[gang].segments.append(
+                            Segment(self.gone[gang], at, "idle"))
             else:
                 still.append((since, gang))
         self.waiting = still
@@ -289,8 +296,41 @@ class _Pool:
                 record.up_spells.append(notice - since)
         if self.log is not None and finished:
             self.log.append(PoolEvent(notice, gang, "preempt"))
+        if self.log is not None:
+            self.gone[gang] = kill
+            record.segments.extend(self.spell_segments(since, notice, kill, finished))
         if self.interval is not None:
             self.account_compute(gang, since, notice, kill)
+
+    def spell_segments(self, since: float, notice: float, kill: float,
+                       finished: bool) -> list[Segment]:
+        """What an up spell did, for the timeline: the start-up, the written cycles, then
+        the lost tail, or the tail written on notice (a spell cut by the end: computed)."""
+        if self.interval is None:
+            return [Segment(since, kill, "compute")]
+        on_notice = finished and self.grace > 0 and self.write <= self.grace
+        end = notice if on_notice else kill
+        out, at = [], min(since + self.startup, end)
+        if at > since:
+            out.append(Segment(since, at, "restart"))
+        while at < end:
+            computed = at + self.interval
+            if computed + self.write <= end + 1e-12:  # a whole cycle, written
+                out += [Segment(at, computed, "compute"),
+                        Segment(computed, computed + self.write, "checkpoint")]
+                at = computed + self.write
+            elif not on_notice:
+                out.append(Segment(at, end, "lost" if finished else "compute"))
+                at = end
+            elif computed >= end:  # computing at the notice: written on it
+                out += [Segment(at, end, "compute"),
+                        Segment(end, end + self.write, "notice-write")]
+                at = end
+            else:  # writing at the notice: the write ends within the grace
+                out += [Segment(at, computed, "compute"),
+                        Segment(computed, computed + self.write, "checkpoint")]
+                at = end
+        return out
 
     def account_compute(self, gang: int, since: float, notice: float, kill: float) -> None:
         """Compute kept by an up spell from ``since``, told to stop at ``notice``, gone at
@@ -319,3 +359,58 @@ class _Pool:
             record.kept += computed - (done_by(self.warm)[0] if since < self.warm else 0.0)
             if self.log is not None:
                 self.log.append(PoolEvent(notice + self.write, gang, "write"))
+
+
+def pool_timeline(run: PoolRun, until: float | None = None, gangs=None) -> PoolTimeline:
+    """A logged run's gangs, one row each, for the book's timeline drawing.
+
+    Parameters
+    ----------
+    run : PoolRun
+        A run of :func:`simulate_pool` with ``log=True``, ``warmup=0`` and an
+        ``interval`` (times are hours from the run's start).
+    until : float, optional
+        Hours to keep (default: the whole run).
+    gangs : sequence of int, optional
+        Which gangs, by index, in the order to draw them (default all).
+
+    Returns
+    -------
+    spotmath.model.simulate.PoolTimeline
+        Each gang's start-ups (``restart``), compute, writes, lost work, writes on notice
+        and waits (``idle``), and its preemptions, from the run's own log.
+
+    Raises
+    ------
+    InputError
+        A run without a log, or a negative ``until``.
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(16, "2/h", "1h", 4)
+    >>> run = simulate_pool(pool, [8, 4], hours=24, warmup=0, interval=0.5,
+    ...                     checkpoint_cost=1 / 60, seed=1, log=True)
+    >>> pool_timeline(run, until=12).names
+    ('gang 1 (8 GPUs)', 'gang 2 (4 GPUs)')
+    """
+    if not run.log:
+        raise InputError("run: simulate_pool(..., log=True) keeps what a timeline draws")
+    length = run.hours if until is None else min(
+        check_parameters(scalar=True, hours=until)[0], run.hours)
+    chosen = list(range(len(run.gangs)) if gangs is None else gangs)
+    records = [run.gangs[_gang_index(gang, len(run.gangs))] for gang in chosen]
+    rows = tuple(tuple(Segment(s.start, min(s.end, length), s.kind) for s in record.segments
+                       if s.start < length) for record in records)
+    hits = tuple(tuple(e.time for e in run.log if e.gang == gang and e.kind == "preempt"
+                       and e.time <= length) for gang in chosen)
+    names = tuple(f"gang {gang + 1} ({record.size} GPUs)"
+                  for gang, record in zip(chosen, records))
+    return PoolTimeline(names, rows, hits, length)
+
+
+def _gang_index(gang, count: int) -> int:
+    """A gang's index, 0 … count − 1."""
+    if isinstance(gang, bool) or not isinstance(gang, (int, np.integer)) \
+            or not 0 <= gang < count:
+        raise InputError(f"gangs: an index from 0 to {count - 1}, got {gang!r}")
+    return int(gang)

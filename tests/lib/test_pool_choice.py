@@ -235,3 +235,110 @@ def test_the_command_prints_the_verdict_of_the_library(cli):
               "--nodes", "64", "--json")
     assert big.returncode == 0, big.stderr
     assert json.loads(big.stdout)["verdict"] is None
+
+
+def test_a_light_load_keeps_every_rank_below_all_of_its_hours():
+    """At a tenth of the pool's GPUs the lowest ranks are preempted once in ages: their
+    kept shares stay at most 1 and fall rank by rank (the dense sums would not), and one
+    pool never keeps more than every GPU's day."""
+    pool = SharedPool.checked(256, 0.8, 2.0, 8)
+    kept = [best_interval(pool, gang_in_pool(pool, 16 * j), MINUTE, 0.1, 30 * SECOND)[1]
+            for j in range(1, 17)]
+    assert all(0 <= share <= 1 for share in kept)
+    assert all(a >= b - 1e-12 for a, b in zip(kept, kept[1:]))
+    choice = one_pool_or_two(pool, 16, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    assert choice.one_kept.training_per_day <= 24 * 256
+
+
+def _survival(pool, gang):
+    """S(t) of the up time, from the generator built here."""
+    q = np.zeros((gang.star + 1, gang.star + 1))
+    levels = np.arange(gang.star + 1)
+    q[levels[:-1], levels[:-1] + 1] = pool.hp_rate
+    q[levels[1:], levels[1:] - 1] = levels[1:] / pool.hp_hold
+    q -= np.diag(q.sum(axis=1) + np.where(levels == gang.star, pool.hp_rate, 0.0))
+    start = np.zeros(gang.star + 1)
+    start[-1] = 1.0
+    return lambda t: float(start @ scipy.linalg.expm(q * max(t, 0.0)) @ np.ones(gang.star + 1))
+
+
+def test_the_local_rate_schedule_is_youngs_interval_at_each_ages_hazard():
+    """Write by write: each interval √(2C/h(a)) at the hazard of its age, the compute kept
+    the sum of the intervals whose write ends before the kill, by S(t) built here."""
+    from spotmath.model.cluster import up_time_hazard
+    from spotmath.model.cluster_renewal import local_rate_schedule
+
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    gang = gang_in_pool(pool, 16)
+    write, startup, grace = MINUTE, 0.1, 20 * SECOND
+    schedule = local_rate_schedule(pool, gang, write, startup, grace)
+    survival = _survival(pool, gang)
+    age, kept = startup, 0.0
+    for j in range(100_000):
+        hazard = float(up_time_hazard(pool, gang, [age])[0])
+        interval = math.sqrt(2 * write / hazard)
+        if j < len(schedule.intervals):
+            assert interval == pytest.approx(schedule.intervals[j], rel=1e-9)
+        piece = interval * survival(age + interval + write - grace)
+        kept, age = kept + piece, age + interval + write
+        if piece < 1e-12:
+            break
+    assert schedule.kept_share == pytest.approx(
+        kept / (gang.up_time_mean + gang.readmission_wait), rel=1e-6)
+    best = best_interval(pool, gang, write, startup, grace)[1]
+    assert schedule.kept_share > best  # a falling hazard: the schedule gains
+    assert np.all(np.diff(schedule.intervals) > 0)  # and writes less often with age
+
+
+def test_the_floor_is_all_but_the_waits_and_start_ups_and_limits_bracket_the_discount():
+    from spotmath.model.cluster_renewal import gang_limits, waste_floor
+
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    gang = gang_in_pool(pool, 16)
+    tail = scipy.integrate.quad(_survival(pool, gang), 0.1, np.inf, limit=500)[0]
+    assert waste_floor(pool, gang, 0.1) == pytest.approx(
+        1 - tail / (gang.up_time_mean + gang.readmission_wait), rel=1e-6)
+    largest, never = gang_limits(pool, MINUTE, 0.1, 0.0, 0.6)
+    waste = {n: 1 - best_interval(pool, gang_in_pool(pool, n), MINUTE, 0.1)[1]
+             for n in range(1, 65)}
+    floor = {n: waste_floor(pool, gang_in_pool(pool, n), 0.1) for n in range(1, 65)}
+    assert largest == max(n for n in waste if waste[n] < 0.6)  # a scan, not a bisection
+    assert never == min(n for n in floor if floor[n] >= 0.6)
+
+
+def test_the_weibull_with_the_up_times_moments():
+    from spotmath.model.cluster import matching_weibull
+
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    gang = gang_in_pool(pool, 16)
+    shape, scale = matching_weibull(gang)
+    law = scipy.stats.weibull_min(shape, scale=scale)
+    assert law.mean() == pytest.approx(gang.up_time_mean, rel=1e-9)
+    assert law.std() / law.mean() == pytest.approx(gang.up_time_cv, rel=1e-9)
+    assert shape < 1  # CV above 1: a falling hazard
+    with pytest.raises(InputError, match="never preempted"):
+        matching_weibull(gang_in_pool(SharedPool.checked(68, 0.1, 1.0, 8), 4))
+
+
+def test_the_timeline_is_the_log_segment_by_segment():
+    from spotmath.model.simulate_cluster import pool_timeline
+
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    run = simulate_pool(pool, [16, 16, 16, 16], hours=30, warmup=0, interval=0.5,
+                        checkpoint_cost=MINUTE, startup=0.1, seed=3, log=True)
+    timeline = pool_timeline(run, gangs=[3, 2])
+    assert timeline.names == ("gang 4 (16 GPUs)", "gang 3 (16 GPUs)")
+    for row, gang in zip(timeline.rows, (3, 2)):
+        starts = [s.start for s in row]
+        assert starts == sorted(starts)
+        assert all(a.end <= b.start + 1e-9 for a, b in zip(row, row[1:]))  # no overlap
+        preempts = [e.time for e in run.log if e.gang == gang and e.kind == "preempt"]
+        lost_ends = [s.end for s in row if s.kind == "lost"]
+        starting = [t for t in preempts if any(  # preempted in a start-up: nothing lost
+            s.kind == "restart" and s.start < t <= s.end + 1e-9 for s in row)]
+        assert sorted(lost_ends + starting) == pytest.approx(preempts)  # lost to the kill
+        written = sum(s.end - s.start for s in row if s.kind == "checkpoint")
+        writes = [e for e in run.log if e.gang == gang and e.kind == "write"]
+        assert written == pytest.approx(MINUTE * len(writes))
+    with pytest.raises(InputError, match="gangs: an index from 0 to 3"):
+        pool_timeline(run, gangs=[4])
