@@ -381,6 +381,21 @@ BOOK_TABLE: tuple[BookParameter, ...] = (
        "whole", 1, 64),
     _P("example_billions", 70.0, "the fine-tune's model, billions of parameters",
        "parameter_count", "number", 0.001, 10_000, scale=1e9),
+    _P("pool_gpus", 256, "GPUs in the shared pool", "gpus", "whole", 8, 1024),
+    _P("request_gpus", 8, "GPUs each high-priority request takes", "hp_gpus", "whole", 1,
+       64),
+    _P("requests_per_hour", 8.0, "high-priority requests an hour (Poisson)", "hp_rate",
+       "number", 0.01, 1000),
+    _P("request_hours", 2.0, "mean hours a request holds its GPUs", "hp_hold", "duration",
+       0.05, 100, "h"),
+    _P("gang_gpus", [16, 32, 64, 128, 192], "training gangs to tabulate, GPUs", "gangs",
+       "whole", 1, 1024),
+    _P("startup_minutes", 6.0, "re-admission to computing again, minutes", "startup",
+       "duration", 0, 1440, "min"),
+    _P("grace_seconds", 30.0, "grace before a preempted gang is killed, seconds", "grace",
+       "duration", 0, 3600, "s"),
+    _P("start_target_seconds", 10.0, "p99 start delay for inference, seconds",
+       "start_target", "duration", 0, 3600, "s"),
 )
 _BY_NAME = {parameter.name: parameter for parameter in BOOK_TABLE}
 
@@ -479,6 +494,8 @@ def check_book_parameters(**values: Any) -> BookValues:
                              f"{show(values['persist_minutes'])}")
     if "deadline" in checked:
         _check_deadline_room(checked, values)
+    if "gpus" in checked:
+        _check_pool(checked, values)
     if "level1_group" in checked and checked.get("gang_nodes", 0) % checked["level1_group"]:
         raise InputError(f"level1_group: must divide the gang of {checked['gang_nodes']} nodes "
                          f"(two_level_nodes), got {show(values['level1_group'])}")
@@ -486,6 +503,21 @@ def check_book_parameters(**values: Any) -> BookValues:
         raise InputError("notice_share: must be 0 when notice_seconds is 0 (there is no "
                          f"notice to act on), got {show(values['notice_share'])}")
     return checked
+
+
+def _check_pool(checked: BookValues, values: dict[str, Any]) -> None:
+    """A request fits the pool, and the pool holds few enough requests for the exact
+    up-time law (:data:`~spotmath.model.cluster_renewal.MAX_EXACT_LEVELS`)."""
+    from ..model.cluster_renewal import MAX_EXACT_LEVELS
+
+    gpus, request = checked["gpus"], checked.get("hp_gpus", 1)
+    if request > gpus:
+        raise InputError(f"request_gpus: a request of {request} GPUs never fits a pool of "
+                         f"{gpus} (pool_gpus), got {show(values.get('request_gpus'))}")
+    if gpus // request >= MAX_EXACT_LEVELS:
+        raise InputError(f"pool_gpus: at most {MAX_EXACT_LEVELS - 1} requests at once "
+                         f"(pool_gpus / request_gpus) for the exact up-time law, got "
+                         f"{show(values.get('pool_gpus'))} / {request}")
 
 
 def _check_deadline_room(checked: BookValues, values: dict[str, Any]) -> None:
@@ -539,6 +571,9 @@ CHAPTER_PARAMETERS: dict[str, tuple[str, ...]] = {
               "gang_sizes", "restart_preemptible", "reserved_discount",
               "reserved_utilization", "rendezvous_minutes", "model_billions",
               "write_gbytes_per_second", "mtbf_grid_hours", "restart_grid_minutes"),
+    "cluster": ("pool_gpus", "request_gpus", "requests_per_hour", "request_hours",
+                "gang_gpus", "checkpoint_minutes", "startup_minutes", "grace_seconds",
+                "start_target_seconds", "spot_discount", "seed"),
     "your_numbers": ("mtbf_hours", "spot_discount", "restart_minutes", "checkpoint_minutes",
                      "cadences_minutes", "gang_sizes", "restart_preemptible",
                      "notice_seconds", "notice_share", "notice_write_seconds",

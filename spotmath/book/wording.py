@@ -15,7 +15,8 @@ from ..model.plan import duration_text
 
 __all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "replay_sentence",
            "gain_sentence", "together_verdict", "gang_sentence", "bulk_share_verdict",
-           "gang_line_sentence", "simulation_sentence", "from_share"]
+           "gang_line_sentence", "simulation_sentence", "from_share", "points_sentence",
+           "pool_verdict_sentence", "pays"]
 
 #: Replays this many standard errors or fewer from the model agree with it.
 AGREE_WITHIN = 2
@@ -205,3 +206,50 @@ def from_share(shares: Sequence[float], none: str = "no share") -> str:
     if not len(shares):
         return none
     return f"a share of {min(shares):.0%} and more"
+
+
+def points_sentence(difference: float) -> str:
+    """A difference of two shares in percentage points, more or less.
+
+    >>> points_sentence(0.0031), points_sentence(-0.0005), points_sentence(0.0)
+    ('0.31 percentage points more', '0.05 percentage points less', 'no more')
+    """
+    if abs(difference) < 5e-7:
+        return "no more"
+    side = "more" if difference > 0 else "less"
+    return f"{100 * abs(difference):.2f} percentage points {side}"
+
+
+def pool_verdict_sentence(choice, reason: str | None = None) -> str:
+    """One pool or two, from :func:`spotmath.model.pool_choice.one_pool_or_two`'s choice.
+
+    >>> from types import SimpleNamespace as R
+    >>> one = R(training_per_day=200.0, headroom=8)
+    >>> print(pool_verdict_sentence(R(two=R(training_per_day=100.0), one_kept=one,
+    ...                               verdict="one pool", gain=1.0)))
+    One pool keeps 100% more training a day at the same start-delay target: share it,
+    with 8 GPUs of headroom.
+    >>> print(pool_verdict_sentence(None, "a load of 30 requests turns away 2% of them"))
+    Neither design is answered here: a load of 30 requests turns away 2% of them.
+    """
+    if choice is None:
+        return f"Neither design is answered here: {reason}."
+    if choice.verdict == "two pools":
+        return ("Two pools keep as much training or more, at no cost to the start delay: "
+                "keep them apart.")
+    if choice.two.training_per_day == 0:
+        return ("Two pools leave no room for a single training gang; one pool keeps "
+                f"it, with {choice.one_kept.headroom} GPUs of headroom.")
+    return (f"One pool keeps {choice.gain:.0%} more training a day at the same "
+            f"start-delay target: share it, with {choice.one_kept.headroom} GPUs of "
+            "headroom.")
+
+
+def pays(waste: float, discount: float) -> str:
+    """The spot chapters' test in words: a preemptible hour pays while its waste is below
+    its discount.
+
+    >>> pays(0.57, 0.6), pays(0.61, 0.6)
+    ('pays', 'does not pay')
+    """
+    return "pays" if waste < discount else "does not pay"

@@ -54,7 +54,10 @@ PARAMETER_SETS = {
                 "slack_ratios": [0.3, 0.85], "deadline_starts": 20,
                 "two_level_nodes": 8, "level1_seconds": 20, "level2_minutes": 10,
                 "level1_restart_minutes": 1, "level2_restart_minutes": 15,
-                "level1_loss": 0.8, "level1_group": 4, "example_billions": 405},
+                "level1_loss": 0.8, "level1_group": 4, "example_billions": 405,
+                "pool_gpus": 64, "request_gpus": 4, "requests_per_hour": 3,
+                "request_hours": 1.5, "gang_gpus": [1, 9, 33, 64, 100],
+                "startup_minutes": 0, "grace_seconds": 150, "start_target_seconds": 0},
     "gentle": {"mtbf_hours": 24, "restart_minutes": 15, "checkpoint_minutes": 0.5,
                "spot_discount": 0.5, "cadences_minutes": [30, 120, 480, 1440],
                "gang_sizes": [1, 16, 128, 512], "seed": 11, "jobs": 1500,
@@ -73,7 +76,10 @@ PARAMETER_SETS = {
                "slack_ratios": [0.2, 0.4, 0.6], "deadline_starts": 30,
                "two_level_nodes": 64, "level1_seconds": 2, "level2_minutes": 1,
                "level1_restart_minutes": 0.5, "level2_restart_minutes": 3,
-               "level1_loss": 0.05, "level1_group": 2, "example_billions": 8},
+               "level1_loss": 0.05, "level1_group": 2, "example_billions": 8,
+               "pool_gpus": 512, "request_gpus": 8, "requests_per_hour": 20,
+               "request_hours": 1, "gang_gpus": [64, 256], "startup_minutes": 12,
+               "grace_seconds": 5, "start_target_seconds": 60},
 }
 
 
@@ -500,9 +506,89 @@ def check_two_level(values: dict, parameters: dict, bamboo, typed) -> int:
     return 6
 
 
+def typed_kept(G, alpha, h, g, N, interval, cost, startup, grace):
+    """Compute kept per hour by a gang in a pool, from the chain built here: the up time's
+    survival by matrix exponentials summed cycle by cycle (no closed form), the mean up
+    time from the inverse sub-generator, the wait as (1 − U)/(Uλ) from the stationary
+    law."""
+    from scipy.integrate import quad
+    from scipy.linalg import expm, null_space
+
+    top, star = G // g, (G - N) // g
+    levels = np.arange(top + 1)
+    Q = np.zeros((top + 1, top + 1))
+    Q[levels[:-1], levels[:-1] + 1] = alpha
+    Q[levels[1:], levels[1:] - 1] = levels[1:] / h
+    Q -= np.diag(Q.sum(axis=1))
+    pi = null_space(Q.T)[:, 0]
+    pi /= pi.sum()
+    up = pi[:star + 1].sum()
+    sub = Q[:star + 1, :star + 1]
+    start = np.zeros(star + 1)
+    start[-1] = 1.0
+    mean = start @ np.linalg.solve(-sub, np.ones(star + 1))
+    wait = (1 - up) / (alpha * pi[star])
+
+    def survival(t):
+        return float(start @ expm(sub * max(t, 0.0)) @ np.ones(star + 1))
+
+    cycle, kept, j = interval + cost, 0.0, 0
+    while True:
+        if grace > 0 and grace >= cost:
+            piece = quad(survival, startup + j * cycle, startup + j * cycle + interval)[0]
+        else:
+            piece = interval * survival(startup + (j + 1) * cycle - grace)
+        kept, j = kept + piece, j + 1
+        if piece < 1e-12 * max(kept, 1e-300) or j > 200_000:
+            return kept / (mean + wait), mean
+
+
+def check_cluster(values: dict, parameters: dict, bamboo, _typed=None) -> int:
+    """The shared-pool chapter: Erlang's B from the Poisson law, the exact law's best waste
+    by a minimiser of the cycle-by-cycle kept share, the two pools' sizing, the limits of
+    the gangs that pay."""
+    from scipy.stats import poisson
+
+    p = book_defaults(parameters)
+    G, g, alpha, h = p["pool_gpus"], p["request_gpus"], p["requests_per_hour"], \
+        p["request_hours"]
+    cost, startup = p["checkpoint_minutes"] / 60, p["startup_minutes"] / 60
+    grace, load = p["grace_seconds"] / 3600, alpha * h
+
+    def erlang_b(servers):  # B = P(X = c)/P(X ≤ c), X Poisson(ρ)
+        return poisson.pmf(servers, load) / poisson.cdf(servers, load)
+
+    assert values["load"] == pytest.approx(load, rel=1e-12)
+    assert values["slots"] == G // g
+    assert values["turned_away"] == pytest.approx(erlang_b(G // g), rel=1e-9)
+    N = values["example_gpus"]
+    if grace < cost:  # the exact law's best waste: a minimiser of the typed kept share
+        best = minimize_scalar(
+            lambda x: -typed_kept(G, alpha, h, g, N, math.exp(x), cost, startup, grace)[0],
+            bounds=(math.log(cost / 50), math.log(100.0)), method="bounded",
+            options={"xatol": 1e-6})
+        assert values["exact_waste"] == pytest.approx(1 + best.fun, abs=1e-6)
+    largest = values["largest_paying"]
+    if largest != "no gang" and int(largest.split()[0]) < G and grace < cost:
+        size = int(largest.split()[0])  # pays at its rate-model interval, and more
+        interval = sm.exact_interval(1 / typed_kept(G, alpha, h, g, size, 1.0, cost,
+                                                    startup, grace)[1], cost)
+        kept = typed_kept(G, alpha, h, g, size, float(interval), cost, startup, grace)[0]
+        assert 1 - kept < p["spot_discount"] + 0.02  # at an interval near, not at, its best
+    if "two_inference" in values:
+        servers = values["two_inference"] // g
+        assert erlang_b(servers) <= 0.01 < erlang_b(servers - 1) if servers > 0 else True
+        n = values["pool_gang"]
+        assert values["two_training"] == pytest.approx(24 * n * ((G - g * servers) // n))
+        assert values["headroom"] % g == 0
+        assert 0 < values["one_training"] <= 24 * G
+    return 4
+
+
 CHAPTER_CHECKS = {"calibration": check_calibration, "fleet": check_fleet,
                   "real_preemptions": check_real_preemptions, "notice": check_notice,
-                  "deadlines": check_deadlines, "two_level": check_two_level}
+                  "deadlines": check_deadlines, "two_level": check_two_level,
+                  "cluster": check_cluster}
 
 
 def check_simulation(values: dict, parameters: dict, bamboo) -> int:

@@ -86,7 +86,8 @@ def test_every_chapter_timeline_is_drawn_from_a_run():
     assert set(found) >= {"fig_timeline_waste", "fig_timeline_checkpoint_cost",
                           "fig_timeline_exact_model", "fig_timeline_gangs",
                           "fig_timeline_notice", "fig_timeline_real_preemptions",
-                          "fig_timeline_two_level", "fig_timeline_deadlines"}
+                          "fig_timeline_two_level", "fig_timeline_deadlines",
+                          "fig_timeline_cluster"}
     for name, source in found.items():
         assert "draw_runs(" in source or "draw_timeline(" in source, name
         assert "broken_barh" not in source and "axvspan" not in source, name

@@ -64,3 +64,12 @@ def test_simulation_sentence_says_when_the_formulas_and_the_rules_disagree():
 def test_from_share_names_the_least_share():
     assert wording.from_share([0.5, 0.25]) == "a share of 25% and more"
     assert wording.from_share([]) == "no share"
+
+
+def test_pool_verdict_for_two_pools_and_for_no_room_in_two():
+    two = R(verdict="two pools", two=R(training_per_day=100.0),
+            one_kept=R(training_per_day=90.0, headroom=0), gain=-0.1)
+    assert wording.pool_verdict_sentence(two).startswith("Two pools keep as much")
+    none = R(verdict="one pool", two=R(training_per_day=0.0),
+             one_kept=R(training_per_day=50.0, headroom=16), gain=float("inf"))
+    assert "no room for a single training gang" in wording.pool_verdict_sentence(none)
