@@ -45,9 +45,8 @@ def _agrees(values, expected):
     return abs(values.mean() - expected) <= Z * se + 1e-12
 
 
-def _kept_by_integral(pool, gang, interval, write, startup, grace):
-    """The same expectation by quadrature of the survival, cycle by cycle (no closed-form
-    geometric sum): the independent route."""
+def _survival(pool, gang):
+    """S(t) of the up time, from the generator built here."""
     q = np.zeros((gang.star + 1, gang.star + 1))
     levels = np.arange(gang.star + 1)
     q[levels[:-1], levels[:-1] + 1] = pool.hp_rate
@@ -55,10 +54,13 @@ def _kept_by_integral(pool, gang, interval, write, startup, grace):
     q -= np.diag(q.sum(axis=1) + np.where(levels == gang.star, pool.hp_rate, 0.0))
     start = np.zeros(gang.star + 1)
     start[-1] = 1.0
+    return lambda t: float(start @ scipy.linalg.expm(q * max(t, 0.0)) @ np.ones(gang.star + 1))
 
-    def survival(t):
-        return float(start @ scipy.linalg.expm(q * max(t, 0.0)) @ np.ones(gang.star + 1))
 
+def _kept_by_integral(pool, gang, interval, write, startup, grace):
+    """The same expectation by quadrature of the survival, cycle by cycle (no closed-form
+    geometric sum): the independent route."""
+    survival = _survival(pool, gang)
     cycle, kept, j = interval + write, 0.0, 0
     while True:
         if grace > 0 and grace >= write:
@@ -249,17 +251,6 @@ def test_a_light_load_keeps_every_rank_below_all_of_its_hours():
     choice = one_pool_or_two(pool, 16, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
     assert choice.one_kept.training_per_day <= 24 * 256
 
-
-def _survival(pool, gang):
-    """S(t) of the up time, from the generator built here."""
-    q = np.zeros((gang.star + 1, gang.star + 1))
-    levels = np.arange(gang.star + 1)
-    q[levels[:-1], levels[:-1] + 1] = pool.hp_rate
-    q[levels[1:], levels[1:] - 1] = levels[1:] / pool.hp_hold
-    q -= np.diag(q.sum(axis=1) + np.where(levels == gang.star, pool.hp_rate, 0.0))
-    start = np.zeros(gang.star + 1)
-    start[-1] = 1.0
-    return lambda t: float(start @ scipy.linalg.expm(q * max(t, 0.0)) @ np.ones(gang.star + 1))
 
 
 def test_the_local_rate_schedule_is_youngs_interval_at_each_ages_hazard():
