@@ -80,11 +80,13 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
         return None if value is None else check_duration(option, value, allow_zero=True,
                                                          scalar=True, bounded=True)
 
+    checkpoint, persist = _checkpoint_options(args)
     options = dict(
         preemption_rate=rate,
         restart_time=duration("--restart", args.restart),
-        checkpoint_cost=check_duration("--checkpoint", args.checkpoint, scalar=True,
-                                       bounded=True),
+        checkpoint_cost=checkpoint if checkpoint is not None else check_duration(
+            "--checkpoint", args.checkpoint or DEFAULTS["checkpoint"], scalar=True,
+            bounded=True),
         spot_discount=check_discount("--discount", args.discount, scalar=True),
         nodes=check_gang_size("--nodes", args.nodes),
         model=args.model,
@@ -93,7 +95,8 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
         notice_share=None if args.notice_share is None else check_fraction(
             "--notice-share", args.notice_share),
         notice_write=duration("--notice-write", args.notice_write),
-        persist=duration("--persist", args.persist) or 0.0,
+        persist=persist if persist is not None else duration("--persist", args.persist)
+        or 0.0,
         level1_cost=None if args.level1 is None else check_duration(
             "--level1", args.level1, scalar=True, bounded=True),
         level1_restart=duration("--level1-restart", args.level1_restart),
@@ -107,6 +110,65 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
             name: option for name, option in OPTION_NAMES.items() if "_" in name}) from None
 
 
+def _checkpoint_options(args: argparse.Namespace) -> tuple[float | None, float | None]:
+    """C and P from --state and the bandwidths (None, None without --state), each option
+    checked against the others: the state replaces --checkpoint, the snapshot --persist."""
+    from .model.calibration import checkpoint_from_state
+
+    given = {flag: value for flag, value in (
+        ("--state", args.state), ("--write-bandwidth", args.write_bandwidth),
+        ("--snapshot-bandwidth", args.snapshot_bandwidth)) if value is not None}
+    if not given:
+        return None, None
+    if args.state is None or args.write_bandwidth is None:
+        missing = "--state" if args.state is None else "--write-bandwidth"
+        raise InputError(f"{next(iter(given))}: needs {missing} too (the write takes "
+                         "the state at the bandwidth)")
+    if args.checkpoint is not None:
+        raise InputError("--checkpoint: give it, or --state with --write-bandwidth, not "
+                         "both")
+    if args.snapshot_bandwidth is not None and args.persist is not None:
+        raise InputError("--persist: give it, or --snapshot-bandwidth with --state, not "
+                         "both")
+    try:
+        checkpoint, persist = checkpoint_from_state(args.state, args.write_bandwidth,
+                                                    args.snapshot_bandwidth)
+    except InputError as error:
+        raise error.renamed("--" + error.name.replace("_", "-")) from None
+    return checkpoint, persist if args.snapshot_bandwidth is not None else None
+
+
+def _state_values(args: argparse.Namespace) -> dict | None:
+    """The --json block of a plan from the state's size (None without --state)."""
+    from .inputs import check_size
+
+    if args.state is None:
+        return None
+    snapshot = args.snapshot_bandwidth
+    return {"state_bytes": check_size("--state", args.state),
+            "write_bandwidth_bytes_per_s": check_size("--write-bandwidth",
+                                                      args.write_bandwidth, per_second=True),
+            "snapshot_bandwidth_bytes_per_s": None if snapshot is None else check_size(
+                "--snapshot-bandwidth", snapshot, per_second=True)}
+
+
+def _state_line(state: dict, plan: Plan) -> str:
+    """How the plan's write came from the state."""
+    import textwrap
+
+    size = f"{state['state_bytes'] / 1e9:.3g} GB"
+    write = f"{state['write_bandwidth_bytes_per_s'] / 1e9:.3g} GB/s"
+    if state["snapshot_bandwidth_bytes_per_s"] is None:
+        text = f"{size} at {write}: {duration_text(plan.checkpoint_cost_h)}"
+    else:
+        snapshot = f"{state['snapshot_bandwidth_bytes_per_s'] / 1e9:.3g} GB/s"
+        text = (f"{size} to host memory at {snapshot}: "
+                f"{duration_text(plan.checkpoint_cost_h)} blocking; to storage at "
+                f"{write}: durable {duration_text(plan.persist_h)} later")
+    return textwrap.fill(f"{'write from the state':<28}{text}", width=80,
+                         subsequent_indent=" " * 28)
+
+
 def _plan(args: argparse.Namespace) -> int:
     if args.rate is not None:
         rate = check_rate("--rate", args.rate, scalar=True, bounded=True)
@@ -114,13 +176,18 @@ def _plan(args: argparse.Namespace) -> int:
         rate = rate_from_mtbf(args.mtbf, "--mtbf")
     plan = _make_plan(args, rate)
     deadline = _plan_deadline(args, plan)
+    state = _state_values(args)
     if args.json:
         values = _plan_values(plan)
+        if state is not None:
+            values["state"] = state
         if deadline is not None:
             values["deadline"] = deadline
         print(_dump(values))
         return 0
     print(plan.report())
+    if state is not None:
+        print(_state_line(state, plan))
     if deadline is not None:
         print(_table(_plan_deadline_rows(args, deadline)))
     return 0
@@ -829,17 +896,27 @@ def _book(args: argparse.Namespace) -> int:
     return 0
 
 
-def _job_options(parser: argparse.ArgumentParser) -> None:
-    """The restart and checkpoint-write options, the same in plan, fit and replay."""
+def _job_options(parser: argparse.ArgumentParser,
+                 checkpoint: str | None = DEFAULTS["checkpoint"]) -> None:
+    """The restart and checkpoint-write options, the same in plan, fit and replay (plan
+    and fit leave --checkpoint unset, to tell it from --state)."""
     parser.add_argument("--restart", default=DEFAULTS["restart"],
                         help="time from preemption to computing again (default 10min)")
-    parser.add_argument("--checkpoint", default=DEFAULTS["checkpoint"],
+    parser.add_argument("--checkpoint", default=checkpoint,
                         help="blocking time of one checkpoint write (default 1min)")
 
 
 def _plan_options(parser: argparse.ArgumentParser) -> None:
     """The options of `spotmath plan` that `spotmath fit` shares."""
-    _job_options(parser)
+    _job_options(parser, checkpoint=None)
+    parser.add_argument("--state", help="the checkpoint's size, e.g. 13.2GB: with "
+                                        "--write-bandwidth, instead of --checkpoint")
+    parser.add_argument("--write-bandwidth", help="bytes a second to durable storage, e.g. "
+                                                  "1.2GB/s (with --state)")
+    parser.add_argument("--snapshot-bandwidth",
+                        help="asynchronous writes: bytes a second to host memory, e.g. "
+                             "55GB/s; the write to storage then runs behind the training "
+                             "(it sets --persist)")
     parser.add_argument("--discount", default=DEFAULTS["discount"],
                         help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
     parser.add_argument("--nodes", default="1",

@@ -35,6 +35,7 @@ __all__ = [
     "check_gang_size",
     "check_positive",
     "check_fraction",
+    "check_size",
     "check_number",
     "check_utilization",
     "check_seed",
@@ -44,6 +45,7 @@ __all__ = [
     "show",
     "check_parameters",
     "HOURS_PER_UNIT",
+    "BYTES_PER_UNIT",
     "MAX_HOURS",
     "MAX_RATE",
     "BOUNDS",
@@ -96,6 +98,15 @@ HOURS_PER_UNIT: dict[str, float] = {
     "d": 24.0, "day": 24.0, "days": 24.0,
 }
 
+#: Bytes in each unit of size: decimal (kB, MB, GB, TB, as storage and bandwidth are sold)
+#: and binary (KiB, MiB, GiB, TiB).  Read without regard to case: a ``b`` is a byte here.
+BYTES_PER_UNIT: dict[str, float] = {
+    "b": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12,
+    "kib": 2.0**10, "mib": 2.0**20, "gib": 2.0**30, "tib": 2.0**40,
+}
+#: The largest size or bandwidth taken, bytes (or bytes a second): an exabyte.
+MAX_BYTES = 1e18
+
 #: The one grammar of a number written as text, everywhere (options, parameters, data
 #: files): ASCII decimal digits with an optional sign, fraction and exponent.  No ``_``
 #: separators, hexadecimal, ``inf`` or ``nan``, and no digits of other scripts, all of
@@ -103,6 +114,8 @@ HOURS_PER_UNIT: dict[str, float] = {
 _NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
 _NUMBER_RE = re.compile(_NUMBER, re.ASCII)
 _DURATION_RE = re.compile(rf"^\s*(?P<value>{_NUMBER})\s*(?P<unit>[A-Za-z]*)\s*$", re.ASCII)
+_SIZE_RE = re.compile(
+    rf"^\s*(?P<value>{_NUMBER})\s*(?P<unit>[A-Za-z]+)\s*(?P<per>/\s*s)?\s*$", re.ASCII)
 _RATE_RE = re.compile(
     rf"^\s*(?P<value>{_NUMBER})\s*/\s*(?P<per>{_NUMBER})?\s*(?P<unit>[A-Za-z]+)\s*$",
     re.ASCII)
@@ -459,6 +472,54 @@ def check_rate(name: str, value: Any, *, scalar: bool = False,
     rate = _checked(name, parse_rate(name, value), minimum=0.0, allow_minimum=False,
                     maximum=None, expected=expected, original=value, scalar=scalar)
     return _bound(name, rate, "rate", value) if bounded else rate
+
+
+def check_size(name: str, value: Any, *, per_second: bool = False) -> float:
+    """A size in bytes (``'13.2GB'``, ``'12GiB'``), or a bandwidth in bytes a second
+    (``'1.2GB/s'``) when ``per_second``; a number is taken as bytes (a second).
+
+    Parameters
+    ----------
+    name : str
+        [[name]]
+    value : object
+        Text with a unit of :data:`BYTES_PER_UNIT` (and ``/s`` for a bandwidth), or a
+        number of bytes.
+    per_second : bool, optional
+        Read a bandwidth (default False: a size).
+
+    Returns
+    -------
+    float
+        Bytes, or bytes a second.
+
+    Raises
+    ------
+    InputError
+        Text without a known unit (or with ``/s`` missing or extra), or a value not above
+        0 or above :data:`MAX_BYTES`.
+
+    Examples
+    --------
+    >>> check_size("--state", "13.2GB"), check_size("--write-bandwidth", "1GiB/s",
+    ...                                             per_second=True)
+    (13200000000.0, 1073741824.0)
+    """
+    what = "a bandwidth" if per_second else "a size"
+    example = "'1.2GB/s' or '500MiB/s'" if per_second else "'13.2GB' or '12GiB'"
+    expected = f"{what} > 0 (bytes{' a second' if per_second else ''}, or {example})"
+    number = value
+    if isinstance(value, str):
+        match = _SIZE_RE.match(value)
+        unit = match["unit"].lower() if match else None
+        if match is None or unit not in BYTES_PER_UNIT or bool(match["per"]) != per_second:
+            raise InputError(f"{name}: not {what}: {show(value)} (use a number with a unit "
+                             f"such as {example}; units B, kB, MB, GB, TB, KiB, MiB, GiB, "
+                             "TiB)")
+        number = float(match["value"]) * BYTES_PER_UNIT[unit]
+    size = _checked(name, number, minimum=0.0, allow_minimum=False, maximum=MAX_BYTES,
+                    expected=expected, original=value, scalar=True)
+    return float(size)
 
 
 def _text_to_number(name: str, value: Any, expected: str, *, percent: bool = False) -> Any:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from numpy.typing import ArrayLike
 
 from ..docs import fill_doc
-from ..inputs import check_parameters
+from ..inputs import check_choice, check_parameters, check_size
 from . import _generated
 from .solving import Number, as_output
 
@@ -23,6 +23,9 @@ __all__ = [
     "rate_from_interrupted_fraction",
     "observed_rate",
     "checkpoint_write_time",
+    "checkpoint_from_state",
+    "STATE_BYTES_PER_PARAMETER",
+    "state_bytes",
     "elastic_waste",
     "useful_hour_price",
     "SECONDS_PER_HOUR",
@@ -212,6 +215,97 @@ def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: Array
                                         bytes_per_parameter=bytes_per_parameter,
                                         bandwidth=bandwidth)
     return as_output(_f()["write"](count, per, rate * SECONDS_PER_HOUR))
+
+
+def checkpoint_from_state(state, write_bandwidth, snapshot_bandwidth=None
+                          ) -> tuple[float, float]:
+    """The blocking write C and the time P until it is durable, from the state's size.
+
+    A blocking write takes the state to storage: C = S/B_write, P = 0.  An asynchronous
+    one first copies it to host memory, which blocks training for C = S/B_snapshot, and
+    then writes it to storage behind the training, durable after P = S/B_write (the
+    ``persist`` of :func:`spotmath.optimal_interval`).  Both are [checkpoint-write] with
+    the state as its bytes.
+
+    Parameters
+    ----------
+    state : float or str
+        S, the checkpoint's bytes: a number, or text such as ``'13.2GB'``.
+    write_bandwidth : float or str
+        B_write, bytes a second to durable storage (``'1.2GB/s'``).
+    snapshot_bandwidth : float or str, optional
+        B_snapshot, bytes a second to host memory (``'55GB/s'``): an asynchronous write.
+
+    Returns
+    -------
+    tuple of float
+        (C, P), hours.
+
+    Raises
+    ------
+    InputError
+        A size or bandwidth that is not one, or not above 0.
+
+    References
+    ----------
+    The measured H200 figures in ``book/data/gpu/``: a 13.2 GB state, 1.18 GB/s to disk
+    with fsync, 55 GB/s to pinned host memory.
+
+    Examples
+    --------
+    >>> c, p = checkpoint_from_state("13.2GB", "1.2GB/s")
+    >>> round(c * 3600, 1), p
+    (11.0, 0.0)
+    >>> c, p = checkpoint_from_state("13.2GB", "1.2GB/s", "55GB/s")
+    >>> round(c * 3600, 2), round(p * 3600, 1)
+    (0.24, 11.0)
+    """
+    size = check_size("state", state)
+    write = check_size("write_bandwidth", write_bandwidth, per_second=True)
+    durable = float(checkpoint_write_time(size, 1.0, write))
+    if snapshot_bandwidth is None:
+        return durable, 0.0
+    snapshot = check_size("snapshot_bandwidth", snapshot_bandwidth, per_second=True)
+    return float(checkpoint_write_time(size, 1.0, snapshot)), durable
+
+
+#: Bytes a checkpoint holds per parameter, by training set-up: weights alone in bf16;
+#: fp32 weights with AdamW's two fp32 moments (4 + 8, the measured Trainer checkpoints of
+#: ``book/data/gpu/``); bf16 weights with an fp32 master copy and AdamW (2 + 4 + 8:
+#: ZeRO's 16 bytes of mixed-precision Adam less the 2 of the gradients, which a
+#: checkpoint does not keep; ``rajbhandari2020``).
+STATE_BYTES_PER_PARAMETER = {"weights-bf16": 2.0, "fp32-adamw": 12.0, "mixed-adamw": 14.0}
+
+
+def state_bytes(parameter_count, setup: str = "fp32-adamw") -> float:
+    """The checkpoint's bytes for a model of ``parameter_count`` parameters.
+
+    Parameters
+    ----------
+    parameter_count : float
+        Parameters of the model, > 0.
+    setup : {'weights-bf16', 'fp32-adamw', 'mixed-adamw'}, optional
+        What the checkpoint holds (:data:`STATE_BYTES_PER_PARAMETER`); default fp32
+        weights with AdamW.
+
+    Returns
+    -------
+    float
+        Bytes.
+
+    Raises
+    ------
+    InputError
+        A count that is not above 0, or an unknown set-up.
+
+    Examples
+    --------
+    >>> state_bytes(1.1e9) / 1e9, state_bytes(7e9, "mixed-adamw") / 1e9
+    (13.2, 98.0)
+    """
+    (count,) = check_parameters(scalar=True, parameter_count=parameter_count)
+    setup = check_choice("setup", setup, tuple(STATE_BYTES_PER_PARAMETER))
+    return float(count * STATE_BYTES_PER_PARAMETER[setup])
 
 
 @fill_doc

@@ -1,7 +1,9 @@
 """Calibration and fleet helpers against independent computations: typed formulas, a
 numeric root, a numeric maximum of the likelihood."""
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -83,3 +85,78 @@ def test_bad_input_gets_a_one_line_error(call, message):
         call()
     assert str(info.value).startswith(message)
     assert "\n" not in str(info.value)
+
+
+# -- a plan from the state's size ------------------------------------------------------
+GPU_DATA = Path(__file__).resolve().parents[2] / "book" / "data" / "gpu"
+
+
+def _plan_json(cli, *flags):
+    done = cli("plan", "--json", *flags)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def _same(one, other, keys):
+    for key in keys:
+        if isinstance(other[key], float):
+            assert one[key] == pytest.approx(other[key], rel=1e-12), key
+        else:
+            assert one[key] == other[key], key
+
+
+def test_a_plan_from_the_state_is_the_plan_at_state_over_bandwidth(cli):
+    from spotmath.model.plan import PLAN_KEYS
+
+    by_size = _plan_json(cli, "--state", "13.2GB", "--write-bandwidth", "1.2GB/s")
+    typed = 13.2e9 / 1.2e9 / 3600  # C = S/B, hours, typed here
+    by_time = _plan_json(cli, "--checkpoint", repr(typed))
+    _same(by_size, by_time, PLAN_KEYS)
+    assert by_size["state"] == {"state_bytes": 13.2e9,
+                                "write_bandwidth_bytes_per_s": 1.2e9,
+                                "snapshot_bandwidth_bytes_per_s": None}
+
+
+def test_an_asynchronous_plan_from_the_state_is_checkpoint_and_persist(cli):
+    from spotmath.model.plan import PLAN_KEYS
+
+    by_size = _plan_json(cli, "--state", "12GiB", "--write-bandwidth", "500MB/s",
+                         "--snapshot-bandwidth", "55GB/s")
+    state = 12 * 2**30
+    snapshot, durable = state / 55e9 / 3600, state / 500e6 / 3600
+    by_time = _plan_json(cli, "--checkpoint", repr(snapshot), "--persist", repr(durable))
+    _same(by_size, by_time, PLAN_KEYS)
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--state", "13GB"], "--state: needs --write-bandwidth too"),
+    (["--write-bandwidth", "1GB/s"], "--write-bandwidth: needs --state too"),
+    (["--snapshot-bandwidth", "9GB/s", "--state", "1GB"], "--state: needs "
+                                                          "--write-bandwidth too"),
+    (["--snapshot-bandwidth", "9GB/s"], "--snapshot-bandwidth: needs --state too"),
+    (["--state", "13GB", "--write-bandwidth", "1GB/s", "--checkpoint", "1min"],
+     "--checkpoint: give it, or --state with --write-bandwidth, not both"),
+    (["--state", "13GB", "--write-bandwidth", "1GB/s", "--snapshot-bandwidth", "9GB/s",
+      "--persist", "1min"], "--persist: give it, or --snapshot-bandwidth"),
+    (["--state", "13", "--write-bandwidth", "1GB/s"], "--state: not a size: '13'"),
+    (["--state", "13GB", "--write-bandwidth", "1GB"], "--write-bandwidth: not a bandwidth"),
+    (["--state", "0GB", "--write-bandwidth", "1GB/s"], "--state: must be a size > 0"),
+])
+def test_a_plan_from_the_state_refuses_in_one_line(cli, flags, message):
+    done = cli("plan", *flags)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
+
+
+def test_the_state_of_the_measured_models_is_twelve_bytes_a_parameter():
+    """fp32 weights with AdamW: the Trainer's measured checkpoints hold 12 bytes a
+    parameter, to within their small files (config, scheduler, RNG state)."""
+    from spotmath.model.calibration import state_bytes
+
+    data = json.loads((GPU_DATA / "checkpoint_costs_h200.json").read_text())
+    for name in ("hf_trainer_125M", "hf_trainer_1.1B"):
+        measured = data[name]
+        assert state_bytes(measured["params"]) == pytest.approx(
+            measured["checkpoint_bytes"], rel=1e-3), name
+    with pytest.raises(InputError, match="setup"):
+        state_bytes(1e9, "fp8")

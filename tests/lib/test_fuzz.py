@@ -18,7 +18,8 @@ COMMANDS = {
     "plan": (["plan", "--json"],
              ["--mtbf", "--rate", "--restart", "--checkpoint", "--discount", "--nodes",
               "--notice", "--notice-share", "--persist", "--level1", "--level1-restart",
-              "--level1-loss", "--compute", "--deadline"]),
+              "--level1-loss", "--compute", "--deadline", "--state", "--write-bandwidth",
+              "--snapshot-bandwidth"]),
     "fit": (["fit", "{trace}", "--json"],
             ["--window", "--nodes", "--restart", "--checkpoint", "--discount",
              "--level1-group"]),
@@ -33,7 +34,9 @@ COMMANDS = {
 PARTNERS = {"--notice-share": ["--notice", "2min"], "--level1-restart": ["--level1", "5s"],
             "--level1-loss": ["--level1", "5s"], "--level1": ["--level1-loss", "0.3"],
             "--compute": ["--deadline", "10h"], "--deadline": ["--compute", "6h"],
-            "--notice": ["--notice-share", "0.5"]}
+            "--notice": ["--notice-share", "0.5"],
+            "--state": ["--write-bandwidth", "1GB/s"], "--write-bandwidth": ["--state", "13GB"],
+            "--snapshot-bandwidth": ["--state", "13GB", "--write-bandwidth", "1GB/s"]}
 
 
 def _finite(value) -> bool:
