@@ -85,8 +85,8 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
         preemption_rate=rate,
         restart_time=duration("--restart", args.restart),
         checkpoint_cost=checkpoint if checkpoint is not None else check_duration(
-            "--checkpoint", args.checkpoint or DEFAULTS["checkpoint"], scalar=True,
-            bounded=True),
+            "--checkpoint", DEFAULTS["checkpoint"] if args.checkpoint is None
+            else args.checkpoint, scalar=True, bounded=True),
         spot_discount=check_discount("--discount", args.discount, scalar=True),
         nodes=check_gang_size("--nodes", args.nodes),
         model=args.model,
