@@ -22,6 +22,7 @@ Bad input ends with exit status 2 and one line on stderr naming the option; no t
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import math
@@ -48,6 +49,7 @@ from .model.plan import (
     DEFAULTS,
     OPTION_NAMES,
     PLAN_KEYS,
+    REFUSALS,
     Plan,
     duration_text,
     make_plan,
@@ -122,14 +124,12 @@ def _checkpoint_options(args: argparse.Namespace) -> tuple[float | None, float |
         return None, None
     if args.state is None or args.write_bandwidth is None:
         missing = "--state" if args.state is None else "--write-bandwidth"
-        raise InputError(f"{next(iter(given))}: needs {missing} too (the write takes "
-                         "the state at the bandwidth)")
+        raise InputError(REFUSALS["state_partner"].format(name=next(iter(given)),
+                                                          missing=missing))
     if args.checkpoint is not None:
-        raise InputError("--checkpoint: give it, or --state with --write-bandwidth, not "
-                         "both")
+        raise InputError(REFUSALS["state_and_checkpoint"])
     if args.snapshot_bandwidth is not None and args.persist is not None:
-        raise InputError("--persist: give it, or --snapshot-bandwidth with --state, not "
-                         "both")
+        raise InputError(REFUSALS["state_and_persist"])
     try:
         checkpoint, persist = checkpoint_from_state(args.state, args.write_bandwidth,
                                                     args.snapshot_bandwidth)
@@ -152,42 +152,22 @@ def _state_values(args: argparse.Namespace) -> dict | None:
                 "--snapshot-bandwidth", snapshot, per_second=True)}
 
 
-def _state_line(state: dict, plan: Plan) -> str:
-    """How the plan's write came from the state."""
-    import textwrap
-
-    size = f"{state['state_bytes'] / 1e9:.3g} GB"
-    write = f"{state['write_bandwidth_bytes_per_s'] / 1e9:.3g} GB/s"
-    if state["snapshot_bandwidth_bytes_per_s"] is None:
-        text = f"{size} at {write}: {duration_text(plan.checkpoint_cost_h)}"
-    else:
-        snapshot = f"{state['snapshot_bandwidth_bytes_per_s'] / 1e9:.3g} GB/s"
-        text = (f"{size} to host memory at {snapshot}: "
-                f"{duration_text(plan.checkpoint_cost_h)} blocking; to storage at "
-                f"{write}: durable {duration_text(plan.persist_h)} later")
-    return textwrap.fill(f"{'write from the state':<28}{text}", width=80,
-                         subsequent_indent=" " * 28)
-
-
 def _plan(args: argparse.Namespace) -> int:
     if args.rate is not None:
         rate = check_rate("--rate", args.rate, scalar=True, bounded=True)
     else:
         rate = rate_from_mtbf(args.mtbf, "--mtbf")
-    plan = _make_plan(args, rate)
+    plan = dataclasses.replace(_make_plan(args, rate), state=_state_values(args))
     deadline = _plan_deadline(args, plan)
-    state = _state_values(args)
     if args.json:
         values = _plan_values(plan)
-        if state is not None:
-            values["state"] = state
+        if plan.state is not None:
+            values["state"] = plan.state
         if deadline is not None:
             values["deadline"] = deadline
         print(_dump(values))
         return 0
     print(plan.report())
-    if state is not None:
-        print(_state_line(state, plan))
     if deadline is not None:
         print(_table(_plan_deadline_rows(args, deadline)))
     return 0

@@ -184,6 +184,13 @@ WORDS: dict[str, str] = {
                 "'0.25/h' or '6/d')",
     "unknown_unit": "{name}: unknown time unit {unit} in {value} (use s, min, h or d)",
     "zero_time": "{name}: the time in {value} must be positive",
+    "size": "a size > 0 (bytes, or '13.2GB' or '12GiB')",
+    "bandwidth": "a bandwidth > 0 (bytes a second, or '1.2GB/s' or '500MiB/s')",
+    "not_size": "{name}: not a size: {value} (use a number with a unit such as '13.2GB' or "
+                "'12GiB'; units B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)",
+    "not_bandwidth": "{name}: not a bandwidth: {value} (use a number with a unit such as "
+                     "'1.2GB/s' or '500MiB/s'; units B, kB, MB, GB, TB, KiB, MiB, GiB, "
+                     "TiB, a second)",
 }
 
 
@@ -505,18 +512,15 @@ def check_size(name: str, value: Any, *, per_second: bool = False) -> float:
     ...                                             per_second=True)
     (13200000000.0, 1073741824.0)
     """
-    what = "a bandwidth" if per_second else "a size"
-    example = "'1.2GB/s' or '500MiB/s'" if per_second else "'13.2GB' or '12GiB'"
-    expected = f"{what} > 0 (bytes{' a second' if per_second else ''}, or {example})"
+    kind = "bandwidth" if per_second else "size"
     number = value
     if isinstance(value, str):
         match = _SIZE_RE.match(value)
         unit = match["unit"].lower() if match else None
         if match is None or unit not in BYTES_PER_UNIT or bool(match["per"]) != per_second:
-            raise InputError(f"{name}: not {what}: {show(value)} (use a number with a unit "
-                             f"such as {example}; units B, kB, MB, GB, TB, KiB, MiB, GiB, "
-                             "TiB)")
+            raise InputError(WORDS[f"not_{kind}"].format(name=name, value=show(value)))
         number = float(match["value"]) * BYTES_PER_UNIT[unit]
+    expected = WORDS[kind]
     size = _checked(name, number, minimum=0.0, allow_minimum=False, maximum=MAX_BYTES,
                     expected=expected, original=value, scalar=True)
     return float(size)

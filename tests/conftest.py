@@ -159,6 +159,13 @@ class PlanOracle:
                 options["notice-write"] = f"{log_uniform(5, 600):.6g}s"
         if rng.random() < 0.3:
             options["persist"] = f"{log_uniform(1, 3600):.6g}s"
+        if rng.random() < 0.12:  # the write from the state's size instead
+            del options["checkpoint"]
+            options["state"] = f"{log_uniform(0.05, 2000):.4g}{rng.choice(['GB', 'GiB'])}"
+            options["write-bandwidth"] = f"{log_uniform(0.1, 50):.4g}GB/s"
+            if rng.random() < 0.5:
+                options.pop("persist", None)
+                options["snapshot-bandwidth"] = f"{log_uniform(5, 100):.4g}GB/s"
         return options
 
     @staticmethod

@@ -52,10 +52,19 @@ REFUSALS = {
     "fast_restart_slower": "{name}: a restart from a fast copy ({fast}) slower than the "
                            "durable restart ({durable}) never pays: give one no slower, or "
                            "plan durable writes alone",
+    "state_partner": "{name}: needs {missing} too (the write takes the state at the "
+                     "bandwidth)",
+    "state_and_checkpoint": "--checkpoint: give it, or --state with --write-bandwidth, not "
+                            "both",
+    "state_and_persist": "--persist: give it, or --snapshot-bandwidth with --state, not "
+                         "both",
 }
 #: The words of the plan's table (:meth:`Plan.report`), written once: ``{...}`` fields
 #: filled with :meth:`str.format` here and by the page (``spotmath/web/data.js``).
 REPORT = {
+    "state_write": "{size:.3g} GB at {write:.3g} GB/s: {time}",
+    "state_snapshot": "{size:.3g} GB to host memory at {snapshot:.3g} GB/s: {blocking} "
+                      "blocking; to storage at {write:.3g} GB/s: durable {durable} later",
     "preemptions": "every {mtbf} per node (λ = {rate:.3g}/h), {gang}",
     "gang": "a gang of {nodes} nodes (gang rate {rate:.3g}/h)",
     "one_node": "one node",
@@ -220,11 +229,14 @@ class Plan:
     first_order_interval_h: float | None = None
     baseline: dict | None = field(default=None, repr=False, compare=False)
     two_level: dict | None = field(default=None, repr=False, compare=False)
+    #: Where the write came from, when it came from the state's size (``--state``):
+    #: ``state_bytes``, ``write_bandwidth_bytes_per_s``, ``snapshot_bandwidth_bytes_per_s``.
+    state: dict | None = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict:
         """Plain JSON-ready values (the two-level ones are in ``two_level``)."""
         values = asdict(self)
-        del values["baseline"], values["two_level"]
+        del values["baseline"], values["two_level"], values["state"]
         return values
 
     def full_model(self) -> dict:
@@ -316,6 +328,7 @@ class Plan:
             ("restart / checkpoint write", words["restart_write"].format(
                 restart=duration_text(self.restart_time_h),
                 write=duration_text(self.checkpoint_cost_h))),
+            *self._state_rows(),
             *self._changes(),
             ("model", model),
             ("optimal interval", optimum),
@@ -330,6 +343,21 @@ class Plan:
             ("verdict", self.verdict),
         ]
         return _table(rows)
+
+    def _state_rows(self) -> list[tuple[str, str]]:
+        """How the write came from the state's size and the bandwidths."""
+        if self.state is None:
+            return []
+        size = self.state["state_bytes"] / 1e9
+        write = self.state["write_bandwidth_bytes_per_s"] / 1e9
+        snapshot = self.state["snapshot_bandwidth_bytes_per_s"]
+        if snapshot is None:
+            return [("write from the state", REPORT["state_write"].format(
+                size=size, write=write, time=duration_text(self.checkpoint_cost_h)))]
+        return [("write from the state", REPORT["state_snapshot"].format(
+            size=size, snapshot=snapshot / 1e9, write=write,
+            blocking=duration_text(self.checkpoint_cost_h),
+            durable=duration_text(self.persist_h)))]
 
     def _two_level_rows(self) -> list[tuple[str, str]]:
         """What the fast copies do: the waste without them, their restart and loss."""

@@ -13,6 +13,11 @@
     ["rate", "or its rate", "preemptions per hour of one node instead: 0.25/h"],
     ["restart", "restart", "preemption to computing again"],
     ["checkpoint", "checkpoint write", "time a checkpoint blocks training"],
+    ["state", "or the state", "the checkpoint's size instead, e.g. 13.2GB (with a write " +
+                              "bandwidth; leave the checkpoint write empty)"],
+    ["write-bandwidth", "write bandwidth", "to durable storage, e.g. 1.2GB/s (with the state)"],
+    ["snapshot-bandwidth", "snapshot bandwidth", "asynchronous writes: to host memory, " +
+                                                 "e.g. 55GB/s (optional; sets persist)"],
     ["discount", "spot discount", "against on-demand: 0.6 or 60%"],
     ["nodes", "nodes", "synchronous gang size (preempted at N·λ)"],
     ["model", "model", "renewal-reward model or λ(T/2 + R) + C/T"],
@@ -37,8 +42,10 @@
 
   // Options that may be left empty (not given); the others are always given, so an empty
   // one gets the command's message for an empty value.
-  const OPTIONAL = new Set(["rate", "notice", "notice-share", "notice-write", "persist",
-                            "level1", "level1-restart", "level1-loss"]);
+  // (an empty checkpoint write is the command's default, or the state's write)
+  const OPTIONAL = new Set(["rate", "checkpoint", "notice", "notice-share", "notice-write",
+                            "persist", "level1", "level1-restart", "level1-loss", "state",
+                            "write-bandwidth", "snapshot-bandwidth"]);
 
   // The options as the page has them, by their option names.
   function given(form) {
@@ -322,7 +329,10 @@
     const query = new URLSearchParams(location.search);
     for (const [name] of FIELDS) {  // the link's values, else the command's defaults
       // a repeated name: the last value counts, as on the command line
-      const wanted = query.has(name) ? query.getAll(name).at(-1) : DEFAULTS[name] ?? "";
+      // a link with the state's size leaves the checkpoint write to it
+      const fromState = name === "checkpoint" && query.has("state");
+      const wanted = query.has(name) ? query.getAll(name).at(-1)
+        : fromState ? "" : DEFAULTS[name] ?? "";
       const field = form.elements[name];
       if (CHOICES[name] && !CHOICES[name].includes(wanted)) {
         // keep a value the list does not offer, so the message names it as argparse does

@@ -109,6 +109,20 @@
   }
 
 
+  // spotmath.inputs.check_size: a size in bytes ('13.2GB', '12GiB'), or a bandwidth in
+  // bytes a second ('1.2GB/s') when perSecond
+  const SIZE = new RegExp(D.SIZE);
+  function checkSize(name, text, perSecond) {
+    const kind = perSecond ? "bandwidth" : "size";
+    const match = SIZE.exec(text);
+    const unit = match ? match.groups.unit.toLowerCase() : null;
+    if (!match || !(unit in D.BYTES_PER_UNIT) || Boolean(match.groups.per) !== perSecond) {
+      throw new InputError(fill(WORDS[`not_${kind}`], { name, value: show(text) }));
+    }
+    const value = Number(match.groups.value) * D.BYTES_PER_UNIT[unit];
+    return checkRange(name, value, 0, false, D.MAX_BYTES, false, WORDS[kind], text);
+  }
+
   // spotmath.inputs.rate_from_mtbf: one over a duration whose inverse is finite
   function rateFromMtbf(name, text) {
     const rate = 1 / checkDuration(name, text, false);
@@ -117,5 +131,5 @@
   }
 
   root.spotmathInputs = { InputError, checkDuration, checkRate, checkDiscount,
-                          checkGangSize, checkFraction, rateFromMtbf };
+                          checkGangSize, checkFraction, checkSize, rateFromMtbf };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -14,7 +14,7 @@
   const F = root.spotmathFormulas, D = root.spotmathData;
   const { fill, stringRepr } = root.spotmathFormat;
   const { InputError, checkDuration, checkRate, checkDiscount, checkGangSize,
-          checkFraction, rateFromMtbf } = root.spotmathInputs;
+          checkFraction, checkSize, rateFromMtbf } = root.spotmathInputs;
   const { wasteFraction, exactInterval, optimalInterval, relativePrice, breakEvenIntervals,
           neverOnSpotGangSize, maxGangSize, noticeWaste, noticeWasteFloor,
           noticeOptimalInterval, noticeOptimalWaste, noticeBreakEven,
@@ -312,6 +312,7 @@
                                            rate: p.preemption_rate, gang })],
       ["restart / checkpoint write", say("restart_write", {
         restart: durationText(p.restart_time_h), write: durationText(p.checkpoint_cost_h) })],
+      ...stateRows(p, plan.state),
       ...changes,
       ["model", model],
       ["optimal interval", optimum],
@@ -325,6 +326,20 @@
       ["never on spot from", never],
       ["verdict", p.verdict],
     ]);
+  }
+
+  // Plan._state_rows: how the write came from the state's size and the bandwidths
+  function stateRows(p, state) {
+    if (!state) return [];
+    const size = state.state_bytes / 1e9, write = state.write_bandwidth_bytes_per_s / 1e9;
+    const snapshot = state.snapshot_bandwidth_bytes_per_s;
+    if (snapshot === null) {
+      return [["write from the state", say("state_write", {
+        size, write, time: durationText(p.checkpoint_cost_h) })]];
+    }
+    return [["write from the state", say("state_snapshot", {
+      size, snapshot: snapshot / 1e9, write, blocking: durationText(p.checkpoint_cost_h),
+      durable: durationText(p.persist_h) })]];
   }
 
   // Plan._two_level_rows: what the fast copies do
@@ -359,10 +374,43 @@
   const DEFAULTS = D.PLAN_DEFAULTS;
   const OPTIONS = ["mtbf", "rate", "restart", "checkpoint", "discount", "nodes", "model",
                    "restart-variant", "notice", "notice-share", "notice-write", "persist",
-                   "level1", "level1-restart", "level1-loss"];
+                   "level1", "level1-restart", "level1-loss", "state", "write-bandwidth",
+                   "snapshot-bandwidth"];
   const PLAN_KEYS = D.PLAN_KEYS;
   const TWO_LEVEL_KEYS = D.TWO_LEVEL_KEYS;
   const USAGE = D.PLAN_USAGE;  // argparse's words, as spotmath.model.plan.USAGE has them
+
+  // spotmath.cli._checkpoint_options: C and P from the state's size and the bandwidths
+  // (null without --state), each option checked against the others
+  function stateOptions(given) {
+    const flags = ["state", "write-bandwidth", "snapshot-bandwidth"].filter(
+      (name) => given[name] !== undefined && given[name] !== null);
+    if (!flags.length) return null;
+    const has = (name) => flags.includes(name);
+    if (!has("state") || !has("write-bandwidth")) {
+      const missing = has("state") ? "--write-bandwidth" : "--state";
+      // the first of them as the command line has them (Python's dict keeps that order)
+      throw new InputError(fill(D.PLAN_REFUSALS.state_partner, { name: `--${flags[0]}`, missing }));
+    }
+    if (given.checkpoint !== undefined && given.checkpoint !== null) {
+      throw new InputError(D.PLAN_REFUSALS.state_and_checkpoint);
+    }
+    const snapshot = has("snapshot-bandwidth");
+    if (snapshot && given.persist !== undefined && given.persist !== null) {
+      throw new InputError(D.PLAN_REFUSALS.state_and_persist);
+    }
+    const size = checkSize("--state", given.state, false);
+    const write = checkSize("--write-bandwidth", given["write-bandwidth"], true);
+    const durable = F.checkpoint_write_time(size, 1, write * 3600);
+    const fast = snapshot ? checkSize("--snapshot-bandwidth", given["snapshot-bandwidth"], true)
+      : null;
+    return {
+      cost: snapshot ? F.checkpoint_write_time(size, 1, fast * 3600) : durable,
+      persist: snapshot ? durable : null,
+      record: { state_bytes: size, write_bandwidth_bytes_per_s: write,
+                snapshot_bandwidth_bytes_per_s: fast },
+    };
+  }
 
   // The plan for the command line's options, given as text by their names (a missing or
   // empty optional one is not given); what `spotmath plan --json` prints, or {error}.
@@ -389,25 +437,29 @@
       const rate = given.rate !== undefined ? checkRate("--rate", given.rate)
         : rateFromMtbf("--mtbf", value("mtbf"));
       const optional = (name, check) => (value(name) === null ? null : check(`--${name}`, value(name)));
+      const state = stateOptions(given);
       const options = {
         rate,
         restart: checkDuration("--restart", value("restart"), true),
-        cost: checkDuration("--checkpoint", value("checkpoint"), false),
+        cost: state ? state.cost : checkDuration("--checkpoint", value("checkpoint"), false),
         discount: checkDiscount("--discount", value("discount")),
         nodes: checkGangSize("--nodes", value("nodes")),
         model, preemptible: variant === "preemptible",
         notice: optional("notice", (n, t) => checkDuration(n, t, true)) || 0,
         noticeShare: optional("notice-share", checkFraction),
         noticeWrite: optional("notice-write", (n, t) => checkDuration(n, t, true)),
-        persist: optional("persist", (n, t) => checkDuration(n, t, true)) || 0,
+        persist: state && state.persist !== null ? state.persist
+          : optional("persist", (n, t) => checkDuration(n, t, true)) || 0,
         level1: optional("level1", (n, t) => checkDuration(n, t, false)),
         level1Restart: optional("level1-restart", (n, t) => checkDuration(n, t, true)),
         level1Loss: optional("level1-loss", checkFraction),
       };
       const plan = makePlan(options);
+      plan.state = state ? state.record : null;
       const json = {};
       for (const key of PLAN_KEYS) json[key] = plan.values[key];
       if (plan.twoLevel) for (const key of TWO_LEVEL_KEYS) json[key] = plan.twoLevel[key];
+      if (plan.state) json.state = plan.state;
       return { json, report: report(plan), checked: plan.checked };
     } catch (error) {
       if (error instanceof InputError) {
