@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.simulate import PoolTimeline, Timeline
+from ..model.simulate import PoolTimeline, Segment, Timeline
 
-__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs", "policy_timeline"]
+__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs", "policy_timeline",
+           "killed_run_timeline"]
 
 #: Colours by segment kind (Okabe and Ito's colour-blind-safe palette).
 COLOURS = {"compute": "#0072B2", "checkpoint": "#E69F00", "lost": "#F4C7AE",
@@ -221,3 +222,59 @@ def policy_timeline(runs: dict[str, Any], tick: float) -> PoolTimeline:
         preemptions=tuple(tuple(i * tick for i in run.preempted_ticks)
                           for run in kept.values()),
         length=max(run.finish_h for run in kept.values()))
+
+
+def killed_run_timeline(run: dict, interval: float, write: float, restart: float
+                        ) -> PoolTimeline:
+    """A really killed training run from its own log, above its replay on the same lives.
+
+    Parameters
+    ----------
+    run : dict
+        The ``killed_run_*`` record of ``book/data/gpu/checkpoint_costs_h200.json``:
+        ``lives`` (launch and kill times), ``restart_s`` (launch to the first step, for the
+        lives that got that far, in order), ``commits`` (each with its life, the time it
+        was committed and its write time), ``horizon_s``.
+    interval, write, restart : float
+        The replay's T, C and R, seconds.
+
+    Returns
+    -------
+    spotmath.model.simulate.PoolTimeline
+        Two rows in hours: the run (a restart to its first step, compute, each write
+        ending at its commit, the work after the last commit lost at the kill) and the
+        replay (the restart R, then cycles of T and C, the tail lost), each with its kills.
+    """
+    hour = 3600.0
+    lives, commits = run["lives"], run["commits"]
+    restarts = iter(run["restart_s"])
+    real, replayed = [], []
+    for number, life in enumerate(lives):
+        start, end = life["launched_s"], min(life["killed_s"], run["horizon_s"])
+        last = number == len(lives) - 1  # still running at the horizon: nothing lost
+        mine = [c for c in commits if c["life"] == number]
+        ready = start + next(restarts) if mine or (last and end - start > restart) \
+            else end
+        real.append((start, min(ready, end), "restart"))
+        at = min(ready, end)
+        for commit in mine:
+            real += [(at, commit["at_s"] - commit["write_s"], "compute"),
+                     (commit["at_s"] - commit["write_s"], commit["at_s"], "checkpoint")]
+            at = commit["at_s"]
+        if at < end:
+            real.append((at, end, "compute" if last else "lost"))
+        at = min(start + restart, end)
+        replayed.append((start, at, "restart"))
+        while at + interval + write <= end:
+            replayed += [(at, at + interval, "compute"),
+                         (at + interval, at + interval + write, "checkpoint")]
+            at += interval + write
+        if at < end:
+            replayed.append((at, end, "compute" if last else "lost"))
+
+    def row(segments):
+        return tuple(Segment(a / hour, b / hour, kind) for a, b, kind in segments if b > a)
+
+    kills = tuple(life["killed_s"] / hour for life in lives[:-1])
+    return PoolTimeline(names=("the run", "its replay"), rows=(row(real), row(replayed)),
+                        preemptions=(kills, kills), length=run["horizon_s"] / hour)

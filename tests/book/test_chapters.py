@@ -188,7 +188,20 @@ def check_calibration(values: dict, parameters: dict, bamboo, _typed=None) -> in
         assert got["restart_h"] == pytest.approx(fixed + load, rel=1e-12)
         assert got["billed_h"] == pytest.approx(fixed + load - p["capacity_wait_minutes"] / 60,
                                                 rel=1e-9, abs=1e-12)
-    return 12
+    # the killed run: what it committed by its last kill, read here from the data file,
+    # and the replay within one training step of it
+    gpu = json.loads((ROOT / "book" / "data" / "gpu" / "checkpoint_costs_h200.json")
+                     .read_text())
+    run = gpu["killed_run_125M"]
+    last_kill = run["lives"][-2]["killed_s"]
+    assert values["committed_s"] == max(c["compute_held_s"] for c in run["commits"]
+                                        if c["at_s"] <= last_kill)
+    assert abs(values["replayed_s"] - values["committed_s"]) <= \
+        gpu["hf_trainer_125M"]["step_s_median"]
+    restart = sum(run["restart_s"]) / len(run["restart_s"])
+    assert values["short_lives"] == sum(life["killed_s"] - life["launched_s"] < restart
+                                        for life in run["lives"])
+    return 15
 
 
 def check_fleet(values: dict, parameters: dict, bamboo, _typed=None) -> int:

@@ -87,7 +87,7 @@ def test_every_chapter_timeline_is_drawn_from_a_run():
                           "fig_timeline_exact_model", "fig_timeline_gangs",
                           "fig_timeline_notice", "fig_timeline_real_preemptions",
                           "fig_timeline_two_level", "fig_timeline_deadlines",
-                          "fig_timeline_cluster"}
+                          "fig_timeline_cluster", "fig_timeline_killed_run"}
     for name, source in found.items():
         assert "draw_runs(" in source or "draw_timeline(" in source, name
         assert "broken_barh" not in source and "axvspan" not in source, name
