@@ -11,7 +11,7 @@ Measures, one after the other on this machine, each from an empty output folder:
 3. `spotmath book --out ...` with the default parameters (papermill, then the HTML).
 
 Prints the three wall times and the ratios of 1 and 3 to 2.  Not a test: timings depend
-on the machine (the README records one run).
+on the machine (benchmarks/README.md records one run).
 """
 
 from __future__ import annotations

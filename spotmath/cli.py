@@ -702,7 +702,7 @@ def _deadline_many(args: argparse.Namespace, policies: list[str], summary,
     return 0
 
 
-#: The documented keys of `spotmath cluster --json` (README), in order.
+#: The documented keys of `spotmath cluster --json` (docs/commands.md), in order.
 CLUSTER_KEYS = ("gang_size", "load", "star", "preemption_rate_per_up_hour", "up_share",
                 "readmission_wait_h", "up_time_mean_h", "up_time_cv", "restart_h",
                 "recommended_interval_h", "waste_exact", "interval_exact_law_h",

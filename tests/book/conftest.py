@@ -163,8 +163,11 @@ class Command:
 
 
 def sources() -> dict[str, str]:
-    """The README and every page's Markdown, by a name to report."""
+    """The README, the documentation beside it (``docs/``, ``benchmarks/README.md``) and
+    every page's Markdown, by a name to report."""
     texts = {"README.md": (ROOT / "README.md").read_text(encoding="utf-8")}
+    for path in [*sorted((ROOT / "docs").glob("*.md")), ROOT / "benchmarks" / "README.md"]:
+        texts[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     for path in sorted((ROOT / "book").glob("*.md")):
         texts[f"book/{path.name}"] = path.read_text(encoding="utf-8")
     for path in sorted((ROOT / "book").glob("*.ipynb")):

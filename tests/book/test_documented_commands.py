@@ -109,3 +109,11 @@ def test_the_readmes_parameters_file_is_valid(documentation):
     assert isinstance(parameters, dict) and parameters
     check_edition_parameters(parameters, {path: declared_parameters(path)
                                           for path in chapter_paths()})
+
+
+def test_the_readme_is_a_front_door():
+    """At most 150 lines: the question, install, one plan, one rerun, where the rest is."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 150, len(lines)
+    for target in ("docs/commands.md", "docs/layout.md", "benchmarks/README.md"):
+        assert f"]({target})" in "\n".join(lines) and (ROOT / target).is_file(), target
