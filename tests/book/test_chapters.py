@@ -833,3 +833,19 @@ def test_real_preemptions_reads_your_own_trace(tmp_path):
     assert abs(numbers["waste"] - numbers["poisson_waste"]) < 0.03
     assert "consistent with Poisson" in values["shape_verdict"]
     assert [g["nodes"] for g in values["gang_numbers"]] == [2, 4]
+
+
+#: Chapters written in the house style of "A book that reads like one" from their first
+#: line; the others follow as they are rewritten.
+HOUSE_STYLE = ["cluster"]
+
+
+@pytest.mark.parametrize("name", HOUSE_STYLE)
+def test_a_chapter_in_the_house_style_keeps_its_cells_short_and_its_prose_long(name):
+    """Median code cell at most 15 lines, none over 30, no more code lines than prose."""
+    notebook = nbformat.read(ROOT / "book" / f"{name}.ipynb", as_version=4)
+    code = [len(c.source.splitlines()) for c in notebook.cells if c.cell_type == "code"]
+    prose = sum(len(c.source.splitlines()) for c in notebook.cells
+                if c.cell_type == "markdown")
+    assert float(np.median(code)) <= 15 and max(code) <= 30, sorted(code)
+    assert prose >= sum(code), (prose, sum(code))
