@@ -20,7 +20,9 @@ those levels [erlang-stationary].  The event simulator with ``headroom`` is the 
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -139,33 +141,39 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
     """
     stationary = pool.stationary()
     turned_away = float(stationary[-1])
-    waits = _waiting(pool, gang_size, headroom, grace, stationary)
+    waiting = _waiting(pool, gang_size, headroom, stationary)
+    waits = waiting(grace)
     if turned_away > 1 - QUANTILE:
         return turned_away, waits, math.inf
     if turned_away + waits <= 1 - QUANTILE:
         return turned_away, waits, 0.0
 
     def excess(delay: float) -> float:
-        longer = _waiting(pool, gang_size, headroom, grace - delay, stationary)
-        return turned_away + longer - (1 - QUANTILE)
+        return turned_away + waiting(grace - delay) - (1 - QUANTILE)
 
     if excess(grace) > 0:  # more than 1% preempt for their own GPUs: they wait it all
         return turned_away, waits, grace
     return turned_away, waits, float(scipy.optimize.brentq(excess, 0.0, grace, xtol=1e-9))
 
 
-def _waiting(pool: SharedPool, gang_size: int, headroom: int, window: float,
-             stationary: np.ndarray) -> float:
-    """The chance that an arrival finds fewer than g GPUs free once the gangs preempted
-    more than ``window`` hours ago have left (see :func:`start_delays`)."""
+def _waiting(pool: SharedPool, gang_size: int, headroom: int, stationary: np.ndarray
+             ) -> Callable[[float], float]:
+    """The chance, for a window, that an arrival finds fewer than g GPUs free once the
+    gangs preempted more than the window ago have left (see :func:`start_delays`): the
+    chain on (k, c) is built once, at the first window above 0, and run for each."""
     gpus, g, top = pool.gpus, pool.hp_gpus, pool.top
     levels = np.arange(top + 1)
     up = np.clip((gpus - headroom - g * levels) // gang_size, 0,
                  (gpus - headroom) // gang_size)
     counts = gpus // gang_size + 2  # c = 0 … G/N + 1; beyond that every request waits
-    after = np.zeros((top + 1, counts))
-    after[:, 0] = stationary
-    if window > 0:
+    start = np.zeros((top + 1, counts))
+    start[:, 0] = stationary
+    free = gpus - g * levels[:, None] - gang_size * (up[:, None] + np.arange(counts))
+    blocked = free[:-1] < g
+
+    @functools.cache
+    def transposed() -> scipy.sparse.csr_matrix:
+        """The generator, transposed: built at the first window above 0."""
         state = levels[:, None] * counts + np.arange(counts)[None, :]
         rows, cols, rates = [], [], []
         for k in range(top + 1):
@@ -180,11 +188,18 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, window: float,
                     rates.append(k / pool.hp_hold)
         size = (top + 1) * counts
         generator = scipy.sparse.csr_matrix((rates, (rows, cols)), shape=(size, size))
-        generator = generator - scipy.sparse.diags(np.asarray(generator.sum(axis=1)).ravel())
-        after = scipy.sparse.linalg.expm_multiply(generator.T * window, after.ravel())
-        after = np.clip(after.reshape(top + 1, counts), 0.0, None)
-    free = gpus - g * levels[:, None] - gang_size * (up[:, None] + np.arange(counts))
-    return float(after[:-1][free[:-1] < g].sum())
+        generator = generator - scipy.sparse.diags(
+            np.asarray(generator.sum(axis=1)).ravel())
+        return generator.T.tocsr()
+
+    def waiting(window: float) -> float:
+        after = start
+        if window > 0:
+            after = scipy.sparse.linalg.expm_multiply(transposed() * window, start.ravel())
+            after = np.clip(after.reshape(top + 1, counts), 0.0, None)
+        return float(after[:-1][blocked].sum())
+
+    return waiting
 
 
 def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace=0.0,
