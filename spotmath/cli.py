@@ -82,7 +82,7 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
         return None if value is None else check_duration(option, value, allow_zero=True,
                                                          scalar=True, bounded=True)
 
-    checkpoint, persist = _checkpoint_options(args)
+    checkpoint, persist, state = _checkpoint_options(args)
     options = dict(
         preemption_rate=rate,
         restart_time=duration("--restart", args.restart),
@@ -106,22 +106,25 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
             "--level1-loss", args.level1_loss),
     )
     try:
-        return make_plan(**options)
+        return dataclasses.replace(make_plan(**options), state=state)
     except InputError as error:  # name the option the reader typed
         raise error.renamed(OPTION_NAMES.get(error.name, error.name), {
             name: option for name, option in OPTION_NAMES.items() if "_" in name}) from None
 
 
-def _checkpoint_options(args: argparse.Namespace) -> tuple[float | None, float | None]:
-    """C and P from --state and the bandwidths (None, None without --state), each option
-    checked against the others: the state replaces --checkpoint, the snapshot --persist."""
+def _checkpoint_options(args: argparse.Namespace
+                        ) -> tuple[float | None, float | None, dict | None]:
+    """C, P and the state's record (the --json block) from --state and the bandwidths
+    (all None without --state), each option checked against the others: the state
+    replaces --checkpoint, the snapshot --persist."""
+    from .inputs import check_size
     from .model.calibration import checkpoint_from_state
 
     given = {flag: value for flag, value in (
         ("--state", args.state), ("--write-bandwidth", args.write_bandwidth),
         ("--snapshot-bandwidth", args.snapshot_bandwidth)) if value is not None}
     if not given:
-        return None, None
+        return None, None, None
     if args.state is None or args.write_bandwidth is None:
         missing = "--state" if args.state is None else "--write-bandwidth"
         raise InputError(REFUSALS["state_partner"].format(name=next(iter(given)),
@@ -130,26 +133,14 @@ def _checkpoint_options(args: argparse.Namespace) -> tuple[float | None, float |
         raise InputError(REFUSALS["state_and_checkpoint"])
     if args.snapshot_bandwidth is not None and args.persist is not None:
         raise InputError(REFUSALS["state_and_persist"])
-    try:
-        checkpoint, persist = checkpoint_from_state(args.state, args.write_bandwidth,
-                                                    args.snapshot_bandwidth)
-    except InputError as error:
-        raise error.renamed("--" + error.name.replace("_", "-")) from None
-    return checkpoint, persist if args.snapshot_bandwidth is not None else None
-
-
-def _state_values(args: argparse.Namespace) -> dict | None:
-    """The --json block of a plan from the state's size (None without --state)."""
-    from .inputs import check_size
-
-    if args.state is None:
-        return None
     snapshot = args.snapshot_bandwidth
-    return {"state_bytes": check_size("--state", args.state),
-            "write_bandwidth_bytes_per_s": check_size("--write-bandwidth",
-                                                      args.write_bandwidth, per_second=True),
-            "snapshot_bandwidth_bytes_per_s": None if snapshot is None else check_size(
-                "--snapshot-bandwidth", snapshot, per_second=True)}
+    record = {"state_bytes": check_size("--state", args.state),
+              "write_bandwidth_bytes_per_s": check_size(
+                  "--write-bandwidth", args.write_bandwidth, per_second=True),
+              "snapshot_bandwidth_bytes_per_s": None if snapshot is None else check_size(
+                  "--snapshot-bandwidth", snapshot, per_second=True)}
+    checkpoint, persist = checkpoint_from_state(*record.values())
+    return checkpoint, persist if snapshot is not None else None, record
 
 
 def _plan(args: argparse.Namespace) -> int:
@@ -157,7 +148,7 @@ def _plan(args: argparse.Namespace) -> int:
         rate = check_rate("--rate", args.rate, scalar=True, bounded=True)
     else:
         rate = rate_from_mtbf(args.mtbf, "--mtbf")
-    plan = dataclasses.replace(_make_plan(args, rate), state=_state_values(args))
+    plan = _make_plan(args, rate)
     deadline = _plan_deadline(args, plan)
     if args.json:
         values = _plan_values(plan)
