@@ -1,0 +1,274 @@
+"""How a chapter reads: its code cells' lengths, what it hides, its bookkeeping, its prose.
+
+The house style (``docs/layout.md``) sets reading limits for every chapter, as QuantEcon's
+lectures keep them: short code cells, more prose than code, few lines spent storing numbers
+for the prose, and hidden cells that only set up or phrase.  :func:`measure` takes one
+chapter's measurements and :meth:`ChapterStyle.breaches` says which limits it misses;
+``scripts/house_style.py`` prints them for every chapter, and a test holds the chapters
+written in the house style to them.
+
+Lines are the ones that are not blank; the ``parameters`` cell is not counted (it is the
+chapter's list of inputs, not its code).
+"""
+
+from __future__ import annotations
+
+import ast
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["LIMITS", "BOOKKEEPING_CALLS", "HIDDEN_TAGS", "ChapterStyle", "measure",
+           "stale_numbers"]
+
+#: The reading limits: the median code cell, the longest, and the bookkeeping share.
+LIMITS = {"median_cell": 15, "longest_cell": 30, "bookkeeping_share": 0.15}
+
+#: Calls that store or phrase numbers for the prose rather than compute them.
+BOOKKEEPING_CALLS = frozenset({"keep", "glue", "Table"})
+
+#: Cell tags that keep a cell's code off the page (shown only on a click, or never).
+HIDDEN_TAGS = frozenset({"remove-cell", "remove-input", "hide-input", "hide-cell"})
+
+#: Function names that build a table's rows or a sentence (bookkeeping, whole).
+_PHRASING_SUFFIXES = ("_row", "_rows", "_sentence", "_phrase", "_words")
+
+
+@dataclass(frozen=True)
+class ChapterStyle:
+    """One chapter's reading measurements.
+
+    Attributes
+    ----------
+    name : str
+        The chapter's file name, without ``.ipynb``.
+    code_cells : int
+        Code cells, the ``parameters`` cell not counted.
+    hidden_share : float
+        Share of those cells whose code the page does not show (:data:`HIDDEN_TAGS`).
+    median_cell, longest_cell : float, int
+        The median and the longest code cell, in lines.
+    bookkeeping_share : float
+        Share of code lines that store or phrase numbers: statements calling
+        :data:`BOOKKEEPING_CALLS` or a sentence helper of :mod:`spotmath.book.wording`,
+        and functions named for the rows or sentences they build.
+    prose_lines, code_lines : int
+        Lines of markdown and of code.
+    hidden_figures : int
+        Cells whose code is hidden although they draw a figure and do more than call one
+        named function.
+    """
+
+    name: str
+    code_cells: int
+    hidden_share: float
+    median_cell: float
+    longest_cell: int
+    bookkeeping_share: float
+    prose_lines: int
+    code_lines: int
+    hidden_figures: int
+
+    def breaches(self) -> list[str]:
+        """The limits this chapter misses, in words (empty when it keeps them all)."""
+        found = []
+        if self.median_cell > LIMITS["median_cell"]:
+            found.append(f"median cell {self.median_cell:g} > {LIMITS['median_cell']} lines")
+        if self.longest_cell > LIMITS["longest_cell"]:
+            found.append(f"longest cell {self.longest_cell} > {LIMITS['longest_cell']} lines")
+        if self.bookkeeping_share > LIMITS["bookkeeping_share"]:
+            found.append(f"bookkeeping {self.bookkeeping_share:.0%} > "
+                         f"{LIMITS['bookkeeping_share']:.0%}")
+        if self.prose_lines < self.code_lines:
+            found.append(f"prose {self.prose_lines} < code {self.code_lines} lines")
+        if self.hidden_figures:
+            found.append(f"{self.hidden_figures} figure(s) drawn by hidden code")
+        return found
+
+
+def _lines(text: str) -> int:
+    return sum(1 for line in text.splitlines() if line.strip())
+
+
+def _called(node: ast.AST) -> set[str]:
+    """The names of the functions a statement calls (``f(...)`` and ``x.f(...)``)."""
+    names = set()
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call):
+            func = call.func
+            if isinstance(func, ast.Name):
+                names.add(func.id)
+            elif isinstance(func, ast.Attribute):
+                names.add(func.attr)
+    return names
+
+
+def _wording_names(cells: list[str]) -> set[str]:
+    """The names a chapter imports from :mod:`spotmath.book.wording`."""
+    names = set()
+    for source in cells:
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("wording"):
+                names |= {alias.asname or alias.name for alias in node.names}
+    return names
+
+
+def _bookkeeping_lines(source: str, phrasing: set[str]) -> int:
+    """Lines of one cell that store or phrase numbers (see :class:`ChapterStyle`)."""
+    lines = source.splitlines()
+    counted: set[int] = set()
+
+    def count(node: ast.AST) -> None:
+        counted.update(i for i in range(node.lineno, node.end_lineno + 1)
+                       if lines[i - 1].strip())
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                if node.name.endswith(_PHRASING_SUFFIXES):
+                    count(node)
+                else:
+                    visit(node.body)
+            elif isinstance(node, (ast.For, ast.While, ast.If, ast.With, ast.Try)):
+                for field in ("body", "orelse", "finalbody"):
+                    visit(getattr(node, field, []))
+                for handler in getattr(node, "handlers", []):
+                    visit(handler.body)
+            elif _called(node) & (BOOKKEEPING_CALLS | phrasing):
+                count(node)
+
+    visit(ast.parse(source).body)
+    return len(counted)
+
+
+def _draws_a_figure(cell) -> bool:
+    return any("image/png" in output.get("data", {}) or "image/svg+xml" in output.get("data", {})
+               for output in cell.get("outputs", []))
+
+
+def measure(path: Path | str) -> ChapterStyle:
+    """One chapter's reading measurements (:class:`ChapterStyle`).
+
+    Parameters
+    ----------
+    path : Path or str
+        An executed chapter notebook.
+
+    Returns
+    -------
+    ChapterStyle
+        Its cells, hidden share, median and longest cell, bookkeeping share and lines.
+
+    Examples
+    --------
+    >>> from spotmath.book import BOOK
+    >>> style = measure(BOOK / "cluster.ipynb")
+    >>> style.name, style.longest_cell <= LIMITS["longest_cell"]
+    ('cluster', True)
+    """
+    import nbformat
+
+    path = Path(path)
+    notebook = nbformat.read(path, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"
+            and "parameters" not in cell.metadata.get("tags", [])]
+    sizes = [_lines(cell.source) for cell in code]
+    hidden = [cell for cell in code if HIDDEN_TAGS & set(cell.metadata.get("tags", []))]
+    phrasing = _wording_names([cell.source for cell in code])
+    bookkeeping = sum(_bookkeeping_lines(cell.source, phrasing) for cell in code)
+    hidden_figures = sum(1 for cell in hidden
+                         if _draws_a_figure(cell) and _lines(cell.source) > 1)
+    return ChapterStyle(
+        name=path.stem,
+        code_cells=len(code),
+        hidden_share=len(hidden) / len(code) if code else 0.0,
+        median_cell=float(statistics.median(sizes)) if sizes else 0.0,
+        longest_cell=max(sizes, default=0),
+        bookkeeping_share=bookkeeping / sum(sizes) if sizes else 0.0,
+        prose_lines=sum(_lines(cell.source) for cell in notebook.cells
+                        if cell.cell_type == "markdown"),
+        code_lines=sum(sizes),
+        hidden_figures=hidden_figures,
+    )
+
+
+def _prose_without_code(markdown: str) -> str:
+    """A markdown cell's words: no code or glue blocks, maths, roles, literals, link
+    targets, table rows, list numbers, model names, publication years."""
+    import re
+
+    text = re.sub(r"```.*?```", "", markdown, flags=re.S)  # code, glue and table blocks
+    text = re.sub(r"\$\$.*?\$\$", "", text, flags=re.S)  # display maths
+    text = re.sub(r"\$[^$]*\$", "", text)  # inline maths
+    text = re.sub(r"\{[a-z:]+\}`[^`]*`|`[^`]*`", "", text)  # roles and literals
+    text = re.sub(r"\]\([^)]*\)", "]", text)  # link targets
+    text = re.sub(r"^\|.*\|$", "", text, flags=re.M)  # tables of names
+    text = re.sub(r"^\s*\d+\. ", "", text, flags=re.M)  # numbered lists
+    text = re.sub(r"\bLlama \d\b", "", text)  # a model's name, not a number
+    return re.sub(r"\b(19|20)\d\d\b", "", text)  # publication years
+
+
+def _numbers(value: object) -> list[float]:
+    """The numbers in a glued value or a parameter (lists and dicts opened)."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, (list, tuple)):
+        return [x for item in value for x in _numbers(item)]
+    if isinstance(value, dict):
+        return [x for item in value.values() for x in _numbers(item)]
+    return []
+
+
+def stale_numbers(path: Path | str) -> list[str]:
+    """Numbers typed in a chapter's prose that a parameter or the data decide.
+
+    A number typed in prose cannot follow a rerun with other parameters: it must be glued.
+    A typed number is taken to depend on a parameter when it equals, to the digits it
+    shows, a number the chapter glues or one of its parameters' defaults (or either times
+    100, for a percentage).  Constants of the text (a paper's table number, a default of
+    Kubernetes) may be typed.
+
+    Parameters
+    ----------
+    path : Path or str
+        An executed chapter notebook.
+
+    Returns
+    -------
+    list of str
+        Each suspect number with the words around it (empty when there is none).
+
+    Examples
+    --------
+    >>> from spotmath.book import BOOK
+    >>> stale_numbers(BOOK / "checkpoint_cost.ipynb")
+    []
+    """
+    import re
+
+    import nbformat
+
+    from .chapters import glued
+
+    notebook = nbformat.read(Path(path), as_version=4)
+    known = [x for value in glued(notebook).values() for x in _numbers(value)]
+    for cell in notebook.cells:
+        if "parameters" in cell.metadata.get("tags", []):
+            known += [x for node in ast.parse(cell.source).body
+                      if isinstance(node, ast.AnnAssign) and node.value is not None
+                      for x in _numbers(ast.literal_eval(node.value))]
+    known += [100 * x for x in known]
+    found = []
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown":
+            continue
+        text = _prose_without_code(cell.source)
+        for match in re.finditer(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)(?![\w])", text):
+            typed = match.group(1).rstrip(",")
+            number = float(typed.replace(",", ""))
+            digits = len(typed.partition(".")[2])
+            if any(round(x, digits) == number for x in known):
+                found.append(text[max(0, match.start() - 30):match.end() + 30].strip())
+    return found
