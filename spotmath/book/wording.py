@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from ..model.numerics import effective_discount
 from ..model.plan import duration_text
 from .display import Table
 
@@ -19,7 +20,8 @@ __all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "repl
            "gain_sentence", "together_verdict", "gang_sentence", "bulk_share_verdict",
            "gang_line_sentence", "simulation_sentence", "from_share", "points_sentence",
            "pool_verdict_sentence", "pays", "pool_gangs_table", "exact_law_table",
-           "victims_table"]
+           "victims_table", "plan_numbers", "break_even_sentence", "gang_limit_sentence",
+           "cadences_table", "gang_plans_table"]
 
 #: Replays this many standard errors or fewer from the model agree with it.
 AGREE_WITHIN = 2
@@ -326,3 +328,130 @@ def victims_table(measures: dict) -> Table:
             for victim, found in measures.items()]
     return Table(["victim", "up-time CV", "preempted younger than h",
                   "GPU-hours kept a day"], rows)
+
+
+def plan_numbers(plan) -> dict:
+    """A plan as the chapters glue it: its inputs (the MTBF in hours, restart and write in
+    minutes, the discount), its intervals in minutes, the interval to use in words ('only
+    on notice' where no periodic write beats none), the wastes, the effective discount,
+    the break-even interval and its sentence, the gang limits and their sentence, the
+    verdict.
+
+    ``plan`` is a :class:`spotmath.model.plan.Plan`; ``keep(**plan_numbers(plan))`` stores
+    them for the prose.
+
+    >>> import spotmath as sm
+    >>> numbers = plan_numbers(sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6))
+    >>> f"{numbers['exact_interval_min']:.1f}", numbers["checkpoint_every"], numbers["verdict"]
+    ('21.2', '21.2 min', 'spot pays')
+    >>> numbers["mtbf_hours"], numbers["restart_minutes"], numbers["checkpoint_minutes"]
+    (4.0, 10.0, 1.0)
+    """
+    def minutes(hours: float | None) -> float | None:
+        return None if hours is None else hours * 60
+
+    every = plan.recommended_interval_h
+    return {
+        "mtbf_hours": 1 / plan.preemption_rate,
+        "restart_minutes": minutes(plan.restart_time_h),
+        "checkpoint_minutes": minutes(plan.checkpoint_cost_h),
+        "spot_discount": plan.spot_discount,
+        "young_interval_min": minutes(plan.young_interval_h),
+        "daly_interval_min": minutes(plan.daly_interval_h),
+        "exact_interval_min": minutes(plan.exact_interval_h),
+        "checkpoint_every": "only on notice" if every is None else duration_text(every),
+        "waste_at_optimum": plan.waste_exact,
+        "waste_first_order": plan.waste_first_order,
+        "effective_discount": plan.effective_discount,
+        "break_even_interval_h": plan.break_even_interval_h,
+        "break_even_text": break_even_sentence(plan.break_even_interval_h),
+        "max_gang_size": plan.max_gang_size,
+        "never_on_spot_gang_size": plan.never_on_spot_gang_size,
+        "gang_text": gang_limit_sentence(plan.max_gang_size, plan.never_on_spot_gang_size),
+        "verdict": plan.verdict,
+    }
+
+
+def break_even_sentence(break_even: float | None) -> str:
+    """The interval past which spot stops paying, in a sentence (None: none pays).
+
+    >>> break_even_sentence(1.5)
+    'Spot stops paying if you checkpoint less often than every 1.5 h.'
+    >>> break_even_sentence(None)
+    'No checkpoint interval makes spot pay at this preemption rate.'
+    """
+    if break_even is None:
+        return "No checkpoint interval makes spot pay at this preemption rate."
+    return ("Spot stops paying if you checkpoint less often than every "
+            f"{duration_text(break_even)}.")
+
+
+def gang_limit_sentence(largest: int | None, never: int | None) -> str:
+    """The largest synchronous gang that pays and the smallest that never can.
+
+    >>> print(gang_limit_sentence(12, 24))
+    A synchronous job of up to 12 nodes still pays at its own optimal interval; from 24
+    nodes on, spot never pays, even with free, instant checkpoints.
+    >>> gang_limit_sentence(None, None)
+    'With free restarts no gang is too large for spot.'
+    """
+    if never is None:
+        return "With free restarts no gang is too large for spot."
+    return (f"A synchronous job of up to {largest} nodes still pays at its own optimal "
+            f"interval; from {never} nodes on, spot never pays, even with free, instant "
+            "checkpoints.")
+
+
+def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
+                   discount: float) -> Table:
+    """Intervals worked in the exact model: each ``waste`` (None where the interval is
+    shorter than the asynchronous write's persist time), the effective discount, and
+    which to use.
+
+    >>> print(cadences_table([0.25, 4.0, 0.01], [0.1, 0.7, None], 0.6))
+    checkpoint every  waste (exact)                  effective discount  use
+    ----------------  -----------------------------  ------------------  ---------
+    15 min            10.0%                          55.6%               spot
+    4 h               70.0%                          -33.3%              on-demand
+    36 s              shorter than the persist time
+    """
+    rows = []
+    for interval, waste in zip(cadences, wastes):
+        if waste is None:
+            rows.append([duration_text(interval), "shorter than the persist time", "", ""])
+            continue
+        effective = effective_discount(waste, discount)  # None: a waste of 100%
+        rows.append([duration_text(interval), f"{waste:.1%}",
+                     "n/a (no useful hour)" if effective is None else f"{effective:.1%}",
+                     "spot" if effective is not None and effective > 0 else "on-demand"])
+    return Table(["checkpoint every", "waste (exact)", "effective discount", "use"], rows)
+
+
+def gang_plans_table(plans: dict) -> Table:
+    """Gang sizes, each at its own optimal interval: the interval, the waste, the
+    effective discount, and which to use.  ``plans`` maps a gang's nodes to its
+    :class:`spotmath.model.plan.Plan`, or to None where the persist time outlasts the
+    gang's mean time between preemptions.
+
+    >>> import spotmath as sm
+    >>> plans = {n: sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6, n) for n in (1, 32)}
+    >>> print(gang_plans_table({**plans, 512: None}))
+    gang size  checkpoint every                     waste  effective discount  use
+    ---------  -----------------------------------  -----  ------------------  ---------
+    1          21.2 min                             12.6%  54.2%               spot
+    32         3.24 min                             85.0%  -167.0%             on-demand
+    512        persist longer than the gang's MTBF
+    """
+    rows = []
+    for nodes, plan in plans.items():
+        if plan is None:
+            rows.append([nodes, "persist longer than the gang's MTBF", "", "", ""])
+            continue
+        every = plan.recommended_interval_h
+        effective = plan.effective_discount
+        rows.append([nodes, "only on notice" if every is None else duration_text(every),
+                     f"{plan.waste_exact:.1%}",
+                     "n/a" if effective is None else f"{effective:.1%}",
+                     "spot" if plan.verdict == "spot pays" else "on-demand"])
+    return Table(["gang size", "checkpoint every", "waste", "effective discount", "use"],
+                 rows)
