@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import matplotlib
 
-__all__ = ["COLOURS", "ON_DEMAND_COLOUR", "Table", "book_style", "equation", "keep"]
+__all__ = ["COLOURS", "ON_DEMAND_COLOUR", "Table", "book_style", "equation", "keep",
+           "keep_equations"]
 
 ON_DEMAND_COLOUR = "0.25"
 COLOURS = ["#1b6ca8", "#d1495b", "#66a182", "#edae49", "#7b506f", "#00798c"]
@@ -73,12 +74,31 @@ def keep(**values: object) -> None:
     """Store values for the prose, showing nothing where the code runs.
 
     ``keep(waste=w)`` is MyST-NB's ``glue("waste", w, display=False)``: the page then
-    writes ``{glue:text}`waste:.1%` `` and papermill reruns can read it back.
+    writes ``{glue:text}`waste:.1%` `` and papermill reruns can read it back.  NumPy
+    arrays and scalars are stored as plain Python lists and numbers, so a rerun reads
+    ``[0.07, 0.14]`` rather than ``array([0.07, 0.14])``.
     """
+    import numpy as np
     from myst_nb import glue
 
+    def plain(value: object) -> object:
+        if isinstance(value, (np.ndarray, np.generic)):
+            return value.tolist()
+        if isinstance(value, (list, tuple)):
+            return [plain(item) for item in value]
+        if isinstance(value, dict):
+            return {key: plain(item) for key, item in value.items()}
+        return value
+
     for name, value in values.items():
-        glue(name, value, display=False)
+        glue(name, plain(value), display=False)
+
+
+def keep_equations(*names: str) -> None:
+    """Store named derivations for the prose: ``keep_equations("lost-work")`` keeps
+    :func:`equation` ``("lost-work")`` as ``eq_lost_work``, which the page shows with
+    ``{glue:math}`` and a label."""
+    keep(**{"eq_" + name.replace("-", "_"): equation(name) for name in names})
 
 
 def equation(name: str):

@@ -25,7 +25,7 @@ __all__ = ["LIMITS", "BOOKKEEPING_CALLS", "HIDDEN_TAGS", "ChapterStyle", "measur
 LIMITS = {"median_cell": 15, "longest_cell": 30, "bookkeeping_share": 0.15}
 
 #: Calls that store or phrase numbers for the prose rather than compute them.
-BOOKKEEPING_CALLS = frozenset({"keep", "glue", "Table"})
+BOOKKEEPING_CALLS = frozenset({"keep", "keep_equations", "glue", "Table"})
 
 #: Cell tags that keep a cell's code off the page (shown only on a click, or never).
 HIDDEN_TAGS = frozenset({"remove-cell", "remove-input", "hide-input", "hide-cell"})
@@ -142,8 +142,9 @@ def _bookkeeping_lines(source: str, phrasing: set[str]) -> int:
 
 
 def _draws_a_figure(cell) -> bool:
-    return any("image/png" in output.get("data", {}) or "image/svg+xml" in output.get("data", {})
-               for output in cell.get("outputs", []))
+    """Whether a cell's outputs hold an image, shown or glued."""
+    return any(mime.endswith(("image/png", "image/svg+xml"))
+               for output in cell.get("outputs", []) for mime in output.get("data", {}))
 
 
 def measure(path: Path | str) -> ChapterStyle:

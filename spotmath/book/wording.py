@@ -21,7 +21,8 @@ __all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "repl
            "gang_line_sentence", "simulation_sentence", "from_share", "points_sentence",
            "pool_verdict_sentence", "pays", "pool_gangs_table", "exact_law_table",
            "victims_table", "plan_numbers", "break_even_sentence", "gang_limit_sentence",
-           "cadences_table", "gang_plans_table"]
+           "cadences_table", "gang_plans_table", "lost_work_table", "waste_table",
+           "break_even_table", "break_even_summary"]
 
 #: Replays this many standard errors or fewer from the model agree with it.
 AGREE_WITHIN = 2
@@ -455,3 +456,66 @@ def gang_plans_table(plans: dict) -> Table:
                      "spot" if plan.verdict == "spot pays" else "on-demand"])
     return Table(["gang size", "checkpoint every", "waste", "effective discount", "use"],
                  rows)
+
+
+def lost_work_table(cadences: Sequence[float], rate: float, half: Sequence[float],
+                    exact: Sequence[float]) -> Table:
+    """Work lost per preemption at each interval: the first-order ``half`` (T/2) against
+    the ``exact`` mean loss, at preemption ``rate`` per hour.
+
+    >>> print(lost_work_table([1.0], 0.25, [0.5], [0.479]))
+    interval  λT    T/2     exact loss  T/2 overstates by
+    --------  ----  ------  ----------  -----------------
+    1 h       0.25  30 min  28.7 min    4.4%
+    """
+    return Table(["interval", "λT", "T/2", "exact loss", "T/2 overstates by"],
+                 [[duration_text(t), f"{rate * t:.3g}", duration_text(h), duration_text(e),
+                   f"{h / e - 1:.1%}"] for t, h, e in zip(cadences, half, exact)])
+
+
+def waste_table(cadences: Sequence[float], first_order: Sequence[float],
+                exact: Sequence[float]) -> Table:
+    """The waste at each interval without checkpoint cost, first order against exact.
+
+    >>> print(waste_table([0.25], [0.0729], [0.0701]))
+    interval  λ(T/2 + R)  exact (no checkpoint cost)
+    --------  ----------  --------------------------
+    15 min    7.29%       7.01%
+    """
+    return Table(["interval", "λ(T/2 + R)", "exact (no checkpoint cost)"],
+                 [[duration_text(t), f"{f:.2%}", f"{e:.2%}"]
+                  for t, f, e in zip(cadences, first_order, exact)])
+
+
+def break_even_table(cadences: Sequence[float], waste: Sequence[float],
+                     price: Sequence[float | None]) -> Table:
+    """The question's own arithmetic at each interval: the first-order waste, spot's price
+    per useful hour against on-demand (None where the first-order waste reaches 100%), the
+    effective discount, and whether spot pays.
+
+    >>> print(break_even_table([0.25, 4.0], [0.07, 1.2], [0.43, None]))
+    interval  waste λ(T/2 + R)  price vs on-demand  effective discount              spot pays?
+    --------  ----------------  ------------------  ------------------------------  ----------
+    15 min    7.00%             0.430               57.0%                           yes
+    4 h       120.00%           n/a                 n/a (first-order waste ≥ 100%)  no
+    """
+    rows = [[duration_text(t), f"{w:.2%}", "n/a" if ratio is None else f"{ratio:.3f}",
+             "n/a (first-order waste ≥ 100%)" if ratio is None else f"{1 - ratio:.1%}",
+             "yes" if ratio is not None and ratio < 1 else "no"]
+            for t, w, ratio in zip(cadences, waste, price)]
+    return Table(["interval", "waste λ(T/2 + R)", "price vs on-demand", "effective discount",
+                  "spot pays?"], rows)
+
+
+def break_even_summary(free: float | None, first_order: float | None,
+                       exact: float | None) -> str:
+    """The break-even intervals of three models in one clause each.
+
+    >>> print(break_even_summary(6.0, 5.2, None))
+    first order, free checkpoints: 6 h; first order with checkpoint cost: 5.2 h; exact
+    model: none (spot never pays)
+    """
+    named = [("first order, free checkpoints", free),
+             ("first order with checkpoint cost", first_order), ("exact model", exact)]
+    return "; ".join(f"{name}: " + ("none (spot never pays)" if value is None
+                                    else duration_text(value)) for name, value in named)
