@@ -22,7 +22,8 @@ __all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "repl
            "pool_verdict_sentence", "pays", "pool_gangs_table", "exact_law_table",
            "victims_table", "plan_numbers", "break_even_sentence", "gang_limit_sentence",
            "cadences_table", "gang_plans_table", "lost_work_table", "waste_table",
-           "break_even_table", "break_even_summary"]
+           "break_even_table", "break_even_summary", "optima_table",
+           "error_sentence", "break_even_comparison"]
 
 #: Replays this many standard errors or fewer from the model agree with it.
 AGREE_WITHIN = 2
@@ -519,3 +520,70 @@ def break_even_summary(free: float | None, first_order: float | None,
              ("first order with checkpoint cost", first_order), ("exact model", exact)]
     return "; ".join(f"{name}: " + ("none (spot never pays)" if value is None
                                     else duration_text(value)) for name, value in named)
+
+
+def optima_table(optima: Sequence[tuple[float, float, float, float, float]]) -> Table:
+    """Young's, Daly's and the exact optimal interval: each row ``(MTBF, write, Young,
+    Daly, exact)`` in hours, shown in minutes with Young's excess over the exact one.
+
+    >>> print(optima_table([(4.0, 1 / 60, 0.3651, 0.3571, 0.3540)]))
+    MTBF  write C  Young (min)  Daly (min)  exact (min)  Young vs exact
+    ----  -------  -----------  ----------  -----------  --------------
+    4 h   1 min    21.91        21.43       21.24        +3.1%
+    """
+    return Table(["MTBF", "write C", "Young (min)", "Daly (min)", "exact (min)",
+                  "Young vs exact"],
+                 [[duration_text(mtbf), duration_text(write), f"{60 * young:.2f}",
+                   f"{60 * daly:.2f}", f"{60 * exact:.2f}", f"{young / exact - 1:+.1%}"]
+                  for mtbf, write, young, daly, exact in optima])
+
+
+def error_sentence(shortest: float, ten_percent: float | None, rate: float) -> str:
+    """Where the first-order waste is 10% too high: at ``ten_percent`` (λT, None where the
+    restarts alone, an error of ``shortest``, already pass it), at preemption ``rate``.
+
+    >>> error_sentence(0.02, 0.9, 0.25)
+    'the first-order waste is 10% too high once λT reaches 0.90, an interval of 3.6 h'
+    >>> print(error_sentence(0.12, None, 0.25))
+    the first-order waste is already 12% too high at the shortest intervals, from the
+    restarts alone
+    """
+    if ten_percent is None:
+        return (f"the first-order waste is already {shortest:.0%} too high at the shortest "
+                "intervals, from the restarts alone")
+    return ("the first-order waste is 10% too high once λT reaches "
+            f"{ten_percent:.2f}, an interval of {duration_text(ten_percent / rate)}")
+
+
+def break_even_comparison(first_order: float | None, exact: float | None,
+                          other: float | None, preemptible: bool) -> dict:
+    """The break-even interval in three models, for the prose: how the exact one compares
+    with the first-order one (``exact_vs_first_order``), how far apart the two restart
+    variants are (``variant_difference``), and the table (``tbl_break_even_models``).
+    None is an interval that does not exist (spot never pays).
+
+    >>> found = break_even_comparison(5.0, 6.2, 6.1, True)
+    >>> found["exact_vs_first_order"], found["variant_difference"]
+    ('is longer than', '1.61%')
+    >>> print(found["tbl_break_even_models"])
+    model                                      break-even interval
+    -----------------------------------------  -------------------
+    first order, C/T + λ(T/2 + R)              5 h
+    exact, restart preemptible (this chapter)  6.2 h
+    exact, restart protected                   6.1 h
+    """
+    def variant(preemptible: bool) -> str:
+        return "preemptible" if preemptible else "protected"
+
+    if first_order is None or exact is None:
+        comparison = "differs from"
+    else:
+        comparison = "is longer than" if exact > first_order else "is shorter than"
+    table = Table(["model", "break-even interval"], [
+        ["first order, C/T + λ(T/2 + R)", duration_text(first_order)],
+        [f"exact, restart {variant(preemptible)} (this chapter)", duration_text(exact)],
+        [f"exact, restart {variant(not preemptible)}", duration_text(other)]])
+    return {"exact_vs_first_order": comparison,
+            "variant_difference": "n/a" if other is None or exact is None
+            else f"{abs(other / exact - 1):.2%}",
+            "tbl_break_even_models": table}
