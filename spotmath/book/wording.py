@@ -23,7 +23,8 @@ __all__ = ["AGREE_WITHIN", "joined", "hazard_verdict", "interval_or_none", "repl
            "victims_table", "plan_numbers", "break_even_sentence", "gang_limit_sentence",
            "cadences_table", "gang_plans_table", "lost_work_table", "waste_table",
            "break_even_table", "break_even_summary", "optima_table",
-           "error_sentence", "break_even_comparison"]
+           "error_sentence", "break_even_comparison", "gangs_table", "with_node_counts",
+           "wall_table"]
 
 #: Replays this many standard errors or fewer from the model agree with it.
 AGREE_WITHIN = 2
@@ -587,3 +588,52 @@ def break_even_comparison(first_order: float | None, exact: float | None,
             "variant_difference": "n/a" if other is None or exact is None
             else f"{abs(other / exact - 1):.2%}",
             "tbl_break_even_models": table}
+
+
+def gangs_table(gangs: Sequence[tuple[int, float, float, float, float]],
+                discount: float) -> Table:
+    """Each gang at its own optimal interval: rows ``(nodes, gang rate per hour, chance of
+    an hour without a preemption, optimal interval, waste)``, with the effective discount
+    and which to use.
+
+    >>> print(gangs_table([(8, 2.0, 0.1353, 0.13, 0.41)], 0.6))
+    nodes  gang MTBF  P(no preemption in 1 h)  optimal interval  waste  effective discount  use
+    -----  ---------  -----------------------  ----------------  -----  ------------------  ----
+    8      30 min     13.5%                    7.8 min           41.0%  32.2%               spot
+    """
+    rows = []
+    for nodes, rate, survival, interval, waste in gangs:
+        effective = effective_discount(waste, discount)  # None: a waste of 100%
+        rows.append([nodes, duration_text(1 / rate), f"{100 * survival:.3g}%",
+                     duration_text(interval), f"{waste:.1%}",
+                     "n/a (no useful hour)" if effective is None else f"{effective:.1%}",
+                     "spot" if effective is not None and effective > 0 else "on-demand"])
+    return Table(["nodes", "gang MTBF", "P(no preemption in 1 h)", "optimal interval",
+                  "waste", "effective discount", "use"], rows)
+
+
+def with_node_counts(limits: dict) -> dict:
+    """Gang limits as numbers and as the prose shows them: each ``name`` also as
+    ``name_text``, 'N nodes' or 'no limit' (None).
+
+    >>> found = with_node_counts({"max_gang_size": 13, "never_on_spot_gang_size": None})
+    >>> found["max_gang_size"], found["max_gang_size_text"], found["never_on_spot_gang_size_text"]
+    (13, '13 nodes', 'no limit')
+    """
+    return {**limits, **{f"{name}_text": "no limit" if value is None else f"{value} nodes"
+                         for name, value in limits.items()}}
+
+
+def wall_table(gang_sizes: Sequence[int], mtbfs: Sequence[float], pays) -> Table:
+    """Spot or on-demand by gang size (rows) and per-node MTBF (columns, hours), from
+    ``pays[i][j]``: whether spot pays for gang ``i`` at MTBF ``j``.
+
+    >>> print(wall_table([1, 64], [1.0, 24.0], [[True, True], [False, True]]))
+    nodes \\ MTBF  1 h        24 h
+    ------------  ---------  ----
+    1             spot       spot
+    64            ON-DEMAND  spot
+    """
+    return Table(["nodes \\ MTBF"] + [duration_text(m) for m in mtbfs],
+                 [[n] + ["spot" if ok else "ON-DEMAND" for ok in row]
+                  for n, row in zip(gang_sizes, pays)])
