@@ -104,12 +104,18 @@ def _called(node: ast.AST) -> set[str]:
 
 
 def _wording_names(cells: list[str]) -> set[str]:
-    """The names a chapter imports from :mod:`spotmath.book.wording`."""
+    """The names a chapter imports from :mod:`spotmath.book.wording` (all of its public
+    names where it imports the module itself)."""
+    from . import wording
+
     names = set()
     for source in cells:
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("wording"):
                 names |= {alias.asname or alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and any(
+                    alias.name == "wording" for alias in node.names):
+                names |= set(wording.__all__)
     return names
 
 
