@@ -45,7 +45,7 @@ from ..inputs import InputError, check_parameters
 
 __all__ = ["Simulation", "Segment", "Timeline", "PoolTimeline", "SEGMENT_KINDS",
            "exposure", "simulate",
-           "simulate_reference", "timeline", "gap_scale", "waste_curve"]
+           "simulate_reference", "timeline", "gap_scale", "waste_curve", "curve_break_even"]
 
 _DONE = 1e-9  # work left below this fraction of an interval counts as finished
 
@@ -732,3 +732,53 @@ def waste_curve(
               .waste() for t, s in zip(intervals, seeds)]
     waste, error = zip(*points) if points else ((), ())
     return np.array(waste), np.array(error)
+
+
+def curve_break_even(intervals, waste, spot_discount: float) -> float | None:
+    """Where a simulated waste curve first reaches the discount past its minimum.
+
+    The crossing is interpolated linearly in the logarithm of the interval between the
+    last point below the discount and the first at or above it (the break-even of
+    :func:`spotmath.model.numerics.break_even_interval`, read off a sampled curve).
+
+    Parameters
+    ----------
+    intervals : array_like
+        Increasing compute intervals T, hours.
+    waste : array_like
+        The waste at each, fractions (:func:`waste_curve`).
+    spot_discount : float
+        The discount against on-demand, in (0, 1).
+
+    Returns
+    -------
+    float or None
+        The break-even interval, hours; None where the curve stays below the discount
+        past its minimum (or is empty).
+
+    Raises
+    ------
+    InputError
+        A discount outside (0, 1), or intervals and wastes of different lengths.
+
+    Examples
+    --------
+    >>> round(curve_break_even([1.0, 2.0, 4.0], [0.3, 0.5, 0.7], 0.6), 6)
+    2.828427
+    >>> curve_break_even([1.0, 2.0], [0.3, 0.5], 0.6) is None
+    True
+    """
+    (spot_discount,) = check_parameters(scalar=True, spot_discount=spot_discount)
+    intervals, waste = np.asarray(intervals, dtype=float), np.asarray(waste, dtype=float)
+    if intervals.shape != waste.shape:
+        raise InputError(f"waste: one value per interval, got {waste.size} for "
+                         f"{intervals.size} intervals")
+    best = int(np.argmin(waste)) if waste.size else 0
+    past = np.arange(len(waste)) > best
+    above = np.nonzero((waste >= spot_discount) & past)[0]
+    if not above.size:
+        return None
+    j = above[0]
+    x0, x1 = np.log(intervals[j - 1]), np.log(intervals[j])
+    share = (spot_discount - waste[j - 1]) / (waste[j] - waste[j - 1])
+    return float(np.exp(x0 + share * (x1 - x0)))

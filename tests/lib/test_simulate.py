@@ -224,3 +224,19 @@ def test_a_timeline_tiles_its_run_and_adds_up_to_what_the_run_reports(seed):
     assert run.total("checkpoint") + run.total("notice-write") == pytest.approx(
         reference.checkpoints[0], abs=1e-9)
     assert run.total("compute") == pytest.approx(kwargs["work"], abs=1e-9)
+
+
+def test_a_curves_break_even_is_the_crossing_of_a_log_linear_waste():
+    """On a waste that is exactly linear in log T the interpolated crossing is exact:
+    w = 0.1 + 0.2 ln T reaches 0.6 at T = e^2.5; a curve that dips first is read past its
+    minimum, one that never reaches the discount has none."""
+    from spotmath.model.simulate import curve_break_even
+
+    intervals = np.geomspace(0.5, 40, 9)
+    waste = 0.1 + 0.2 * np.log(intervals)
+    assert curve_break_even(intervals, waste, 0.6) == pytest.approx(math.exp(2.5), rel=1e-12)
+    dipping = np.array([0.9, 0.2, 0.3, 0.7])  # above the discount only before its minimum
+    assert curve_break_even([1.0, 2.0, 3.0, 4.0], dipping, 0.6) == pytest.approx(
+        math.exp(np.log(3) + 0.75 * (np.log(4) - np.log(3))), rel=1e-12)
+    assert curve_break_even(intervals, waste / 10, 0.6) is None
+    assert curve_break_even([], [], 0.6) is None
