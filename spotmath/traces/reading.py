@@ -40,6 +40,7 @@ import csv
 import io
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -50,7 +51,7 @@ from ..inputs import MAX_HOURS, InputError, check_choice, parse_number
 from ..model.calibration import observed_rate
 
 __all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
-           "write_trace", "read_group_sizes", "read_file", "MAX_FILE_BYTES"]
+           "write_trace", "trace_of_lives", "read_group_sizes", "read_file", "MAX_FILE_BYTES"]
 
 #: The trace formats :func:`read_trace` reads.
 FORMATS = ("spotmath", "bamboo")
@@ -481,6 +482,50 @@ def write_trace(trace: Trace, path: str | Path) -> Path:
         for seconds, node, event in rows:
             handle.write(f"{float(seconds)!r},{node},{event}\n")
     return path
+
+
+def trace_of_lives(launches: Sequence[float], kills: Sequence[float],
+                   name: str = "lives.csv") -> Trace:
+    """One instance's lives as a trace: up at each launch, preempted at each kill.
+
+    Read by the same rules as a file in the documented format with those rows, so a
+    replay of it is the replay of that file.
+
+    Parameters
+    ----------
+    launches : sequence of float
+        When each life began, seconds, in order.
+    kills : sequence of float
+        When each life was killed, seconds: one per launch, or one fewer, the last life
+        still running when observation stopped (a censored lifetime, of no length).
+    name : str, optional
+        The trace's name (default ``lives.csv``).
+
+    Returns
+    -------
+    Trace
+
+    Raises
+    ------
+    InputError
+        A kill before its launch, or a count of kills that is not the launches' or one
+        fewer.
+
+    Examples
+    --------
+    >>> trace = trace_of_lives([0.0, 40.0, 100.0], [30.0, 90.0])
+    >>> trace.preemptions, trace.censored, round(trace.node_hours * 3600, 6)
+    (2, 1, 80.0)
+    """
+    if len(kills) not in (len(launches), len(launches) - 1):
+        raise InputError(f"{name}: {len(kills)} kills for {len(launches)} launches (one "
+                         "for each, or one fewer where the last life is still running)")
+    rows = [HEADER]
+    for number, launched in enumerate(launches):
+        rows.append(f"{float(launched)!r},run,up")
+        if number < len(kills):
+            rows.append(f"{float(kills[number])!r},run,preempted")
+    return _read_slowly(Path(name), ("\n".join(rows) + "\n").encode(), "spotmath")
 
 
 @dataclass(frozen=True)

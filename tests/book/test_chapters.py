@@ -839,8 +839,8 @@ def test_real_preemptions_reads_your_own_trace(tmp_path):
 #: Chapters written in the house style of "A book that reads like one" from their first
 #: line; the others follow as they are rewritten (``python scripts/house_style.py``).
 HOUSE_STYLE = ["intro", "waste", "break_even", "checkpoint_cost", "exact_model", "notice",
-               "two_level", "simulation", "gangs", "deadlines", "fleet", "cluster",
-               "your_numbers"]
+               "two_level", "simulation", "gangs", "deadlines", "calibration", "fleet",
+               "cluster", "your_numbers"]
 
 
 @pytest.mark.parametrize("name", HOUSE_STYLE)

@@ -10,26 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spotmath.traces.reading import read_trace
+from spotmath.traces.reading import trace_of_lives
 from spotmath.traces.replay import replay
 
 DATA = Path(__file__).resolve().parents[2] / "book" / "data" / "gpu" / \
     "checkpoint_costs_h200.json"
 
 
-def killed_run_trace(run: dict, folder: Path) -> Path:
-    """The run's lives as an instance trace: up at each launch, preempted at each kill;
-    the last life, still running at the horizon, has an up and no end (censored)."""
-    lines = ["time_s,node,event"]
-    for life in run["lives"][:-1]:
-        lines += [f"{life['launched_s']!r},run,up", f"{life['killed_s']!r},run,preempted"]
-    lines.append(f"{run['lives'][-1]['launched_s']!r},run,up")
-    path = folder / "killed-run.csv"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
-def test_the_replay_keeps_what_the_killed_run_committed(tmp_path):
+def test_the_replay_keeps_what_the_killed_run_committed():
     """At the run's own interval (its mean compute between commits), mean write and mean
     restart, the replay's useful compute over the lives that ended equals the compute the
     run had committed by its last kill, to within one training step."""
@@ -42,7 +30,9 @@ def test_the_replay_keeps_what_the_killed_run_committed(tmp_path):
     interval = float(np.mean(np.diff([0.0] + held[:-1])))  # the lives that ended
     write = float(np.mean([c["write_s"] for c in commits]))
     restart = float(np.mean(run["restart_s"]))
-    trace = read_trace(killed_run_trace(run, tmp_path))
+    lives = run["lives"]  # the last, still running at the horizon, is censored
+    trace = trace_of_lives([life["launched_s"] for life in lives],
+                           [life["killed_s"] for life in lives[:-1]])
     replayed = replay(trace, interval / 3600, write / 3600, restart / 3600)
     assert replayed.censored == 1 and replayed.lifetimes_used == len(run["lives"]) - 1
     step = data["hf_trainer_125M"]["step_s_median"]

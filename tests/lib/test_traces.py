@@ -778,3 +778,21 @@ def test_a_device_or_folder_is_refused_before_it_is_read(cli, tmp_path, command)
         assert done.returncode == 2, done.stdout
         assert done.stderr.count("\n") == 1
         assert f"error: {name}: not a regular file" in done.stderr, done.stderr
+
+
+def test_a_trace_of_lives_is_the_trace_its_file_reads_as(tmp_path):
+    """trace_of_lives against read_trace on the same rows written by hand: the same
+    lifetimes, ends and censoring; a kill count that fits no launches is refused."""
+    from spotmath.traces.reading import read_trace, trace_of_lives
+
+    path = tmp_path / "lives.csv"
+    path.write_text("time_s,node,event\n0.0,run,up\n30.5,run,preempted\n40.0,run,up\n"
+                    "90.25,run,preempted\n100.0,run,up\n")
+    by_hand, built = read_trace(path), trace_of_lives([0.0, 40.0, 100.0], [30.5, 90.25])
+    for field in ("up", "down", "preempted"):
+        assert np.array_equal(getattr(by_hand, field), getattr(built, field)), field
+    assert (by_hand.start, by_hand.end, by_hand.resolution) == \
+        (built.start, built.end, built.resolution)
+    assert built.preemptions == 2 and built.censored == 1
+    with pytest.raises(InputError, match=r"^lives\.csv: 3 kills for 1 launches"):
+        trace_of_lives([0.0], [1.0, 2.0, 3.0])
