@@ -9,8 +9,6 @@ input passes through
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from numpy.typing import ArrayLike
 
 from ..docs import fill_doc
@@ -32,17 +30,6 @@ __all__ = [
 ]
 
 SECONDS_PER_HOUR = 3600.0
-
-
-def _f() -> dict[str, Callable]:
-    return {
-        "fraction": _generated.interrupted_fraction,
-        "bucket": _generated.bucket_rate,
-        "observed": _generated.observed_rate,
-        "write": _generated.checkpoint_write_time,
-        "elastic": _generated.elastic_waste,
-        "price": _generated.useful_hour_price,
-    }
 
 
 @fill_doc
@@ -82,7 +69,7 @@ def interrupted_fraction(preemption_rate: ArrayLike, exposure: ArrayLike) -> Num
     0.6321
     """
     rate, hours = check_parameters(preemption_rate=preemption_rate, exposure=exposure)
-    return as_output(_f()["fraction"](rate, hours))
+    return as_output(_generated.interrupted_fraction(rate, hours))
 
 
 @fill_doc
@@ -125,7 +112,7 @@ def rate_from_interrupted_fraction(interrupted_fraction: ArrayLike, exposure: Ar
     """
     fraction, hours = check_parameters(interrupted_fraction=interrupted_fraction,
                                        exposure=exposure)
-    return as_output(_f()["bucket"](fraction, hours))
+    return as_output(_generated.bucket_rate(fraction, hours))
 
 
 @fill_doc
@@ -169,7 +156,7 @@ def observed_rate(count: ArrayLike, units: ArrayLike, window: ArrayLike) -> Numb
     0.002
     """
     failures, units_, hours = check_parameters(count=count, units=units, window=window)
-    return as_output(_f()["observed"](failures, units_, hours))
+    return as_output(_generated.observed_rate(failures, units_, hours))
 
 
 @fill_doc
@@ -214,7 +201,7 @@ def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: Array
     count, per, rate = check_parameters(parameter_count=parameter_count,
                                         bytes_per_parameter=bytes_per_parameter,
                                         bandwidth=bandwidth)
-    return as_output(_f()["write"](count, per, rate * SECONDS_PER_HOUR))
+    return as_output(_generated.checkpoint_write_time(count, per, rate * SECONDS_PER_HOUR))
 
 
 def checkpoint_from_state(state, write_bandwidth, snapshot_bandwidth=None
@@ -354,7 +341,7 @@ def elastic_waste(preemption_rate: ArrayLike, gang_size: int, rendezvous: ArrayL
     rate, size, pause, restart = check_parameters(
         preemption_rate=preemption_rate, gang_size=gang_size, rendezvous=rendezvous,
         restart_time=restart_time)
-    return as_output(_f()["elastic"](rate, size, pause, restart))
+    return as_output(_generated.elastic_waste(rate, size, pause, restart))
 
 
 @fill_doc
@@ -397,4 +384,4 @@ def useful_hour_price(waste: ArrayLike, price_discount: ArrayLike = 0.0,
     """
     wasted, discount, used = check_parameters(waste=waste, price_discount=price_discount,
                                               utilization=utilization)
-    return as_output(_f()["price"](wasted, discount, used))
+    return as_output(_generated.useful_hour_price(wasted, discount, used))

@@ -22,7 +22,6 @@ A lifetime recorded as 0 (up and preempted in the same clock tick) lies somewher
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from functools import cache
 
@@ -51,13 +50,6 @@ def _chi2_quantile(probability: float, dof: float) -> float:
     """The chi-squared quantile, as ``scipy.stats.chi2.ppf`` computes it (without importing
     scipy.stats, which takes half a second)."""
     return 2 * float(gammaincinv(dof / 2, probability))
-
-
-def _f() -> dict[str, Callable]:
-    return {
-        "profile": _generated.weibull_profile_log_likelihood,
-        "scale": _generated.weibull_scale_mle,
-    }
 
 
 def rate_interval(count: int, exposure: float, level: float = LEVEL) -> tuple[float, float]:
@@ -148,7 +140,7 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
     scaled = lifetimes[lifetimes > 0] / unit
     logs = np.log(scaled)
     log_sum = float(np.sum(np.log(lifetimes[preempted] / unit)))
-    profile = _f()["profile"]
+    profile = _generated.weibull_profile_log_likelihood
 
     def loglik(shape: float) -> float:
         return float(profile(shape, count, np.sum(np.exp(shape * logs)), log_sum))
@@ -167,7 +159,7 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
                          f"within [{_SHAPES[0]:g}, {_SHAPES[1]:g}]")
     low = brentq(above, _SHAPES[0], shape, xtol=1e-12, rtol=1e-12)
     high = brentq(above, shape, _SHAPES[1], xtol=1e-12, rtol=1e-12)
-    scale = unit * float(_f()["scale"](shape, count, np.sum(np.exp(shape * logs))))
+    scale = unit * float(_generated.weibull_scale_mle(shape, count, np.sum(np.exp(shape * logs))))
     p_value = float(chdtrc(1, max(2 * (top - loglik(1.0)), 0.0)))  # chi-squared, 1 dof
     return WeibullFit(shape=shape, shape_ci95=(low, high), scale_h=scale,
                       p_value_poisson=p_value, zero_lifetimes=int(np.count_nonzero(zero)))

@@ -39,9 +39,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from functools import cache
 
 import numpy as np
 
@@ -62,16 +60,6 @@ GRID_STEP = 1e-3
 #: A write that ends this close to a preemption (as a share of a segment, or of the
 #: lifetime for age-dependent schedules) counts as done: clock ticks make ties common.
 _EDGE = 1e-9
-
-
-@cache
-def _f() -> dict[str, Callable]:
-    return {
-        "local": _generated.local_rate_interval,
-        "first": _generated.local_rate_first_interval,
-        "rho": _generated.bulk_fraction,
-        "bulk_rate": _generated.bulk_gang_rate,
-    }
 
 
 def useful_compute(lifetimes: np.ndarray, interval: float, checkpoint_cost: float,
@@ -410,12 +398,12 @@ def _local_rate_ends(shape: float, scale: float, cost: float, restart: float,
     if horizon / cost > 1e6:
         raise InputError(f"checkpoint_cost: {cost:g} h is too short for lifetimes of "
                          f"{horizon:g} h (over a million writes each)")
-    local = _f()["local"]
+    local = _generated.local_rate_interval
     ends, saved = [], [0.0]
     age = restart
     while age <= horizon:
         if age == 0 and shape > 1:  # no hazard at age 0: the self-consistent first interval
-            step = float(_f()["first"](cost, scale, shape))
+            step = float(_generated.local_rate_first_interval(cost, scale, shape))
         else:
             step = float(local(cost, scale, shape, age))
         age += step + cost
@@ -555,7 +543,7 @@ def bulk_gang_rate(preemption_rate: float, nodes, bulk_fraction: float):
     sizes = np.asarray(nodes)
     for size in sizes.flat:
         check_gang_size("nodes", size)
-    return as_output(_f()["bulk_rate"](rate, sizes.astype(float), fraction))
+    return as_output(_generated.bulk_gang_rate(rate, sizes.astype(float), fraction))
 
 
 def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float:
@@ -572,7 +560,7 @@ def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float
     if size < 2:
         raise InputError("nodes: a bulk share needs a gang of 2 or more")
     (measured,) = check_parameters(scalar=True, gang_rate=gang_rate)
-    return float(_f()["rho"](rate, size, measured))
+    return float(_generated.bulk_fraction(rate, size, measured))
 
 
 def fit_bulk_fraction(preemption_rate: float, gangs: list[tuple[int, int, float]]) -> float:
@@ -596,7 +584,7 @@ def fit_bulk_fraction(preemption_rate: float, gangs: list[tuple[int, int, float]
     if not np.any(sizes > 1):
         raise InputError("nodes: fitting a bulk share needs a gang of 2 or more")
     def minus_loglik(rho: float) -> float:
-        mean = hours * _f()["bulk_rate"](rate, sizes, rho)
+        mean = hours * _generated.bulk_gang_rate(rate, sizes, rho)
         return float(np.sum(mean - counts * np.log(mean)))
 
     found = minimize_scalar(minus_loglik, bounds=(0.0, 1.0), method="bounded",
