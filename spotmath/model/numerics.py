@@ -55,11 +55,11 @@ __all__ = [
     "never_on_spot_gang_size",
     "waste_floor",
     "no_periodic_share",
-    "WORDS",
+    "REFUSALS",
 ]
 
 #: The refusal to price spot at a waste of 100% or more, written once (the page fills it).
-WORDS = {
+REFUSALS = {
     "unpriced": "{name}: must be a fraction in [0, 1) to price spot, got {value:g} (at 100% "
                 "no hour is useful; a first-order waste of 100% or more means the "
                 "approximation has broken down: use the exact model)",
@@ -455,7 +455,7 @@ def relative_price(waste: ArrayLike, spot_discount: ArrayLike) -> Number:
     waste = np.asarray(waste, dtype=float)
     if np.any(~np.isfinite(waste)) or np.any(waste < 0) or np.any(waste >= 1):
         bad = waste[~np.isfinite(waste) | (waste < 0) | (waste >= 1)].flat[0]
-        raise InputError(WORDS["unpriced"].format(name="waste", value=bad))
+        raise InputError(REFUSALS["unpriced"].format(name="waste", value=bad))
     return as_output((1 - discount) / (1 - waste))
 
 

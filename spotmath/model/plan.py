@@ -10,8 +10,8 @@ from ..inputs import InputError, check_choice, check_gang_size, check_parameters
 from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
-           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT", "FORMATS", "DURATION_UNITS",
-           "USAGE", "VERDICTS"]
+           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT", "NUMBER_TEMPLATES",
+           "DURATION_UNITS", "USAGE", "VERDICTS"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -45,7 +45,7 @@ REFUSALS = {
                           "yet; plan them without it",
     "levels_first_order": "{name}: two-level checkpoints are planned with the exact model "
                           "(the first-order optimum is shown beside it)",
-    "persist_protected": two_level.WORDS["persist_protected"],
+    "persist_protected": two_level.REFUSALS["persist_protected"],
     "without_fast_write": "{name}: given without a fast write ({fast}); give it too",
     "loss_needed": "{name}: required with a fast write: the share of preemptions that take "
                    "the fast copies with them, 0 to 1",
@@ -123,8 +123,8 @@ TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_in
 
 #: How the plan writes its numbers, written once (the page fills the same templates):
 #: a duration in the unit :data:`DURATION_UNITS` picks, a share as a percentage.
-FORMATS = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}", "none": "none",
-           "no_share": "n/a"}
+NUMBER_TEMPLATES = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}",
+                    "none": "none", "no_share": "n/a"}
 #: The units :func:`duration_text` writes, in order: ``[unit, below, times, per]``: a
 #: duration shorter than ``below`` hours (None: any) is written as hours * times / per.
 DURATION_UNITS = [["s", 1 / 60, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1],
@@ -150,7 +150,7 @@ def duration_text(hours: float | None) -> str:
     -------
     str
         Three significant figures in the largest unit that keeps the number at least 1
-        (:data:`FORMATS`, :data:`DURATION_UNITS`).
+        (:data:`NUMBER_TEMPLATES`, :data:`DURATION_UNITS`).
 
     Examples
     --------
@@ -158,14 +158,16 @@ def duration_text(hours: float | None) -> str:
     ('21.2 min', '6.18 h', '45 s')
     """
     if hours is None:
-        return FORMATS["none"]
+        return NUMBER_TEMPLATES["none"]
     unit, _, times, per = next(row for row in DURATION_UNITS
                                if row[1] is None or hours < row[1])
-    return FORMATS["duration"].format(value=hours * times / per, unit=unit)
+    return NUMBER_TEMPLATES["duration"].format(value=hours * times / per, unit=unit)
 
 
 def _percent(share: float | None) -> str:
-    return FORMATS["no_share"] if share is None else FORMATS["share"].format(share=share)
+    if share is None:
+        return NUMBER_TEMPLATES["no_share"]
+    return NUMBER_TEMPLATES["share"].format(share=share)
 
 
 @dataclass(frozen=True)

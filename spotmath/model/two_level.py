@@ -35,11 +35,11 @@ from .intervals import exact_interval
 from .solving import Number, as_output, check_model
 
 __all__ = ["Pattern", "waste", "best_interval", "optimum", "first_order_optimum",
-           "loss_break_even", "check_persist", "MOST_SEGMENTS", "WORDS"]
+           "loss_break_even", "check_persist", "MOST_SEGMENTS", "REFUSALS"]
 
 #: The refusals the plan and the page share, written once (``{name}`` is the parameter;
 #: the page fills the same templates).
-WORDS = {
+REFUSALS = {
     "persist_protected": "{name}: asynchronous durable writes with two levels are derived "
                          "for preemptible restarts only",
     "no_interval": "{name}: no optimal interval within 300 mean times between events (the "
@@ -213,7 +213,7 @@ def check_persist(persist: float | str, preemptible: bool, shortest_period: floa
     """
     (persist,) = check_parameters(scalar=True, persist=persist)
     if persist > 0 and not preemptible:
-        raise InputError(WORDS["persist_protected"].format(name="persist"))
+        raise InputError(REFUSALS["persist_protected"].format(name="persist"))
     if persist > shortest_period * (1 + 1e-12):  # P = nT given as decimals may round up
         raise InputError(f"persist: {persist:g} h is longer than the compute between durable "
                          f"writes (nT = {shortest_period:g} h); a snapshot must be durable "
@@ -328,7 +328,7 @@ def _roots(setting: _Setting, every: np.ndarray) -> np.ndarray:
         if not below.any():
             break
         if (high[below] >= longest).any():
-            raise InputError(WORDS["no_interval"].format(name="preemption_rate"))
+            raise InputError(REFUSALS["no_interval"].format(name="preemption_rate"))
         low, at_low = np.where(below, high, low), np.where(below, at_high, at_low)
         high = np.where(below, np.minimum(high * 2, longest), high)
         at_high = np.where(below, setting.condition(high, every), at_high)
@@ -502,7 +502,7 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
     smallest one where :func:`_bound` is the deciding bound, which grows with n)."""
     chance = _rollback_chance(setting)
     if chance < 1e-250:  # the bounds' cλnT underflows to 0; n would be astronomical
-        raise InputError(WORDS["loss_too_small"].format(
+        raise InputError(REFUSALS["loss_too_small"].format(
             name="level1_loss", loss=setting.loss, most=MOST_SEGMENTS))
 
     def reaches(every: int) -> bool:
@@ -512,7 +512,7 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
     high = 2
     while not reaches(high):
         if high > MOST_SEGMENTS:
-            raise InputError(WORDS["loss_too_small"].format(
+            raise InputError(REFUSALS["loss_too_small"].format(
                 name="level1_loss", loss=setting.loss, most=MOST_SEGMENTS))
         high *= 2
     low = high // 2
@@ -599,7 +599,7 @@ def _started(setting: _Setting) -> np.ndarray:
         raise InputError("level1_cost: must be above 0 for an optimum (free fast writes "
                          "are best written continuously)")
     if setting.loss <= 0:
-        raise InputError(WORDS["loss_zero"].format(name="level1_loss"))
+        raise InputError(REFUSALS["loss_zero"].format(name="level1_loss"))
     start = [1.0]
     if setting.loss < 1 and setting.durable > setting.fast:
         fast, durable = first_order_optimum(
@@ -608,7 +608,7 @@ def _started(setting: _Setting) -> np.ndarray:
         guess = durable / fast
         start += [float(max(1, math.floor(guess))), float(max(1, math.ceil(guess)))]
     if not math.isfinite(float(setting.period(0.0, 1.0))):
-        raise InputError(WORDS["never_completes"].format(
+        raise InputError(REFUSALS["never_completes"].format(
             name="preemption_rate", rate=setting.rate, durable=setting.durable))
     return _ratios(setting, np.array(start))[1]
 

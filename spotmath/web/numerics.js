@@ -44,7 +44,7 @@
 
   function relativePrice(waste, discount) {
     if (!Number.isFinite(waste) || waste < 0 || waste >= 1) {
-      throw new InputError(fill(D.MODEL_WORDS.unpriced, { name: "waste", value: waste }));
+      throw new InputError(fill(D.MODEL_REFUSALS.unpriced, { name: "waste", value: waste }));
     }
     return (1 - discount) / (1 - waste);
   }

@@ -4,7 +4,7 @@
 // The checks come from inputs.js, the numbers from numerics.js and two_level.js (ports of
 // the Python modules of those names, every formula from formulas.js, printed from the
 // SymPy derivations); the words of the refusals and the table, and how the table writes
-// durations and shares, from data.js (spotmath.model.plan's REFUSALS, REPORT, FORMATS and
+// durations and shares, from data.js (spotmath.model.plan's REFUSALS, REPORT, NUMBER_TEMPLATES and
 // DURATION_UNITS, written once in Python), filled as Python fills them (format.js).
 // tests/lib/test_web.py compares the page with the command for hundreds of parameter sets,
 // good and bad, character for character.
@@ -23,17 +23,17 @@
           twoLevelLossBreakEven } = root.spotmathTwoLevel;
   const CHOICES = D.PLAN_CHOICES;
   const MODELS = CHOICES.model;
-  const FORMATS = D.PLAN_FORMATS;
+  const TEMPLATES = D.NUMBER_TEMPLATES;
 
   // duration_text: in the unit of DURATION_UNITS ([unit, below, times, per]) that fits
   function durationText(hours) {
-    if (hours === null || hours === undefined) return FORMATS.none;
+    if (hours === null || hours === undefined) return TEMPLATES.none;
     const [unit, , times, per] = D.DURATION_UNITS.find(
       ([, below]) => below === null || hours < below);
-    return fill(FORMATS.duration, { value: hours * times / per, unit });
+    return fill(TEMPLATES.duration, { value: hours * times / per, unit });
   }
 
-  const percent = (share) => (share === null ? FORMATS.no_share : fill(FORMATS.share, { share }));
+  const percent = (share) => (share === null ? TEMPLATES.no_share : fill(TEMPLATES.share, { share }));
   const finite = (hours) => (Number.isFinite(hours) ? hours : null);
   const VERDICTS = D.PLAN_VERDICTS;
   const verdictOf = (effective) =>

@@ -13,12 +13,12 @@
 
   const MOST_SEGMENTS = D.MOST_SEGMENTS;
 
-  // spotmath.model.two_level.WORDS: the InputError of one of its parameters, under the
+  // spotmath.model.two_level.REFUSALS: the InputError of one of its parameters, under the
   // option's name (spotmath.model.plan.OPTION_NAMES) and with the parameter's (as Python's
   // .name)
   function levelError(key, name, values) {
     const option = D.OPTION_NAMES[name] ?? name;
-    const error = new InputError(fill(D.TWO_LEVEL_WORDS[key], { ...values, name: option }));
+    const error = new InputError(fill(D.TWO_LEVEL_REFUSALS[key], { ...values, name: option }));
     error.parameter = name;
     return error;
   }

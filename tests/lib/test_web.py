@@ -305,9 +305,9 @@ def test_python_number_formatting():
 
 def _templates() -> dict[str, str]:
     """Every template the page fills, by where it is written in Python."""
-    sources = {"inputs.WORDS": inputs.WORDS, "numerics.WORDS": numerics.WORDS,
-               "two_level.WORDS": two_level.WORDS, "plan.REFUSALS": plan.REFUSALS,
-               "plan.REPORT": plan.REPORT, "plan.FORMATS": plan.FORMATS,
+    sources = {"inputs.WORDS": inputs.WORDS, "numerics.REFUSALS": numerics.REFUSALS,
+               "two_level.REFUSALS": two_level.REFUSALS, "plan.REFUSALS": plan.REFUSALS,
+               "plan.REPORT": plan.REPORT, "plan.NUMBER_TEMPLATES": plan.NUMBER_TEMPLATES,
                "plan.USAGE": plan.USAGE}
     return {f"{where}[{key!r}]": template for where, words in sources.items()
             for key, template in words.items()}
