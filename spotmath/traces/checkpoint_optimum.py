@@ -66,7 +66,7 @@ def stint_progress(checkpoints: Checkpoints, dead: float, tick: float, ticks: in
     >>> done.round(3).tolist(), written.round(3).tolist()
     ([0.0, 0.8, 1.8, 2.7, 3.7, 4.6], [0.0, 0.0, 0.0, 2.0, 2.0, 4.0])
     """
-    interval, write = checkpoints.interval, checkpoints.cost
+    interval, write = checkpoints.interval, checkpoints.write
     working = np.maximum(np.arange(ticks + 1) * tick - dead, 0.0)
     cycles = np.floor(working / (interval + write) + TOLERANCE)
     into = np.maximum(working - cycles * (interval + write), 0.0)
@@ -189,7 +189,7 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         if window[i]:
             starts[i] = starts[i - 1] if i and window[i - 1] else i
     spot_left = np.cumsum(window[::-1])[::-1] * tick
-    write = checkpoints.cost
+    write = checkpoints.write
     dead = np.array([changeover, max(changeover, write)])
     # compute done and written after m ticks of a stint, by its dead time (rows)
     done_after, written_after = (np.array(rows) for rows in zip(

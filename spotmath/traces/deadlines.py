@@ -553,7 +553,7 @@ def _model(job: _Job, history: np.ndarray | None, known=None,
     if checkpoints is not None:
         saving = checkpoint_model_policy(
             fitted, job.tick, job.compute, job.deadline, job.changeover, job.discount,
-            checkpoints.interval, checkpoints.cost, job.billing)
+            checkpoints.interval, checkpoints.write, job.billing)
 
         def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
             left = math.floor((job.deadline - t) / saving.tick + TOLERANCE)
@@ -634,7 +634,7 @@ def _simulate(job: _Job, spot: np.ndarray, policy: str, choose: Choice,
 def _on_demand_time(job: _Job, checkpoints: Checkpoints, work: float) -> float:
     """Hours on-demand needs, from a switch now, to do ``work``: the changeover (or the
     save write on the old instance, if longer), the work and its writes."""
-    return max(job.changeover, checkpoints.cost) + work + checkpoints.cost * \
+    return max(job.changeover, checkpoints.write) + work + checkpoints.write * \
         checkpoints.writes(work)
 
 
@@ -661,7 +661,7 @@ def _simulate_checkpointed(job: _Job, checkpoints: Checkpoints, spot: np.ndarray
     """The rules with checkpoints: writes every ``interval`` of compute, a preemption
     back to the last completed write, a chosen switch saving first."""
     tick, changeover = job.tick, job.changeover
-    interval, write = checkpoints.interval, checkpoints.cost
+    interval, write = checkpoints.interval, checkpoints.write
     price = {SPOT: 1 - job.discount, ON_DEMAND: 1.0}
     kind, left_over = IDLE, 0.0
     progress = durable = 0.0          # all compute done; what the last write saved
@@ -781,7 +781,7 @@ def _job(compute, deadline, changeover, discount, tick, billing) -> _Job:
 def _feasible(job: _Job, checkpoints: Checkpoints | None = None) -> bool:
     """On-demand from the start finishes at changeover + compute (and, in checkpoint
     mode, its writes): can anything meet D?"""
-    writes = 0.0 if checkpoints is None else checkpoints.cost * checkpoints.writes(
+    writes = 0.0 if checkpoints is None else checkpoints.write * checkpoints.writes(
         job.compute)
     return job.changeover + job.compute + writes <= job.deadline + TOLERANCE
 

@@ -24,10 +24,11 @@ KINDS = ("idle", "spot", "on-demand")
 
 @dataclass(frozen=True)
 class Checkpoints:
-    """Checkpoint mode: a write of ``cost`` hours after every ``interval`` of compute."""
+    """Checkpoint mode: a write of ``write`` hours after every ``interval`` of compute
+    (hours; a run's ``cost`` is money, in on-demand hours)."""
 
     interval: float
-    cost: float
+    write: float
 
     def writes(self, work: float | np.ndarray) -> int | np.ndarray:
         """Writes between the segments of ``work`` hours of compute (none after the last);
