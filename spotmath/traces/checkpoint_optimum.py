@@ -193,7 +193,7 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     dead = np.array([changeover, max(changeover, write)])
     # compute done and written after m ticks of a stint, by its dead time (rows)
     done_after, written_after = (np.array(rows) for rows in zip(
-        *(stint_progress(checkpoints, d, tick, ticks) for d in dead)))
+        *(stint_progress(checkpoints, time, tick, ticks) for time in dead)))
     price = np.where(_GROUP_KINDS == SPOT, 1 - discount, 1.0)
     spot_price = 1 - discount
     search = _Search(ticks)
@@ -257,14 +257,14 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         search.free.add(j + 1, p, c, free_ids * 4 + 1, np.zeros(keep.size, np.int64))
         # stints that start at j: those no other beats, in each group
         new = []
-        for g, (kind, d) in enumerate(_GROUPS):
+        for g, (kind, saved_first) in enumerate(_GROUPS):
             if kind == SPOT and not window[j]:
                 continue
             parts = []
             if progress.size:
                 mine = switching & (into == g)
                 parts.append((progress[mine], cost[mine], parent[mine], length[mine]))
-            if d == 0:
+            if saved_first == 0:
                 parts.append((p, c, -1 - free_ids, np.zeros(keep.size, np.int64)))
             if not parts:
                 continue

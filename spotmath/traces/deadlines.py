@@ -34,8 +34,8 @@ Comparisons of times and amounts of work use a tolerance of :data:`TOLERANCE` ho
 Policies
 --------
 At a tick boundary ``t`` (hours from the start): ``left`` = ⌊(deadline − t)/tick⌋ ticks,
-``need1`` = ⌈(C + d)/tick⌉ and ``need2`` = ⌈(C + 2d)/tick⌉ ticks, with ``C`` the compute
-still to do and ``d`` the changeover (the paper simulator's rounding).
+``need1`` = ⌈(C + δ)/tick⌉ and ``need2`` = ⌈(C + 2δ)/tick⌉ ticks, with ``C`` the compute
+still to do and ``δ`` the changeover (the paper simulator's rounding).
 
 ``on-demand``
     On-demand from the start: the cost every other policy is measured against.
@@ -44,7 +44,7 @@ still to do and ``d`` the changeover (the paper simulator's rounding).
 ``uniform-progress``
     With the line ep(t) = t·compute/deadline: spot whenever available, even when behind;
     idle and behind (progress < ep(t)) → on-demand; on on-demand, stay there unless spot
-    is available and progress > ep(t + 2d) (there is no move from on-demand to idle).
+    is available and progress > ep(t + 2δ) (there is no move from on-demand to idle).
 ``omniscient``
     The exact offline optimum on the trace: the least cost that meets the deadline and,
     among schedules of that cost, the earliest finish (:func:`omniscient_schedule`; in
