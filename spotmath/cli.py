@@ -53,6 +53,7 @@ from .model.plan import (
     Plan,
     duration_text,
     make_plan,
+    two_columns,
 )
 
 __all__ = ["build_parser", "main"]
@@ -160,7 +161,7 @@ def _plan(args: argparse.Namespace) -> int:
         return 0
     print(plan.report())
     if deadline is not None:
-        print(_table(_plan_deadline_rows(args, deadline)))
+        print(two_columns(_plan_deadline_rows(args, deadline), wrap=False))
     return 0
 
 
@@ -226,11 +227,6 @@ def _plan_deadline_rows(args: argparse.Namespace, deadline: dict) -> list[tuple[
     ]
 
 
-def _table(rows: list[tuple[str, str]]) -> str:
-    width = max(len(label) for label, _ in rows)
-    return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)
-
-
 def _fit(args: argparse.Namespace) -> int:
     from .model.numerics import optimal_interval
     from .traces.fitting import fit_trace, preemptions_needed
@@ -287,20 +283,20 @@ def _fit(args: argparse.Namespace) -> int:
          f"{fit.window_s:g} s; {fit.co_preemption_share_independent:.1%} if independent"),
     ]
     interval_range = " to ".join(duration_text(value) for value in across)
-    print(_table(rows))
+    print(two_columns(rows, wrap=False))
     print("\nthe plan at the fitted rate (as spotmath plan):")
     print(plan.report())
-    print("\n" + _table([
+    print("\n" + two_columns([
         ("interval across the rate's 95%", f"{interval_range} (at {high:.3g}/h and "
                                            f"{low:.3g}/h)"),
         ("to know it within ±10%", f"about {needed} preemptions (this trace has "
                                    f"{fit.preemptions})"),
-    ]))
+    ], wrap=False))
     if copies is not None:
-        print("\n" + _table(_fast_copy_rows(copies, args)))
+        print("\n" + two_columns(_fast_copy_rows(copies, args), wrap=False))
     if measured:
         if levels is None:
-            print("\n" + _table([("two-level plan", unplanned)]))
+            print("\n" + two_columns([("two-level plan", unplanned)], wrap=False))
         else:
             print("\nthe two-level plan at the gang's event rate and the measured share "
                   "(as spotmath plan):")
@@ -355,7 +351,7 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
         return 0
     fit = result.fit
     model = "n/a" if result.model_waste is None else f"{result.model_waste:.1%}"
-    print(_table([
+    print(two_columns([
         ("trace", f"{result.trace}, a gang of {result.nodes}, fast copies held by random "
                   f"groups of {result.group}"),
         ("schedule", f"a write every {duration_text(result.interval_h)}, durable every "
@@ -367,7 +363,7 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
         ("replayed waste", f"{result.waste:.1%} (kept {result.kept_hours:.4g} h)"),
         ("exact model", f"{model} at the fitted {fit.event_rate:.3g} events/h and share "
                         + ("n/a" if fit.level1_loss is None else f"{fit.level1_loss:.1%}")),
-    ]))
+    ], wrap=False))
     return 0
 
 
@@ -495,7 +491,7 @@ def _replay(args: argparse.Namespace) -> int:
             ("the model's optimum", f"{duration_text(values['model_interval_h'])}: "
                                     f"{values['model_interval_waste']:.1%} replayed"),
         ]
-    print(_table(rows))
+    print(two_columns(rows, wrap=False))
     return 0
 
 
@@ -585,13 +581,13 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
                                   else found[policy].as_dict() for policy in policies}}))
         return 0
     gang = "" if nodes == 1 else f" (a gang of {nodes}: any node's preemption ends it)"
-    print(_table([
+    print(two_columns([
         ("spot", f"spells end at N/MTBF (MTBF {mtbf}){gang}, outages last {outage} on "
                  f"average; a Markov chain on ticks of {args.tick}"),
         ("job", f"{args.compute} of compute by {args.deadline}, changeover "
                 f"{args.changeover}, spot discount {args.discount}, billed per {args.billing}"),
         ("draws", f"{draws} availabilities drawn with seed {args.seed}"),
-    ]))
+    ], wrap=False))
     if found is None:
         print(_unmeetable(args))
         return 0
@@ -637,7 +633,7 @@ def _print_unmeetable(args: argparse.Namespace, policies, rows: list[tuple[str, 
         print(_dump({"policies": {_key(policy): None for policy in policies},
                      "unmeetable": reason}))
     else:
-        print(_table(rows))
+        print(two_columns(rows, wrap=False))
         print(reason)
     return 0
 
@@ -654,7 +650,7 @@ def _deadline_single(args: argparse.Namespace, trace, runs: dict,
     if window > trace.hours + 1e-9:
         rows.append(("note", f"the trace ends {duration_text(window - trace.hours)} before "
                              "the deadline: no spot after its end"))
-    print(_table(rows))
+    print(two_columns(rows, wrap=False))
     base = runs["on-demand"].cost
     print(f"\n{'policy':<17} {'cost':>7} {'of OD':>6} {'finish':>8} {'met':>4} "
           f"{'spot h':>7} {'OD h':>7} {'changes':>7} {'preempt':>7}")
@@ -673,8 +669,8 @@ def _deadline_many(args: argparse.Namespace, policies: list[str], summary,
         print(_dump({"starts": len(summary.starts), "seed": args.seed,
                      "policies": {_key(policy): row for policy, row in rows.items()}}))
         return 0
-    print(_table(header + [
-        ("starts", f"{len(summary.starts)} start ticks drawn with seed {args.seed}")]))
+    print(two_columns(header + [
+        ("starts", f"{len(summary.starts)} start ticks drawn with seed {args.seed}")], wrap=False))
     print(f"\n{'policy':<17} {'mean cost':>9} {'± sd':>6} {'of OD':>6} {'met':>5} "
           f"{'spot share':>10} {'changes':>7} {'gap closed':>10}")
     small = {"greedy", "omniscient"} <= set(rows) and rows["greedy"]["gap_closed"] is None

@@ -11,7 +11,7 @@ from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
            "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT", "NUMBER_TEMPLATES",
-           "DURATION_UNITS", "USAGE", "VERDICTS"]
+           "DURATION_UNITS", "USAGE", "VERDICTS", "two_columns"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -344,7 +344,7 @@ class Plan:
             ("never on spot from", never),
             ("verdict", self.verdict),
         ]
-        return _table(rows)
+        return two_columns(rows)
 
     def _state_rows(self) -> list[tuple[str, str]]:
         """How the write came from the state's size and the bandwidths."""
@@ -397,9 +397,33 @@ def _ordinal(number: int) -> str:
 WIDTH = 80
 
 
-def _table(rows: list[tuple[str, str]]) -> str:
-    """Label and value in two columns; a long value wraps under itself, within WIDTH."""
+def two_columns(rows: list[tuple[str, str]], wrap: bool = True) -> str:
+    """Label and value in two columns; a long value wraps under itself, within WIDTH.
+
+    The one way the commands print a table of labels and values.
+
+    Parameters
+    ----------
+    rows : list of (str, str)
+        Each row's label and value.
+    wrap : bool, optional
+        Wrap long values (default); False keeps each value on its line, for tables that
+        print commands to copy.
+
+    Returns
+    -------
+    str
+        The lines, the values aligned after the longest label.
+
+    Examples
+    --------
+    >>> print(two_columns([("interval", "21.2 min"), ("verdict", "spot pays")]))
+    interval  21.2 min
+    verdict   spot pays
+    """
     width = max(len(label) for label, _ in rows)
+    if not wrap:
+        return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)
     indent = " " * (width + 2)
     lines = []
     for label, value in rows:
