@@ -36,7 +36,7 @@ from ..inputs import InputError, check_parameters
 from .simulate import MAX_PREEMPTIONS_PER_JOB, Segment, Simulation, Timeline
 from .two_level import check_persist
 
-__all__ = ["simulate", "TWO_LEVEL_KINDS"]
+__all__ = ["simulate_two_level", "TWO_LEVEL_KINDS"]
 
 #: The segment kinds of a two-level run, in the order a legend lists them (``persist``
 #: segments overlap the run after a snapshot, as in :mod:`spotmath.model.simulate`).
@@ -45,7 +45,7 @@ TWO_LEVEL_KINDS = ("compute", "fast-checkpoint", "checkpoint", "lost", "fast-res
 
 
 @fill_doc
-def simulate(
+def simulate_two_level(
     *, preemption_rate: float, interval: float, level2_every: int, level1_cost: float,
     checkpoint_cost: float, level1_restart: float, restart_time: float, level1_loss: float,
     periods: int = 10, jobs: int = 1000, restart_preemptible: bool = True, seed: int = 0,
@@ -102,7 +102,7 @@ def simulate(
 
     Examples
     --------
-    >>> run = simulate(preemption_rate=0.5, interval=0.25, level2_every=4,
+    >>> run = simulate_two_level(preemption_rate=0.5, interval=0.25, level2_every=4,
     ...                level1_cost=0.01, checkpoint_cost=0.05, level1_restart=0.03,
     ...                restart_time=0.1, level1_loss=0.3, jobs=200, seed=1)
     >>> bool(run.wall_time.min() >= run.work)

@@ -153,7 +153,7 @@ def test_the_calculators_two_level_timeline_follows_the_two_level_rules(
     preemptions, at their mean spacing, the share p of them taking the fast copies."""
     import math
 
-    from spotmath.model.simulate_two_level import simulate
+    from spotmath.model.simulate_two_level import simulate_two_level
 
     sets = [{"nodes": "16", "checkpoint": "3min", "restart": "5min", "level1": "5s",
              "level1-restart": "2min", "level1-loss": "0.3"},
@@ -172,7 +172,7 @@ def test_the_calculators_two_level_timeline_follows_the_two_level_rules(
         takes = [math.floor((j + 1) * p + 1e-9) > math.floor(j * p + 1e-9)
                  for j in range(len(hits))]
         record = []
-        simulate(preemption_rate=rate, interval=T, level2_every=n, level1_cost=C1,
+        simulate_two_level(preemption_rate=rate, interval=T, level2_every=n, level1_cost=C1,
                  checkpoint_cost=C, level1_restart=plan["level1_restart_h"],
                  restart_time=plan["restart_time_h"], level1_loss=p, jobs=1,
                  periods=math.ceil(2 * window / (n * T)) + 2, events=list(zip(hits, takes)),

@@ -15,7 +15,7 @@ from spotmath.inputs import InputError
 from spotmath.model import derivations as D
 from spotmath.model import numerics, two_level
 from spotmath.model.plan import make_plan
-from spotmath.model.simulate_two_level import simulate
+from spotmath.model.simulate_two_level import simulate_two_level
 
 lam, T, C, R, C1, R1, p, n = D.lam, D.T, D.C, D.R, D.C1, D.R1, D.p_loss, D.n2
 
@@ -120,7 +120,7 @@ def test_exact_waste_agrees_with_a_simulation_of_the_rules(case, z_limit):
     interval, every, fast, durable, fast_restart, restart, loss, preemptible = case
     values = dict(level1_cost=fast, checkpoint_cost=durable, level1_restart=fast_restart,
                   restart_time=restart, level1_loss=loss, restart_preemptible=preemptible)
-    run = simulate(preemption_rate=1.0, interval=interval, level2_every=every, periods=4,
+    run = simulate_two_level(preemption_rate=1.0, interval=interval, level2_every=every, periods=4,
                    jobs=1500, seed=11, **values)
     mean, error = run.waste()
     exact = two_level.waste(1.0, interval, every, **values)
@@ -129,7 +129,7 @@ def test_exact_waste_agrees_with_a_simulation_of_the_rules(case, z_limit):
 
 def test_a_logged_run_tiles_its_wall_time_and_its_totals_match():
     record = []
-    run = simulate(preemption_rate=1.5, interval=0.3, level2_every=4, level1_cost=0.02,
+    run = simulate_two_level(preemption_rate=1.5, interval=0.3, level2_every=4, level1_cost=0.02,
                    checkpoint_cost=0.08, level1_restart=0.05, restart_time=0.2,
                    level1_loss=0.4, periods=3, jobs=20, seed=5, record=record)
     for job, timeline in enumerate(record):
@@ -174,7 +174,7 @@ HAND = dict(preemption_rate=1.0, interval=1.0, level2_every=2, level1_cost=0.1,
 ])
 def test_hand_worked_runs(events, want):
     record = []
-    run = simulate(events=events, record=record, **HAND)
+    run = simulate_two_level(events=events, record=record, **HAND)
     (timeline,) = record
     got = [(s.start, s.end, s.kind) for s in timeline.segments]
     assert [kind for *_, kind in got] == [kind for *_, kind in want]
@@ -184,7 +184,7 @@ def test_hand_worked_runs(events, want):
 
 def test_protected_restarts_ignore_events_inside_them():
     record = []
-    simulate(events=[(1.5, False), (1.6, True)], record=record, restart_preemptible=False,
+    simulate_two_level(events=[(1.5, False), (1.6, True)], record=record, restart_preemptible=False,
              **HAND)
     kinds = [s.kind for s in record[0].segments]
     assert kinds == ["compute", "fast-checkpoint", "lost", "fast-restart", "compute",

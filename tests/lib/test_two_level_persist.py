@@ -9,7 +9,7 @@ import sympy as sp
 from spotmath.inputs import InputError
 from spotmath.model import derivations as D
 from spotmath.model import numerics, two_level
-from spotmath.model.simulate_two_level import simulate
+from spotmath.model.simulate_two_level import simulate_two_level
 
 lam, T, C, R, C1, R1, p, n, P = D.lam, D.T, D.C, D.R, D.C1, D.R1, D.p_loss, D.n2, D.P
 VALUES = dict(level1_cost=0.02, checkpoint_cost=0.08, level1_restart=0.05, restart_time=0.2)
@@ -75,7 +75,7 @@ def _expected_wall(interval, every, loss, persist, periods):
 @pytest.mark.parametrize("case", SIMULATED)
 def test_the_mean_wall_time_agrees_with_a_simulation_of_the_rules(case, z_limit):
     interval, every, loss, persist = case
-    run = simulate(preemption_rate=1.0, interval=interval, level2_every=every, periods=4,
+    run = simulate_two_level(preemption_rate=1.0, interval=interval, level2_every=every, periods=4,
                    level1_loss=loss, persist=persist, jobs=3000, seed=21, **VALUES)
     mean, error = run.mean("wall_time")
     assert abs(mean - _expected_wall(interval, every, loss, persist, 4)) <= (
@@ -84,7 +84,7 @@ def test_the_mean_wall_time_agrees_with_a_simulation_of_the_rules(case, z_limit)
 
 def test_the_simulation_can_tell_a_persisting_snapshot_from_a_durable_one(z_limit):
     interval, every, loss, persist = SIMULATED[1]
-    run = simulate(preemption_rate=1.0, interval=interval, level2_every=every, periods=4,
+    run = simulate_two_level(preemption_rate=1.0, interval=interval, level2_every=every, periods=4,
                    level1_loss=loss, persist=persist, jobs=3000, seed=21, **VALUES)
     mean, error = run.mean("wall_time")
     assert abs(mean - _expected_wall(interval, every, loss, 0.0, 4)) > 10 * error
@@ -92,7 +92,7 @@ def test_the_simulation_can_tell_a_persisting_snapshot_from_a_durable_one(z_limi
 
 def test_a_logged_run_with_persist_times_tiles_its_wall_time_and_its_totals_match():
     record = []
-    run = simulate(preemption_rate=1.5, interval=0.3, level2_every=4, periods=3, jobs=30,
+    run = simulate_two_level(preemption_rate=1.5, interval=0.3, level2_every=4, periods=3, jobs=30,
                    level1_loss=0.6, persist=0.7, seed=5, record=record, **VALUES)
     caught = 0
     for job, timeline in enumerate(record):
@@ -143,7 +143,7 @@ def _period(start: float, persist: bool = True) -> list:
 ])
 def test_hand_worked_runs_with_a_persist_time(events, want):
     record = []
-    run = simulate(events=events, record=record, **HAND)
+    run = simulate_two_level(events=events, record=record, **HAND)
     got = [(s.start, s.end, s.kind) for s in record[0].segments]
     assert [kind for *_, kind in got] == [kind for *_, kind in want]
     assert np.allclose([g[:2] for g in got], [w[:2] for w in want])
@@ -212,7 +212,7 @@ def test_a_fast_write_as_dear_as_the_snapshot_never_pays_when_p_does_not_bind():
 # -- inputs -----------------------------------------------------------------------------
 @pytest.mark.parametrize("call", [
     lambda: two_level.waste(1.0, 0.3, 2, level1_loss=0.5, persist=0.7, **VALUES),
-    lambda: simulate(preemption_rate=1.0, interval=0.3, level2_every=2, level1_loss=0.5,
+    lambda: simulate_two_level(preemption_rate=1.0, interval=0.3, level2_every=2, level1_loss=0.5,
                      persist=0.7, **VALUES),
 ])
 def test_a_persist_time_longer_than_the_compute_between_durable_writes_is_refused(call):
@@ -225,7 +225,7 @@ def test_a_persist_time_longer_than_the_compute_between_durable_writes_is_refuse
                             restart_preemptible=False, **VALUES),
     lambda: two_level.optimum(1.0, level1_loss=0.5, persist=0.2, restart_preemptible=False,
                               **VALUES),
-    lambda: simulate(preemption_rate=1.0, interval=0.3, level2_every=4, level1_loss=0.5,
+    lambda: simulate_two_level(preemption_rate=1.0, interval=0.3, level2_every=4, level1_loss=0.5,
                      persist=0.2, restart_preemptible=False, **VALUES),
 ])
 def test_a_persist_time_with_protected_restarts_is_refused(call):
