@@ -1,7 +1,8 @@
 """The model: the derivations (SymPy, the single source of truth), the numeric functions
 printed from them (``_generated``), and what is built on them: the intervals, the waste and
 the limits (``intervals``, ``numerics``, with what they share in ``solving``), two-level
-checkpoints (``two_level``), the simulators, calibration helpers and the plan.
+checkpoints (``two_level``), a shared pool's own preemptions (``cluster``,
+``cluster_renewal``, ``pool_choice``), the simulators, calibration helpers and the plan.
 
 Nothing here reads a trace file or knows the book.
 

@@ -62,16 +62,16 @@ available, otherwise on-demand).
 
 Availability traces
 -------------------
-:func:`read_availability` reads four formats: the JSON traces published with Can't Be
-Late (``{"metadata": {"gap_seconds": g}, "data": [...]}``, one value per tick: "the
-number of available instances at a specific tick", as the spot-traces repository
-defines it [skytraces]_, so 0 means no spot and a gang of ``N`` has spot in a tick whose
-value is at least ``N``; the paper's simulator negates its own copies, a convention of
-that code, not of the data), a CSV file ``time_s,available`` (instances available in the
-tick, one row per tick, evenly spaced), the group-size logs of
+:func:`read_availability` reads the five of :data:`AVAILABILITY_FORMATS`: the JSON traces
+published with Can't Be Late (``{"metadata": {"gap_seconds": g}, "data": [...]}``, one
+value per tick: "the number of available instances at a specific tick", as the
+spot-traces repository defines it [skytraces]_, so 0 means no spot and a gang of ``N`` has
+spot in a tick whose value is at least ``N``; the paper's simulator negates its own
+copies, a convention of that code, not of the data), a CSV file ``time_s,available``
+(instances available in the tick, one row per tick, evenly spaced), the group-size logs of
 :func:`~spotmath.traces.read_group_sizes` (the fewest instances in the pool during each
-tick) and the instance traces of :func:`~spotmath.traces.read_trace` (the instances up for
-the whole of each tick).
+tick) and the instance traces of :func:`~spotmath.traces.read_trace` in either of its
+formats, ``spotmath`` and ``bamboo`` (the instances up for the whole of each tick).
 
 References
 ----------
