@@ -269,8 +269,10 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
     yielded first.  Returns the action and the expected cost from an idle job for every
     (ticks left, compute left, ...): on-demand and infinity outside the band.
     """
-    value = np.full((work_steps + 1, states, 2), math.inf)
-    value[0] = 0.0
+    shape = (work_steps + 1, states, 2)
+    value, earlier = np.full(shape, math.inf), np.full(shape, math.inf)
+    value[0] = earlier[0] = 0.0  # none left: nothing more to pay
+    shifted, better = np.empty(shape), np.empty(shape, dtype=bool)
     action = np.full((ticks + 1, work_steps + 1, states, 2), ON_DEMAND, dtype=np.int8)
     expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
     expected[:, 0] = 0.0
@@ -278,17 +280,19 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
         lo, hi = _band(left, ticks, work_steps, per_tick)
         if lo > hi:
             continue
-        best = np.full((hi - lo + 1, states, 2), math.inf)
-        choice = action[left, lo:hi + 1]
+        # one tick earlier: the band's least costs, infinity elsewhere
+        best, choice = earlier[lo:hi + 1], action[left, lo:hi + 1]
+        best.fill(math.inf)
+        tolerance, improves = shifted[:hi - lo + 1], better[:hi - lo + 1]
         for act, total in totals(lo, hi, value):
-            better = total < best - 1e-12
-            np.copyto(best, total, where=better)
-            choice[better] = act
-        # one tick earlier: the band's values, infinity elsewhere (none left: 0)
-        value[1:lo] = math.inf
-        value[lo:hi + 1] = best
-        value[hi + 1:] = math.inf
+            np.subtract(best, 1e-12, out=tolerance)
+            np.less(total, tolerance, out=improves)
+            np.copyto(best, total, where=improves)
+            np.copyto(choice, act, where=improves)
+        earlier[1:lo] = math.inf
+        earlier[hi + 1:] = math.inf
         expected[left, lo:hi + 1] = best[:, 0, :]
+        value, earlier = earlier, value
     return action, expected
 
 
@@ -316,10 +320,15 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
 
     # what does not change from tick to tick, for every compute left (work, state):
     # where in the value array (flat) each outcome of the next tick leads, whether the
-    # compute is done, and the cost of finishing within the tick
+    # compute is done, and the cost of finishing within the tick.  An action treats
+    # many states alike (idling from any state; a stint of the other kind restarts):
+    # each is worked out for its distinct states only and spread to the rest.
     work = np.arange(work_steps + 1)[:, None]
     prepared = []
     for act, (made, after, cost) in enumerate(moves):
+        _, first, spread = np.unique(np.stack([made, after], axis=1), axis=0,
+                                     return_index=True, return_inverse=True)
+        made, after = made[first], after[first]
         rest = np.maximum(work - made[None, :], 0)
         lost = np.zeros_like(after) if act == SPOT else after   # preempted: idle
         finished = end = None
@@ -328,16 +337,18 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
             end = (cost * (per_tick - made[None, :] + work) / per_tick
                    if second_billing else np.full(finished.shape, cost))
         prepared.append(((rest * states + after) * 2 + 1, (rest * states + lost) * 2,
-                         rest == 0, cost, finished, end))
+                         rest == 0, cost, finished, end, spread.ravel()))
 
     def totals(lo, hi, value):
         flat, band = value.ravel(), slice(lo, hi + 1)
-        for act, (spot_at, gone_at, none_left, cost, finished, end) in enumerate(prepared):
+        for act, (spot_at, gone_at, none_left, cost, finished, end,
+                  spread) in enumerate(prepared):
             going = np.where(none_left[band, :, None], 0.0,
                              _mixed_both(up, flat[spot_at[band]], flat[gone_at[band]]))
             total = cost + going
             if finished is not None:
                 total = np.where(finished[band, :, None], end[band, :, None], total)
+            total = total[:, spread]                                  # every state
             if act == SPOT:
                 total[:, :, 0] = math.inf                            # no spot this tick
             yield act, total
