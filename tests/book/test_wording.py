@@ -1,14 +1,37 @@
 """The book's sentences (spotmath.book.wording): every branch of every verdict."""
 
 import doctest
+import importlib
+import pkgutil
 from types import SimpleNamespace as R
+
+import pytest
 
 from spotmath.book import wording
 
+MODULES = sorted(name for _, name, _ in pkgutil.iter_modules(wording.__path__))
 
-def test_the_examples_run():
-    result = doctest.testmod(wording, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0 and result.attempted >= 10
+
+@pytest.mark.parametrize("name", MODULES)
+def test_the_examples_run(name):
+    module = importlib.import_module(f"spotmath.book.wording.{name}")
+    result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted >= 1, name
+
+
+#: Phrasings made only of other phrasings, each with its example; they are checked through
+#: the real-preemptions chapter's glued numbers (tests/book/test_chapters.py).
+COMPOSED = {"replay_numbers", "together_numbers"}
+
+
+def test_every_public_function_has_an_example():
+    """Each phrase is shown at work in its docstring (the examples above run them)."""
+    import inspect
+
+    missing = {name for name in wording.__all__
+               if inspect.isfunction(getattr(wording, name))
+               and ">>>" not in (getattr(wording, name).__doc__ or "")}
+    assert missing == COMPOSED, missing
 
 
 def test_hazard_verdict_when_every_interval_holds_one():

@@ -1,0 +1,102 @@
+"""The pool chapter: its gangs, the up times' law against the simulator, victim orders, one
+pool or two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...model.plan import duration_text
+from ..display import Table
+from .common import _interval_shown
+
+__all__ = ["pool_verdict_sentence", "pool_gangs_table", "exact_law_table", "victims_table"]
+
+
+def pool_verdict_sentence(choice, reason: str | None = None) -> str:
+    """One pool or two, from :func:`spotmath.model.pool_choice.one_pool_or_two`'s choice.
+
+    >>> from types import SimpleNamespace as R
+    >>> one = R(training_per_day=200.0, headroom=8)
+    >>> print(pool_verdict_sentence(R(two=R(training_per_day=100.0), one_kept=one,
+    ...                               verdict="one pool", gain=1.0)))
+    One pool keeps 100% more training a day at the same start-delay target: share it,
+    with 8 GPUs of headroom.
+    >>> print(pool_verdict_sentence(None, "a load of 30 requests turns away 2% of them"))
+    Neither design is answered here: a load of 30 requests turns away 2% of them.
+    """
+    if choice is None:
+        return f"Neither design is answered here: {reason}."
+    if choice.verdict == "two pools":
+        return ("Two pools keep as much training or more, at no cost to the start delay: "
+                "keep them apart.")
+    if choice.two.training_per_day == 0:
+        return ("Two pools leave no room for a single training gang; one pool keeps "
+                f"it, with {choice.one_kept.headroom} GPUs of headroom.")
+    return (f"One pool keeps {choice.gain:.0%} more training a day at the same "
+            f"start-delay target: share it, with {choice.one_kept.headroom} GPUs of "
+            "headroom.")
+
+
+def pool_gangs_table(priced: dict, one_gpu_rate: float) -> Table:
+    """The pool chapter's gangs: rate per hour up (and N times a one-GPU gang's), time up,
+    wait, up-time CV, best interval and waste.
+
+    ``priced`` maps a gang's GPUs to ``(gang, interval, waste)`` from
+    :func:`spotmath.model.cluster.gang_in_pool` and
+    :func:`spotmath.model.cluster_renewal.best_interval`, or to None where it does not fit.
+
+    >>> from types import SimpleNamespace as G
+    >>> up = G(never_preempted=False, preemption_rate=0.5, up_share=0.9,
+    ...        readmission_wait=0.25, up_time_cv=1.2)
+    >>> print(pool_gangs_table({16: (up, 1.0, 0.05), 512: None}, 0.01))
+    GPUs  rate per up hour  N × rate of one  time up  wait    up-time CV  interval  waste
+    ----  ----------------  ---------------  -------  ------  ----------  --------  -----
+    16    0.5               0.16             90.0%    15 min  1.20        1 h       5.0%
+    512   does not fit
+    """
+    def row(size: int) -> list[object]:
+        if priced[size] is None:
+            return [size, "does not fit"] + [""] * 6
+        gang, interval, waste = priced[size]
+        scaled = f"{size * one_gpu_rate:.3g}"
+        if gang.never_preempted:
+            return [size, "never", scaled, "100%", "", "", "never", "0%"]
+        return [size, f"{gang.preemption_rate:.3g}", scaled, f"{gang.up_share:.1%}",
+                duration_text(gang.readmission_wait), f"{gang.up_time_cv:.2f}",
+                _interval_shown(interval), f"{waste:.1%}"]
+
+    headers = ["GPUs", "rate per up hour", "N × rate of one", "time up", "wait",
+               "up-time CV", "interval", "waste"]
+    return Table(headers, [row(size) for size in priced])
+
+
+def exact_law_table(rows: Sequence[tuple[str, float, float, float, float]]) -> Table:
+    """Models of the up times against the simulator: each row ``(up times, interval,
+    waste, simulated mean, its standard error)``.
+
+    >>> print(exact_law_table([("the exact law", 0.5, 0.0412, 0.0409, 0.0006)]))
+    up times       interval  waste  simulated (± s.e.)
+    -------------  --------  -----  ------------------
+    the exact law  30 min    4.12%  4.09% ± 0.06%
+    """
+    return Table(["up times", "interval", "waste", "simulated (± s.e.)"],
+                 [[label, _interval_shown(interval), f"{waste:.2%}",
+                   f"{mean:.2%} ± {se:.2%}"] for label, interval, waste, mean, se in rows])
+
+
+def victims_table(measures: dict) -> Table:
+    """Victim orders compared: each maps to ``(up-time CV, share preempted younger than a
+    request's hold, GPU-hours kept a day)``, or None where no gang was preempted.
+
+    >>> print(victims_table({"recent": (2.1, 0.62, 5100.0), "random": None}))
+    victim  up-time CV  preempted younger than h  GPU-hours kept a day
+    ------  ----------  ------------------------  --------------------
+    recent  2.10        62%                       5,100
+    random              no preemption
+    """
+    rows = [[victim, "", "no preemption", ""] if found is None else
+            [victim, f"{found[0]:.2f}", f"{found[1]:.0%}", f"{found[2]:,.0f}"]
+            for victim, found in measures.items()]
+    return Table(["victim", "up-time CV", "preempted younger than h",
+                  "GPU-hours kept a day"], rows)

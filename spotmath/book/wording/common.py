@@ -1,0 +1,137 @@
+"""Phrases every chapter shares: clauses joined, intervals, shares and prices as the tables
+show them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+from ...model.plan import duration_text
+from ..display import Table
+
+__all__ = ["AGREE_WITHIN", "joined", "interval_or_none", "from_share", "points_sentence",
+           "pays", "share_text", "price_text", "ci_text", "by_trace", "every"]
+
+
+#: Replays this many standard errors or fewer from the model agree with it.
+AGREE_WITHIN = 2
+
+
+def joined(parts: Iterable[str], empty: str = "") -> str:
+    """Clauses joined by semicolons, or ``empty`` where there are none.
+
+    >>> joined(["a", "b"]), joined([], "none")
+    ('a; b', 'none')
+    """
+    return "; ".join(parts) or empty
+
+
+def interval_or_none(interval: float | None) -> str:
+    """The best fixed interval as a duration, or why there is none.
+
+    >>> interval_or_none(0.25), interval_or_none(None)
+    ('15 min', 'none (no lifetime outlasts a restart and a write)')
+    """
+    if interval is None:
+        return "none (no lifetime outlasts a restart and a write)"
+    return duration_text(interval)
+
+
+def from_share(shares: Sequence[float], none: str = "no share") -> str:
+    """Where a set of shares begins: 'a share of 12% and more' from the least of them,
+    or ``none`` where there are none.
+
+    >>> from_share([0.4, 0.12, 0.9]), from_share([], "no share of the range drawn")
+    ('a share of 12% and more', 'no share of the range drawn')
+    """
+    if not len(shares):
+        return none
+    return f"a share of {min(shares):.0%} and more"
+
+
+def points_sentence(difference: float) -> str:
+    """A difference of two shares in percentage points, more or less.
+
+    >>> points_sentence(0.0031), points_sentence(-0.0005), points_sentence(0.0)
+    ('0.31 percentage points more', '0.05 percentage points less', 'no more')
+    """
+    if abs(difference) < 5e-7:
+        return "no more"
+    side = "more" if difference > 0 else "less"
+    return f"{100 * abs(difference):.2f} percentage points {side}"
+
+
+def pays(waste: float, discount: float) -> str:
+    """The spot chapters' test in words: a preemptible hour pays while its waste is below
+    its discount.
+
+    >>> pays(0.57, 0.6), pays(0.61, 0.6)
+    ('pays', 'does not pay')
+    """
+    return "pays" if waste < discount else "does not pay"
+
+
+def _interval_shown(interval: float) -> str:
+    """An interval as the tables show it: a duration, or 'on notice' where the writes wait
+    for the warning (an infinite interval)."""
+    return "on notice" if math.isinf(interval) else duration_text(interval)
+
+
+def every(plan) -> str:
+    """A plan's interval in words: a duration, or 'on notice only'.
+
+    >>> import spotmath as sm
+    >>> every(sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6))
+    '21.2 min'
+    """
+    if plan.recommended_interval_h is None:
+        return "on notice only"
+    return duration_text(plan.recommended_interval_h)
+
+
+def _minutes(hours: float | None) -> float | None:
+    return None if hours is None else hours * 60
+
+
+def price_text(price: float) -> str:
+    """A price per useful hour as the tables show it, or why there is none (infinite).
+
+    >>> price_text(0.4567), price_text(float("inf"))
+    ('0.457', 'n/a (no useful hour)')
+    """
+    return "n/a (no useful hour)" if math.isinf(price) else f"{price:.3f}"
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isinf(value) else value
+
+
+def share_text(share: float | None) -> str:
+    """A share as the deadline chapter writes it: a whole percentage, or 'n/a' (None).
+
+    >>> share_text(0.6049), share_text(None)
+    ('60%', 'n/a')
+    """
+    return "n/a" if share is None else f"{share:.0%}"
+
+
+def ci_text(low: float, high: float, digits: int = 2) -> str:
+    """A confidence interval as text.
+
+    >>> ci_text(0.5234, 0.7101)
+    '0.52 to 0.71'
+    """
+    return f"{low:.{digits}g} to {high:.{digits}g}"
+
+
+def by_trace(labels: Sequence[str], rows: Sequence[tuple]) -> Table:
+    """A table with one column per trace (``labels``) and one row per quantity: each row
+    ``(quantity, one value per trace)``.
+
+    >>> print(by_trace(["p3", "g4dn"], [("preemptions", [12, 40])]))
+                 p3  g4dn
+    -----------  --  ----
+    preemptions  12  40
+    """
+    return Table(["", *labels], [[name, *values] for name, values in rows])

@@ -1,0 +1,322 @@
+"""The plan's chapters (intro, waste, break-even, checkpoint cost, exact model, gangs, your
+numbers): their tables and sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...model.numerics import effective_discount
+from ...model.plan import duration_text
+from ..display import Table
+
+__all__ = ["plan_numbers", "break_even_sentence", "gang_limit_sentence", "cadences_table",
+           "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
+           "break_even_summary", "optima_table", "error_sentence", "break_even_comparison",
+           "gangs_table", "with_node_counts", "wall_table"]
+
+
+def plan_numbers(plan) -> dict:
+    """A plan as the chapters glue it: its inputs (the MTBF in hours, restart and write in
+    minutes, the discount), its intervals in minutes, the interval to use in words ('only
+    on notice' where no periodic write beats none), the wastes, the effective discount,
+    the break-even interval and its sentence, the gang limits and their sentence, the
+    verdict.
+
+    ``plan`` is a :class:`spotmath.model.plan.Plan`; ``keep(**plan_numbers(plan))`` stores
+    them for the prose.
+
+    >>> import spotmath as sm
+    >>> numbers = plan_numbers(sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6))
+    >>> f"{numbers['exact_interval_min']:.1f}", numbers["checkpoint_every"], numbers["verdict"]
+    ('21.2', '21.2 min', 'spot pays')
+    >>> numbers["mtbf_hours"], numbers["restart_minutes"], numbers["checkpoint_minutes"]
+    (4.0, 10.0, 1.0)
+    """
+    def minutes(hours: float | None) -> float | None:
+        return None if hours is None else hours * 60
+
+    every = plan.recommended_interval_h
+    return {
+        "mtbf_hours": 1 / plan.preemption_rate,
+        "restart_minutes": minutes(plan.restart_time_h),
+        "checkpoint_minutes": minutes(plan.checkpoint_cost_h),
+        "spot_discount": plan.spot_discount,
+        "young_interval_min": minutes(plan.young_interval_h),
+        "daly_interval_min": minutes(plan.daly_interval_h),
+        "exact_interval_min": minutes(plan.exact_interval_h),
+        "checkpoint_every": "only on notice" if every is None else duration_text(every),
+        "waste_at_optimum": plan.waste_exact,
+        "waste_first_order": plan.waste_first_order,
+        "effective_discount": plan.effective_discount,
+        "break_even_interval_h": plan.break_even_interval_h,
+        "break_even_text": break_even_sentence(plan.break_even_interval_h),
+        "max_gang_size": plan.max_gang_size,
+        "never_on_spot_gang_size": plan.never_on_spot_gang_size,
+        "gang_text": gang_limit_sentence(plan.max_gang_size, plan.never_on_spot_gang_size),
+        "verdict": plan.verdict,
+    }
+
+
+def break_even_sentence(break_even: float | None) -> str:
+    """The interval past which spot stops paying, in a sentence (None: none pays).
+
+    >>> break_even_sentence(1.5)
+    'Spot stops paying if you checkpoint less often than every 1.5 h.'
+    >>> break_even_sentence(None)
+    'No checkpoint interval makes spot pay at this preemption rate.'
+    """
+    if break_even is None:
+        return "No checkpoint interval makes spot pay at this preemption rate."
+    return ("Spot stops paying if you checkpoint less often than every "
+            f"{duration_text(break_even)}.")
+
+
+def gang_limit_sentence(largest: int | None, never: int | None) -> str:
+    """The largest synchronous gang that pays and the smallest that never can.
+
+    >>> print(gang_limit_sentence(12, 24))
+    A synchronous job of up to 12 nodes still pays at its own optimal interval; from 24
+    nodes on, spot never pays, even with free, instant checkpoints.
+    >>> gang_limit_sentence(None, None)
+    'With free restarts no gang is too large for spot.'
+    """
+    if never is None:
+        return "With free restarts no gang is too large for spot."
+    return (f"A synchronous job of up to {largest} nodes still pays at its own optimal "
+            f"interval; from {never} nodes on, spot never pays, even with free, instant "
+            "checkpoints.")
+
+
+def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
+                   discount: float) -> Table:
+    """Intervals worked in the exact model: each ``waste`` (None where the interval is
+    shorter than the asynchronous write's persist time), the effective discount, and
+    which to use.
+
+    >>> print(cadences_table([0.25, 4.0, 0.01], [0.1, 0.7, None], 0.6))
+    checkpoint every  waste (exact)                  effective discount  use
+    ----------------  -----------------------------  ------------------  ---------
+    15 min            10.0%                          55.6%               spot
+    4 h               70.0%                          -33.3%              on-demand
+    36 s              shorter than the persist time
+    """
+    rows = []
+    for interval, waste in zip(cadences, wastes):
+        if waste is None:
+            rows.append([duration_text(interval), "shorter than the persist time", "", ""])
+            continue
+        effective = effective_discount(waste, discount)  # None: a waste of 100%
+        rows.append([duration_text(interval), f"{waste:.1%}",
+                     "n/a (no useful hour)" if effective is None else f"{effective:.1%}",
+                     "spot" if effective is not None and effective > 0 else "on-demand"])
+    return Table(["checkpoint every", "waste (exact)", "effective discount", "use"], rows)
+
+
+def gang_plans_table(plans: dict) -> Table:
+    """Gang sizes, each at its own optimal interval: the interval, the waste, the
+    effective discount, and which to use.  ``plans`` maps a gang's nodes to its
+    :class:`spotmath.model.plan.Plan`, or to None where the persist time outlasts the
+    gang's mean time between preemptions.
+
+    >>> import spotmath as sm
+    >>> plans = {n: sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6, n) for n in (1, 32)}
+    >>> print(gang_plans_table({**plans, 512: None}))
+    gang size  checkpoint every                     waste  effective discount  use
+    ---------  -----------------------------------  -----  ------------------  ---------
+    1          21.2 min                             12.6%  54.2%               spot
+    32         3.24 min                             85.0%  -167.0%             on-demand
+    512        persist longer than the gang's MTBF
+    """
+    rows = []
+    for nodes, plan in plans.items():
+        if plan is None:
+            rows.append([nodes, "persist longer than the gang's MTBF", "", "", ""])
+            continue
+        every = plan.recommended_interval_h
+        effective = plan.effective_discount
+        rows.append([nodes, "only on notice" if every is None else duration_text(every),
+                     f"{plan.waste_exact:.1%}",
+                     "n/a" if effective is None else f"{effective:.1%}",
+                     "spot" if plan.verdict == "spot pays" else "on-demand"])
+    return Table(["gang size", "checkpoint every", "waste", "effective discount", "use"],
+                 rows)
+
+
+def lost_work_table(cadences: Sequence[float], rate: float, half: Sequence[float],
+                    exact: Sequence[float]) -> Table:
+    """Work lost per preemption at each interval: the first-order ``half`` (T/2) against
+    the ``exact`` mean loss, at preemption ``rate`` per hour.
+
+    >>> print(lost_work_table([1.0], 0.25, [0.5], [0.479]))
+    interval  λT    T/2     exact loss  T/2 overstates by
+    --------  ----  ------  ----------  -----------------
+    1 h       0.25  30 min  28.7 min    4.4%
+    """
+    return Table(["interval", "λT", "T/2", "exact loss", "T/2 overstates by"],
+                 [[duration_text(t), f"{rate * t:.3g}", duration_text(h), duration_text(e),
+                   f"{h / e - 1:.1%}"] for t, h, e in zip(cadences, half, exact)])
+
+
+def waste_table(cadences: Sequence[float], first_order: Sequence[float],
+                exact: Sequence[float]) -> Table:
+    """The waste at each interval without checkpoint cost, first order against exact.
+
+    >>> print(waste_table([0.25], [0.0729], [0.0701]))
+    interval  λ(T/2 + R)  exact (no checkpoint cost)
+    --------  ----------  --------------------------
+    15 min    7.29%       7.01%
+    """
+    return Table(["interval", "λ(T/2 + R)", "exact (no checkpoint cost)"],
+                 [[duration_text(t), f"{f:.2%}", f"{e:.2%}"]
+                  for t, f, e in zip(cadences, first_order, exact)])
+
+
+def break_even_table(cadences: Sequence[float], waste: Sequence[float],
+                     price: Sequence[float | None]) -> Table:
+    """The question's own arithmetic at each interval: the first-order waste, spot's price
+    per useful hour against on-demand (None where the first-order waste reaches 100%), the
+    effective discount, and whether spot pays.
+
+    >>> print(break_even_table([0.25, 4.0], [0.07, 1.2], [0.43, None]))
+    interval  waste λ(T/2 + R)  price vs on-demand  effective discount              spot pays?
+    --------  ----------------  ------------------  ------------------------------  ----------
+    15 min    7.00%             0.430               57.0%                           yes
+    4 h       120.00%           n/a                 n/a (first-order waste ≥ 100%)  no
+    """
+    rows = [[duration_text(t), f"{w:.2%}", "n/a" if ratio is None else f"{ratio:.3f}",
+             "n/a (first-order waste ≥ 100%)" if ratio is None else f"{1 - ratio:.1%}",
+             "yes" if ratio is not None and ratio < 1 else "no"]
+            for t, w, ratio in zip(cadences, waste, price)]
+    return Table(["interval", "waste λ(T/2 + R)", "price vs on-demand", "effective discount",
+                  "spot pays?"], rows)
+
+
+def break_even_summary(free: float | None, first_order: float | None,
+                       exact: float | None) -> str:
+    """The break-even intervals of three models in one clause each.
+
+    >>> print(break_even_summary(6.0, 5.2, None))
+    first order, free checkpoints: 6 h; first order with checkpoint cost: 5.2 h; exact
+    model: none (spot never pays)
+    """
+    named = [("first order, free checkpoints", free),
+             ("first order with checkpoint cost", first_order), ("exact model", exact)]
+    return "; ".join(f"{name}: " + ("none (spot never pays)" if value is None
+                                    else duration_text(value)) for name, value in named)
+
+
+def optima_table(optima: Sequence[tuple[float, float, float, float, float]]) -> Table:
+    """Young's, Daly's and the exact optimal interval: each row ``(MTBF, write, Young,
+    Daly, exact)`` in hours, shown in minutes with Young's excess over the exact one.
+
+    >>> print(optima_table([(4.0, 1 / 60, 0.3651, 0.3571, 0.3540)]))
+    MTBF  write C  Young (min)  Daly (min)  exact (min)  Young vs exact
+    ----  -------  -----------  ----------  -----------  --------------
+    4 h   1 min    21.91        21.43       21.24        +3.1%
+    """
+    return Table(["MTBF", "write C", "Young (min)", "Daly (min)", "exact (min)",
+                  "Young vs exact"],
+                 [[duration_text(mtbf), duration_text(write), f"{60 * young:.2f}",
+                   f"{60 * daly:.2f}", f"{60 * exact:.2f}", f"{young / exact - 1:+.1%}"]
+                  for mtbf, write, young, daly, exact in optima])
+
+
+def error_sentence(shortest: float, ten_percent: float | None, rate: float) -> str:
+    """Where the first-order waste is 10% too high: at ``ten_percent`` (λT, None where the
+    restarts alone, an error of ``shortest``, already pass it), at preemption ``rate``.
+
+    >>> error_sentence(0.02, 0.9, 0.25)
+    'the first-order waste is 10% too high once λT reaches 0.90, an interval of 3.6 h'
+    >>> print(error_sentence(0.12, None, 0.25))
+    the first-order waste is already 12% too high at the shortest intervals, from the
+    restarts alone
+    """
+    if ten_percent is None:
+        return (f"the first-order waste is already {shortest:.0%} too high at the shortest "
+                "intervals, from the restarts alone")
+    return ("the first-order waste is 10% too high once λT reaches "
+            f"{ten_percent:.2f}, an interval of {duration_text(ten_percent / rate)}")
+
+
+def break_even_comparison(first_order: float | None, exact: float | None,
+                          other: float | None, preemptible: bool) -> dict:
+    """The break-even interval in three models, for the prose: how the exact one compares
+    with the first-order one (``exact_vs_first_order``), how far apart the two restart
+    variants are (``variant_difference``), and the table (``tbl_break_even_models``).
+    None is an interval that does not exist (spot never pays).
+
+    >>> found = break_even_comparison(5.0, 6.2, 6.1, True)
+    >>> found["exact_vs_first_order"], found["variant_difference"]
+    ('is longer than', '1.61%')
+    >>> print(found["tbl_break_even_models"])
+    model                                      break-even interval
+    -----------------------------------------  -------------------
+    first order, C/T + λ(T/2 + R)              5 h
+    exact, restart preemptible (this chapter)  6.2 h
+    exact, restart protected                   6.1 h
+    """
+    def variant(preemptible: bool) -> str:
+        return "preemptible" if preemptible else "protected"
+
+    if first_order is None or exact is None:
+        comparison = "differs from"
+    else:
+        comparison = "is longer than" if exact > first_order else "is shorter than"
+    table = Table(["model", "break-even interval"], [
+        ["first order, C/T + λ(T/2 + R)", duration_text(first_order)],
+        [f"exact, restart {variant(preemptible)} (this chapter)", duration_text(exact)],
+        [f"exact, restart {variant(not preemptible)}", duration_text(other)]])
+    return {"exact_vs_first_order": comparison,
+            "variant_difference": "n/a" if other is None or exact is None
+            else f"{abs(other / exact - 1):.2%}",
+            "tbl_break_even_models": table}
+
+
+def gangs_table(gangs: Sequence[tuple[int, float, float, float, float]],
+                discount: float) -> Table:
+    """Each gang at its own optimal interval: rows ``(nodes, gang rate per hour, chance of
+    an hour without a preemption, optimal interval, waste)``, with the effective discount
+    and which to use.
+
+    >>> print(gangs_table([(8, 2.0, 0.1353, 0.13, 0.41)], 0.6))
+    nodes  gang MTBF  P(no preemption in 1 h)  optimal interval  waste  effective discount  use
+    -----  ---------  -----------------------  ----------------  -----  ------------------  ----
+    8      30 min     13.5%                    7.8 min           41.0%  32.2%               spot
+    """
+    rows = []
+    for nodes, rate, survival, interval, waste in gangs:
+        effective = effective_discount(waste, discount)  # None: a waste of 100%
+        rows.append([nodes, duration_text(1 / rate), f"{100 * survival:.3g}%",
+                     duration_text(interval), f"{waste:.1%}",
+                     "n/a (no useful hour)" if effective is None else f"{effective:.1%}",
+                     "spot" if effective is not None and effective > 0 else "on-demand"])
+    return Table(["nodes", "gang MTBF", "P(no preemption in 1 h)", "optimal interval",
+                  "waste", "effective discount", "use"], rows)
+
+
+def with_node_counts(limits: dict) -> dict:
+    """Gang limits as numbers and as the prose shows them: each ``name`` also as
+    ``name_text``, 'N nodes' or 'no limit' (None).
+
+    >>> found = with_node_counts({"max_gang_size": 13, "never_on_spot_gang_size": None})
+    >>> found["max_gang_size"], found["max_gang_size_text"], found["never_on_spot_gang_size_text"]
+    (13, '13 nodes', 'no limit')
+    """
+    return {**limits, **{f"{name}_text": "no limit" if value is None else f"{value} nodes"
+                         for name, value in limits.items()}}
+
+
+def wall_table(gang_sizes: Sequence[int], mtbfs: Sequence[float], pays) -> Table:
+    """Spot or on-demand by gang size (rows) and per-node MTBF (columns, hours), from
+    ``pays[i][j]``: whether spot pays for gang ``i`` at MTBF ``j``.
+
+    >>> print(wall_table([1, 64], [1.0, 24.0], [[True, True], [False, True]]))
+    nodes \\ MTBF  1 h        24 h
+    ------------  ---------  ----
+    1             spot       spot
+    64            ON-DEMAND  spot
+    """
+    return Table(["nodes \\ MTBF"] + [duration_text(m) for m in mtbfs],
+                 [[n] + ["spot" if ok else "ON-DEMAND" for ok in row]
+                  for n, row in zip(gang_sizes, pays)])

@@ -1,0 +1,410 @@
+"""The real-preemptions chapter: the traces and fits, the replays, the local-rate schedule,
+gangs on a pool, the group logs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ...model.plan import duration_text
+from ...traces.replay import bulk_fraction as _bulk_fraction
+from ..display import Table
+from .common import AGREE_WITHIN, by_trace, ci_text, interval_or_none, joined
+
+__all__ = ["hazard_verdict", "replay_sentence", "gain_sentence", "together_verdict",
+           "gang_sentence", "bulk_share_verdict", "gang_line_sentence", "traces_table",
+           "fits_table", "fit_sentences", "replay_table", "replay_numbers", "local_table",
+           "gang_rates_table", "together_numbers", "never_table", "never_numbers",
+           "groups_table", "group_sentences"]
+
+
+def hazard_verdict(labels: Sequence[str], hazards: Sequence[str | None]) -> str:
+    """Whether the traces' lifetimes look Poisson, from each fit's ``hazard``.
+
+    >>> print(hazard_verdict(["p3", "g4dn"], ["constant", "falling"]))
+    the interval excludes 1 on g4dn (a falling hazard), so there the lifetimes are not
+    Poisson
+    """
+    odd = [f"{label} (a {hazard} hazard)" for label, hazard in zip(labels, hazards)
+           if hazard in ("falling", "rising")]
+    if not odd:
+        return ("every interval contains 1, so these lifetimes are consistent with "
+                "Poisson preemptions: the data do not show a falling hazard")
+    return (f"the interval excludes 1 on {', '.join(odd)}, so there the lifetimes are "
+            "not Poisson")
+
+
+def replay_sentence(label: str, runs: Sequence, intervals: Sequence[float]) -> str:
+    """How the replays of one trace over ``intervals`` compare with the exact model.
+
+    ``runs`` are :class:`~spotmath.traces.replay.Replay` results, one per interval; a
+    replay agrees with the model within :data:`AGREE_WITHIN` standard errors.
+
+    >>> from types import SimpleNamespace as R
+    >>> runs = [R(model_gap_z=0.5, waste=0.10, poisson_waste=0.09),
+    ...         R(model_gap_z=3.0, waste=0.20, poisson_waste=0.15)]
+    >>> print(replay_sentence("p3", runs, [0.5, 1.0]))
+    on p3 the replay lies within two standard errors of the model at 1 of 2 intervals;
+    where it does not, the model is optimistic, by up to 5.0 points at 1 h
+    """
+    zs = [run.model_gap_z for run in runs]
+    gaps = [100 * (run.waste - run.poisson_waste) for run in runs]
+    agree = sum(abs(z) <= AGREE_WITHIN for z in zs)
+    text = (f"on {label} the replay lies within two standard errors of the model at "
+            f"{agree} of {len(zs)} intervals")
+    if any(z > AGREE_WITHIN for z in zs):
+        i = max(range(len(gaps)), key=gaps.__getitem__)
+        text += (f"; where it does not, the model is optimistic, by up to {gaps[i]:.1f} "
+                 f"points at {duration_text(intervals[i])}")
+    if any(z < -AGREE_WITHIN for z in zs):
+        i = min(range(len(gaps)), key=gaps.__getitem__)
+        text += (f"; the model is pessimistic by up to {-gaps[i]:.1f} points at "
+                 f"{duration_text(intervals[i])}")
+    return text
+
+
+def gain_sentence(name: str, best_waste: float, waste: float) -> str:
+    """A schedule's waste against the best fixed interval's, in points.
+
+    >>> gain_sentence("p3", 0.12, 0.10), gain_sentence("g4dn", 0.12, 0.1202)
+    ('on p3 it beats it by 2.0 points', 'on g4dn it matches it')
+    """
+    gain = best_waste - waste
+    if abs(gain) < 0.0005:
+        return f"on {name} it matches it"
+    word = "beats it by" if gain > 0 else "trails it by"
+    return f"on {name} it {word} {100 * abs(gain):.1f} points"
+
+
+def together_verdict(labels: Sequence[str], together: Sequence[bool]) -> str:
+    """Whether preemptions come together more often than independence allows, from
+    each trace's test.
+
+    >>> together_verdict(["p3", "g4dn"], [True, False])
+    'Preemptions come together about as often as independence allows on g4dn'
+    """
+    if all(together):
+        return "Preemptions come together far more often than independence allows"
+    return ("Preemptions come together about as often as independence allows on "
+            + ", ".join(label for label, ok in zip(labels, together) if not ok))
+
+
+_HOW = {"below": "less often than", "above": "more often than",
+        "about": "about as often as"}
+
+
+def gang_sentence(label: str, runs: Sequence) -> str:
+    """How the largest gang replayed on a pool fares against Nλ, and a smaller one.
+
+    ``runs`` are gang :class:`~spotmath.traces.replay.Replay` results by size.
+
+    >>> from types import SimpleNamespace as R
+    >>> runs = [R(nodes=4, interruptions=3, gang_rate_against_model="about"),
+    ...         R(nodes=16, interruptions=9, gang_rate=1.0, model_rate=2.0,
+    ...           gang_rate_against_model="below", instances_per_interruption=2.5)]
+    >>> print(gang_sentence("p3", runs))
+    on p3 a gang of 16 is hit less often than Nλ (0.50 times its rate) and loses 2.50
+    instances each time, while a gang of 4 sees about Nλ
+    """
+    big = runs[-1]
+    if not big.interruptions:
+        return f"on {label} a gang of {big.nodes} was never interrupted"
+    text = (f"on {label} a gang of {big.nodes} is hit {_HOW[big.gang_rate_against_model]} "
+            f"Nλ ({big.gang_rate / big.model_rate:.2f} times its rate) and loses "
+            f"{big.instances_per_interruption:.2f} instances each time")
+    for run in runs:
+        if 1 < run.nodes < big.nodes and run.interruptions:
+            seen = "about" if run.gang_rate_against_model == "about" else "not"
+            text += f", while a gang of {run.nodes} sees {seen} Nλ"
+            break
+    return text
+
+
+def bulk_share_verdict(growing: bool) -> str:
+    """What one bulk share ρ for every gang size means, given whether the share that
+    explains each size's rate grows with the gang on every pool.
+
+    >>> bulk_share_verdict(False)[:40]
+    'the per-size column shows how far one nu'
+    """
+    reclaims = ("real reclaims take a few instances at a time, not the whole pool as the "
+                "simulator's bulk events do")
+    if growing:
+        return ("on every pool the share that explains a gang's rate grows with the "
+                f"gang: {reclaims}, so one number is a compromise")
+    return ("the per-size column shows how far one number is from describing every gang "
+            f"size: {reclaims}")
+
+
+def gang_line_sentence(largest: Sequence[tuple[str, int, int]]) -> str:
+    """Whether the replay moves the largest paying gang from where Nλ puts it.
+
+    ``largest`` holds (pool, largest paying by Nλ, largest paying replayed).
+
+    >>> gang_line_sentence([("p3", 8, 16), ("g4dn", 4, 4)])
+    'The replay moves the line: on p3 a larger gang pays than Nλ allows'
+    """
+    moved = [f"on {label} a larger gang pays than Nλ allows"
+             for label, by_rate, replayed in largest if replayed > by_rate]
+    moved += [f"on {label} a smaller one" for label, by_rate, replayed in largest
+              if replayed < by_rate]
+    if not moved:
+        return "Among the sizes tried, the replay does not move the line"
+    return "The replay moves the line: " + "; ".join(moved)
+
+
+def traces_table(labels: Sequence[str], traces: Sequence) -> Table:
+    """What each trace holds (:class:`spotmath.traces.reading.Trace`): instances, the most
+    up at once, preemptions, censored lifetimes, node-hours, how long and its clock tick.
+
+    >>> from spotmath.traces.reading import trace_of_lives
+    >>> table = traces_table(["one"], [trace_of_lives([0.0, 60.0], [30.0])])
+    >>> [row[1] for row in table.rows]
+    ['1', '1', '1', '1', '0', '1 min', '1 s']
+    """
+    return by_trace(labels, [
+        ("instances", [t.nodes for t in traces]),
+        ("most up at once", [t.most_up for t in traces]),
+        ("preemptions", [t.preemptions for t in traces]),
+        ("censored lifetimes", [t.censored for t in traces]),
+        ("node-hours up", [f"{t.node_hours:.0f}" for t in traces]),
+        ("observed for", [duration_text(t.end - t.start) for t in traces]),
+        ("clock tick", [f"{t.resolution * 3600:g} s" if t.resolution else "none"
+                        for t in traces])])
+
+
+def fits_table(labels: Sequence[str], fits: Sequence) -> Table:
+    """Each trace's fit (:func:`spotmath.traces.fitting.fit_trace`): the rate with its
+    interval and MTBF, the Weibull shape with its interval, the scale, the p-value of k = 1.
+
+    >>> from types import SimpleNamespace as Fit
+    >>> fit = Fit(preemption_rate=0.1, preemption_rate_ci95=(0.08, 0.12), mtbf_h=10.0,
+    ...           weibull_shape=0.9, weibull_shape_ci95=(0.8, 1.02), weibull_scale_h=9.5,
+    ...           weibull_shape_p_value=0.07)
+    >>> [row[1] for row in fits_table(["p3"], [fit]).rows]
+    ['0.1', '0.08 to 0.12', '10 h', '0.90', '0.8 to 1', '9.5 h', '0.07']
+    """
+    return by_trace(labels, [
+        ("λ per node-hour", [f"{f.preemption_rate:.3g}" for f in fits]),
+        ("λ, 95% interval", [ci_text(*f.preemption_rate_ci95) for f in fits]),
+        ("MTBF", [duration_text(f.mtbf_h) for f in fits]),
+        ("Weibull shape k", [f"{f.weibull_shape:.2f}" for f in fits]),
+        ("k, 95% interval", [ci_text(*f.weibull_shape_ci95) for f in fits]),
+        ("Weibull scale", [duration_text(f.weibull_scale_h) for f in fits]),
+        ("p-value of k = 1", [f"{f.weibull_shape_p_value:.2g}" for f in fits])])
+
+
+def fit_sentences(labels: Sequence[str], fits: Sequence) -> dict:
+    """The fits in words: each trace's shape with its interval (``shape_list``), whether
+    the lifetimes look Poisson (``shape_verdict``), and each MTBF (``rate_list``).
+
+    >>> from types import SimpleNamespace as Fit
+    >>> fit = Fit(weibull_shape=0.95, weibull_shape_ci95=(0.8, 1.1), hazard="constant",
+    ...           mtbf_h=10.0)
+    >>> fit_sentences(["p3"], [fit])["shape_list"]
+    '0.95 on p3 (0.80 to 1.10)'
+    """
+    return {
+        "shape_list": joined(f"{f.weibull_shape:.2f} on {label} ({f.weibull_shape_ci95[0]:.2f}"
+                             f" to {f.weibull_shape_ci95[1]:.2f})"
+                             for label, f in zip(labels, fits)),
+        "shape_verdict": hazard_verdict(labels, [f.hazard for f in fits]),
+        "rate_list": joined(f"{duration_text(f.mtbf_h)} on {label}"
+                            for label, f in zip(labels, fits))}
+
+
+def replay_table(labels: Sequence[str], curves: Sequence[dict]) -> Table:
+    """Each trace replayed at the chapter's interval (``chosen``), at the exact optimum
+    for its rate (``optimum``), both :class:`spotmath.traces.replay.Replay`, and at the
+    best fixed interval (``best``, hours or None, and ``best_waste``), against the model.
+
+    >>> from types import SimpleNamespace as R
+    >>> run = R(interval_h=0.5, waste=0.12, waste_standard_error=0.01, poisson_waste=0.11,
+    ...         model_gap_z=1.0)
+    >>> table = replay_table(["p3"], [{"chosen": run, "optimum": run, "best": 0.4,
+    ...                                "best_waste": 0.1}])
+    >>> table.rows[0]
+    ['p3', 'chosen, 30 min', '12.0% ± 1.0%', '11.0%', '+1.0']
+    >>> table.rows[2]
+    ['p3', 'best, 24 min', '10.0%', '', '']
+    """
+    def row(label: str, name: str, result) -> list[str]:
+        z = result.model_gap_z
+        return [label, f"{name}, {duration_text(result.interval_h)}",
+                f"{result.waste:.1%} ± {result.waste_standard_error:.1%}",
+                f"{result.poisson_waste:.1%}",
+                f"{z:+.1f}" if math.isfinite(z) else "n/a (no spread)"]
+
+    rows = []
+    for label, c in zip(labels, curves):
+        rows += [row(label, "chosen", c["chosen"]), row(label, "exact optimum", c["optimum"]),
+                 [label, f"best, {interval_or_none(c['best'])}", f"{c['best_waste']:.1%}",
+                  "", ""]]
+    return Table(["trace", "interval", "replayed", "model", "z"], rows)
+
+
+def replay_numbers(labels: Sequence[str], fits: Sequence, curves: Sequence[dict]) -> dict:
+    """The replays for the prose and for a rerun: how far they are from the model
+    (``replay_verdict``), the best intervals against the optimum's (``best_list``), the
+    formula's cost in points (``formula_cost``), and every trace's numbers
+    (``trace_numbers``); ``curves`` as :func:`replay_table`, with ``runs`` over ``grid``.
+    """
+    cost = max(c["optimum"].waste - c["best_waste"] for c in curves)
+    return {
+        "replay_verdict": joined(replay_sentence(label, c["runs"], c["grid"])
+                                 for label, c in zip(labels, curves)),
+        "best_list": joined(f"on {label} {interval_or_none(c['best'])} against the exact "
+                            f"optimum's {duration_text(c['optimum'].interval_h)}, which "
+                            f"replays to {c['optimum'].waste:.1%} instead of "
+                            f"{c['best_waste']:.1%}" for label, c in zip(labels, curves)),
+        "formula_cost": 100 * cost,
+        "trace_numbers": [
+            {"trace": label, "preemptions": f.preemptions, "node_hours": float(f.node_hours),
+             "rate": float(f.preemption_rate), "shape": float(f.weibull_shape),
+             "scale_h": float(f.weibull_scale_h), "co_share": float(f.co_preemption_share),
+             "co_independent": float(f.co_preemption_share_independent),
+             "interval_h": float(c["chosen"].interval_h), "waste": float(c["chosen"].waste),
+             "poisson_waste": float(c["chosen"].poisson_waste),
+             "model_interval_h": float(c["optimum"].interval_h),
+             "model_interval_waste": float(c["optimum"].waste),
+             "best_interval_h": c["best"], "best_waste": float(c["best_waste"])}
+            for label, f, c in zip(labels, fits, curves)]}
+
+
+def local_table(names: Sequence[str], schedules: Sequence[dict]) -> Table:
+    """The local-rate schedule against the best fixed interval and the exact optimum:
+    each schedule ``{"k", "local", "best": (interval or None, waste), "optimum"}``.
+
+    >>> from types import SimpleNamespace as R
+    >>> print(local_table(["p3"], [{"k": 0.9, "local": R(waste=0.12),
+    ...                            "best": (0.4, 0.11), "optimum": R(waste=0.115)}]))
+    trace  k     local-rate  best fixed       exact optimum
+    -----  ----  ----------  ---------------  -------------
+    p3     0.90  12.0%       11.0% at 24 min  11.5%
+    """
+    return Table(["trace", "k", "local-rate", "best fixed", "exact optimum"],
+                 [[name, f"{s['k']:.2f}", f"{s['local'].waste:.1%}",
+                   f"{s['best'][1]:.1%} at {interval_or_none(s['best'][0])}",
+                   f"{s['optimum'].waste:.1%}"] for name, s in zip(names, schedules)])
+
+
+def gang_rates_table(gangs: Sequence[dict]) -> Table:
+    """Each gang replayed on each pool: hits, its rate with interval against Nλ, instances
+    lost each time, the wait, and the bulk share that explains it (``gangs``: each
+    ``{"label", "lam", "runs"}``, the runs :class:`spotmath.traces.replay.Replay`).
+
+    >>> from types import SimpleNamespace as R
+    >>> run = R(nodes=4, interruptions=0, gang_rate=0.0, gang_rate_ci95=(0.0, 0.3),
+    ...         instances_per_interruption=0.0, waiting_hours=0.0)
+    >>> gang_rates_table([{"label": "p3", "lam": 0.1, "runs": [run]}]).rows[0]
+    ['p3', '4', '0', '0.00 (0 to 0.3)', '0.40', '', 'none', '']
+    """
+    def row(g: dict, r) -> list:
+        n, hit = r.nodes, r.interruptions > 0
+        rho = _bulk_fraction(g["lam"], n, r.gang_rate) if n > 1 and hit else None
+        return [g["label"], n, r.interruptions, f"{r.gang_rate:.2f} ({ci_text(*r.gang_rate_ci95)})",
+                f"{n * g['lam']:.2f}", f"{r.instances_per_interruption:.2f}" if hit else "",
+                duration_text(r.waiting_hours) if r.waiting_hours else "none",
+                "" if rho is None else f"{rho:.2f}"]
+
+    return Table(["trace", "N", "hits", "per hour (95%)", "Nλ", "lost each", "waiting", "ρ"],
+                 [row(g, r) for g in gangs for r in g["runs"]])
+
+
+def together_numbers(labels: Sequence[str], fits: Sequence, together: Sequence[bool],
+                     gangs: Sequence[dict], growing: bool) -> dict:
+    """How preemptions come together, for the prose: the verdict, each trace's shares with
+    and without independence, what that does to the gangs, the bulk shares fitted and
+    whether one share fits every size.
+    """
+    return {
+        "co_verdict": together_verdict(labels, together),
+        "co_list": joined(f"{f.co_preemption_share:.0%} on {label} against "
+                          f"{f.co_preemption_share_independent:.0%} if independent"
+                          for label, f in zip(labels, fits)),
+        "gang_verdict": joined((gang_sentence(g["label"], g["runs"]) for g in gangs
+                                if g["runs"]), "no gang size fits these pools"),
+        "rho_list": joined((f"{g['rho']:.2f} on {g['label']}" for g in gangs
+                            if g["rho"] is not None), "not defined here"),
+        "rho_verdict": bulk_share_verdict(growing)}
+
+
+def never_table(verdicts: Sequence[dict], discount: float) -> Table:
+    """Each gang's waste at its optimum by Nλ, at its measured rate and replayed, with the
+    verdict by Nλ and by the replay.
+
+    >>> print(never_table([{"trace": "p3", "nodes": 8, "independent": 0.5,
+    ...                     "measured": 0.45, "replayed": 0.65}], 0.6))
+    trace  N  waste at Nλ  at its rate  replayed  verdict
+    -----  -  -----------  -----------  --------  ----------------
+    p3     8  50%          45%          65%       spot / on-demand
+    """
+    def use(waste: float) -> str:
+        return "spot" if waste < discount else "on-demand"
+
+    return Table(["trace", "N", "waste at Nλ", "at its rate", "replayed", "verdict"],
+                 [[v["trace"], v["nodes"], f"{v['independent']:.0%}", f"{v['measured']:.0%}",
+                   f"{v['replayed']:.0%}", f"{use(v['independent'])} / {use(v['replayed'])}"]
+                  for v in verdicts])
+
+
+def never_numbers(largest: Sequence[tuple], never: Sequence[tuple], gangs: Sequence[dict]
+                  ) -> dict:
+    """The gang limits on the pools for the prose and for a rerun: the largest paying by
+    Nλ and replayed (``largest``: ``(trace, by Nλ, replayed)``), the restart floor
+    (``never``: ``(trace, nodes or None)``), the change of verdict, every gang's numbers.
+
+    >>> found = never_numbers([("p3", 8, 4)], [("p3", 30)], [])
+    >>> found["largest_list"], found["never_list"]
+    ('on p3, 8 nodes by Nλ and 4 replayed', '30 nodes on p3')
+    """
+    return {
+        "largest_list": joined(f"on {label}, {a or 'no'} nodes by Nλ and {b or 'no'} replayed"
+                               for label, a, b in largest),
+        "never_list": joined((f"{n} nodes on {label}" for label, n in never if n is not None),
+                             "no size"),
+        "verdict_change": gang_line_sentence(largest),
+        "gang_numbers": [{"trace": g["label"], "nodes": r.nodes,
+                          "interruptions": r.interruptions, "held_hours": float(r.held_hours),
+                          "waste": float(r.waste), "interval_h": float(r.interval_h)}
+                         for g in gangs for r in g["runs"]],
+        "largest_paying": [list(row) for row in largest]}
+
+
+def groups_table(groups: dict) -> Table:
+    """The group-size logs (:class:`spotmath.traces.reading.GroupSizes` by name): how long,
+    the sizes seen, instance-hours, instances lost, the least rate that implies, the
+    largest drop and the longest silence.
+
+    >>> import numpy as np
+    >>> from types import SimpleNamespace as G
+    >>> log = G(end=24.0, sizes=np.array([4, 8]), node_hours=150.0, losses=6,
+    ...         drops=np.array([1, 4]), longest_silence=0.5)
+    >>> [row[1] for row in groups_table({"v100": log}).rows]
+    ['24 h', '4 to 8', '150', '6', '0.04 per hour', '4', '30 min']
+    """
+    gs = list(groups.values())
+    return Table(["", *groups], [[name, *values] for name, values in [
+        ("observed for", [duration_text(g.end) for g in gs]),
+        ("sizes seen", [f"{g.sizes.min()} to {g.sizes.max()}" for g in gs]),
+        ("instance-hours", [f"{g.node_hours:.0f}" for g in gs]),
+        ("instances lost", [g.losses for g in gs]),
+        ("rate, at least", [f"{g.losses / g.node_hours:.2g} per hour" for g in gs]),
+        ("largest drop", [int(g.drops.max(initial=0)) for g in gs]),
+        ("longest silence", [duration_text(g.longest_silence) for g in gs])]])
+
+
+def group_sentences(groups: dict) -> dict:
+    """The logs' largest drops and least rates, one clause each.
+
+    >>> import numpy as np
+    >>> from types import SimpleNamespace as G
+    >>> log = G(sizes=np.array([4, 8]), node_hours=150.0, losses=6, drops=np.array([1, 4]))
+    >>> group_sentences({"v100": log})["group_drop_list"]
+    '4 of 8 on v100'
+    """
+    return {"group_drop_list": "; ".join(f"{int(g.drops.max(initial=0))} of {g.sizes.max()} "
+                                         f"on {name}" for name, g in groups.items()),
+            "group_rate_list": "; ".join(f"{g.losses / g.node_hours:.2g} on {name}"
+                                         for name, g in groups.items())}

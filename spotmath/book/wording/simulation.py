@@ -1,0 +1,146 @@
+"""The simulation chapter: the Poisson grid, the Weibull shapes, the bulk reclaims and the
+notice, as tables and sentences.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...model.plan import duration_text
+from ..display import Table
+
+__all__ = ["simulation_sentence", "poisson_table", "weibull_table", "weibull_ranges",
+           "bulk_table", "notice_spread_text"]
+
+
+def simulation_sentence(largest_z: float | None, points: int, interval: float,
+                        limit: float) -> str:
+    """Whether a simulation agrees with the formulas: the largest difference over
+    ``points`` checks at one ``interval`` (hours), in standard errors, against the
+    ``limit`` chance allows at that many points; None when nothing was simulated.
+
+    >>> print(simulation_sentence(1.2, 6, 0.5, 3.4))
+    over its 6 points, at an interval of 30 min, the largest difference is 1.20 standard
+    errors, within the 3.40 that chance allows at so many points: the formulas say what
+    the rules do
+    """
+    if largest_z is None:
+        return ("here a segment would be preempted more than once on average "
+                "(λ(R + T + C) > 1), so the chapter does not simulate it")
+    text = (f"over its {points} points, at an interval of {duration_text(interval)}, the "
+            f"largest difference is {largest_z:.2f} standard errors")
+    if largest_z <= limit:
+        return (text + f", within the {limit:.2f} that chance allows at so many points: "
+                "the formulas say what the rules do")
+    return (text + f", beyond the {limit:.2f} that chance allows at so many points: here "
+            "the formulas and the rules disagree")
+
+
+def poisson_table(points: Sequence[tuple], results: Sequence[tuple]) -> Table:
+    """The simulator against the exact and first-order waste on a grid: each point
+    ``((λT, λR, λC), restart preemptible)`` with its result ``(exact, first order,
+    simulated)``, the simulated ``(waste, standard error)`` or None (not simulated).
+
+    >>> print(poisson_table([((0.5, 0.04, 0.004), True), ((2.0, 0.25, 0.05), False)],
+    ...                     [(0.31, 0.29, (0.3105, 0.002)), (0.9, 1.3, None)]))
+    λT   λR    λC     restart preemptible  simulated waste  exact   first order  z
+    ---  ----  -----  -------------------  ---------------  ------  -----------  -----
+    0.5  0.04  0.004  yes                  0.3105 ± 0.0020  0.3100  0.2900       +0.25
+    2    0.25  0.05   no                   not simulated    0.9000  1.3000
+    """
+    rows = []
+    for ((lt, lr, lc), preemptible), (exact, first, found) in zip(points, results):
+        row = [f"{lt:g}", f"{lr:.3g}", f"{lc:.3g}", "yes" if preemptible else "no"]
+        if found is None:
+            rows.append(row + ["not simulated", f"{exact:.4f}", f"{first:.4f}", ""])
+            continue
+        waste, error = found
+        rows.append(row + [f"{waste:.4f} ± {error:.4f}", f"{exact:.4f}", f"{first:.4f}",
+                           f"{(waste - exact) / error:+.2f}"])
+    return Table(["λT", "λR", "λC", "restart preemptible", "simulated waste", "exact",
+                  "first order", "z"], rows)
+
+
+def weibull_table(summary: Sequence[dict], reached: dict, poisson: tuple) -> Table:
+    """Each Weibull shape's simulated best interval, the waste there and its break-even
+    (``summary``: ``shape``, ``best_interval_h``, ``best_waste``, ``break_even_h``, None
+    where not simulated or not reached; ``reached[shape]``: the longest interval
+    simulated, None where none was), and the Poisson exact model's ``(interval, waste,
+    break-even)``.
+
+    >>> rows = [{"shape": 0.5, "best_interval_h": 0.3, "best_waste": 0.15,
+    ...          "break_even_h": None}]
+    >>> print(weibull_table(rows, {0.5: 6.0}, (0.354, 0.126, 6.18)))
+    shape k               best interval (fine grid)  waste there  break-even (simulated)
+    --------------------  -------------------------  -----------  ----------------------
+    0.5                   18 min                     15.0%        beyond 6 h
+    Poisson, exact model  21.2 min                   12.6%        6.18 h
+    """
+    rows = []
+    for row in summary:
+        if row["break_even_h"] is not None:
+            crossing = duration_text(row["break_even_h"])
+        elif reached[row["shape"]] is not None:
+            crossing = f"beyond {duration_text(reached[row['shape']])}"
+        else:
+            crossing = "not simulated"
+        best = row["best_interval_h"]
+        rows.append([f"{row['shape']:g}",
+                     "not simulated" if best is None else duration_text(best),
+                     "" if row["best_waste"] is None else f"{row['best_waste']:.1%}",
+                     crossing])
+    interval, waste, break_even = poisson
+    rows.append(["Poisson, exact model", duration_text(interval), f"{waste:.1%}",
+                 duration_text(break_even) if break_even else "none"])
+    return Table(["shape k", "best interval (fine grid)", "waste there",
+                  "break-even (simulated)"], rows)
+
+
+def weibull_ranges(summary: Sequence[dict]) -> dict:
+    """The range of the shapes' best intervals and of their wastes, in words.
+
+    >>> weibull_ranges([{"best_interval_h": 0.3, "best_waste": 0.15},
+    ...                 {"best_interval_h": 0.4, "best_waste": 0.12}])["weibull_best_range"]
+    'from 18 min to 24 min'
+    """
+    found = [row for row in summary if row["best_interval_h"] is not None]
+    if not found:
+        return {"weibull_best_range": ("not simulated (every segment would need e^4 "
+                                       "attempts or more)"),
+                "weibull_waste_range": "not simulated"}
+    best = [row["best_interval_h"] for row in found]
+    wastes = [row["best_waste"] for row in found]
+    return {"weibull_best_range": (f"from {duration_text(min(best))} to "
+                                   f"{duration_text(max(best))}"),
+            "weibull_waste_range": f"{min(wastes):.1%} to {max(wastes):.1%}"}
+
+
+def bulk_table(bulk: dict, gang_sizes: Sequence[int], discount: float) -> Table:
+    """Spot or on-demand by bulk share (rows; ``bulk[share]`` the simulated waste of each
+    gang size, None where not simulated) and gang size (columns).
+
+    >>> print(bulk_table({0.5: [0.2, None]}, [1, 64], 0.6))
+    bulk share ρ \\ nodes  1           64
+    --------------------  ----------  -------------
+    0.5                   spot (20%)  not simulated
+    """
+    def cell(waste: float | None) -> str:
+        if waste is None:
+            return "not simulated"
+        return f"{'spot' if waste < discount else 'ON-DEMAND'} ({waste:.0%})"
+
+    return Table(["bulk share ρ \\ nodes"] + [str(n) for n in gang_sizes],
+                 [[f"{rho:g}"] + [cell(w) for w in wastes] for rho, wastes in bulk.items()])
+
+
+def notice_spread_text(with_notice: float | None, without: float | None) -> str:
+    """How far the simulated waste moves across the intervals with a notice and without.
+
+    >>> notice_spread_text(0.004, 0.12)
+    'the simulated waste varies by 0.4%, against 12.0% without it'
+    """
+    if without is None:
+        return ("the waste could not be simulated (too few intervals are short enough to "
+                "simulate)")
+    return (f"the simulated waste varies by {with_notice:.1%}, against {without:.1%} "
+            "without it")
