@@ -1,0 +1,127 @@
+"""What the commands share: the one-line parser, the options several take, and how a plan prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+from pathlib import Path
+
+from ..inputs import (
+    check_duration,
+)
+from ..model.plan import (
+    CHOICES,
+    DEFAULTS,
+    PLAN_KEYS,
+    Plan,
+)
+
+__all__ = []
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _plan_values(plan: Plan) -> dict:
+    """The plan's documented keys (hours and fractions), the two-level ones after them."""
+    values = plan.as_dict()
+    levels = plan.two_level or {}
+    return {key: values[key] for key in PLAN_KEYS} | {key: levels[key] for key in levels}
+
+
+def _dump(values: dict) -> str:
+    return json.dumps(values, indent=2, allow_nan=False)
+
+
+def _shared_plan_flags(args: argparse.Namespace, leave: set[str]) -> list[str]:
+    """The options of `spotmath plan` given to this command, as typed (those not at their
+    defaults), less the destinations in ``leave``."""
+    shared = argparse.ArgumentParser(add_help=False)
+    _plan_options(shared)
+    flags = []
+    for action in shared._actions:
+        value = getattr(args, action.dest, action.default)
+        if action.dest in leave or value == action.default:
+            continue
+        flags.append(action.option_strings[0])
+        if action.nargs != 0:  # not a switch
+            flags.append(shlex.quote(str(value)))
+    return flags
+
+
+def _duration(name: str, value) -> float:
+    return float(check_duration(name, value, scalar=True, bounded=True))
+
+
+def _finite(value: float) -> float | None:
+    """A number for JSON: None where it is infinite."""
+    return None if math.isinf(value) else value
+
+
+def _hours(hours: float) -> str:
+    """Hours as the plan prints them: minutes below two hours."""
+    return f"{hours * 60:.1f} min" if hours < 2 else f"{hours:.2f} h"
+
+
+def _job_options(parser: argparse.ArgumentParser,
+                 checkpoint: str | None = DEFAULTS["checkpoint"]) -> None:
+    """The restart and checkpoint-write options, the same in plan, fit and replay (plan
+    and fit leave --checkpoint unset, to tell it from --state)."""
+    parser.add_argument("--restart", default=DEFAULTS["restart"],
+                        help="time from preemption to computing again (default 10min)")
+    parser.add_argument("--checkpoint", default=checkpoint,
+                        help="blocking time of one checkpoint write (default 1min)")
+
+
+def _plan_options(parser: argparse.ArgumentParser) -> None:
+    """The options of `spotmath plan` that `spotmath fit` shares."""
+    _job_options(parser, checkpoint=None)
+    parser.add_argument("--state", help="the checkpoint's size, e.g. 13.2GB: with "
+                                        "--write-bandwidth, instead of --checkpoint")
+    parser.add_argument("--write-bandwidth", help="bytes a second to durable storage, e.g. "
+                                                  "1.2GB/s (with --state)")
+    parser.add_argument("--snapshot-bandwidth",
+                        help="asynchronous writes: bytes a second to host memory, e.g. "
+                             "55GB/s; the write to storage then runs behind the training "
+                             "(it sets --persist)")
+    parser.add_argument("--discount", default=DEFAULTS["discount"],
+                        help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
+    parser.add_argument("--nodes", default="1",
+                        help="nodes in the synchronous gang; the job is preempted at N·λ")
+    parser.add_argument("--model", default=CHOICES["model"][0], choices=CHOICES["model"],
+                        help="exact renewal-reward model (default) or the first-order "
+                             "formula")
+    parser.add_argument("--restart-variant", default=CHOICES["restart-variant"][0],
+                        choices=CHOICES["restart-variant"],
+                        help="exact model: can a restart itself be preempted? (default yes)")
+    parser.add_argument("--notice", help="warning before a preemption, e.g. 2min (needs "
+                                         "--notice-share)")
+    parser.add_argument("--notice-share",
+                        help="measured share of preemptions whose notice arrives and is "
+                             "acted on, 0 to 1 or 90%%")
+    parser.add_argument("--notice-write",
+                        help="on-notice checkpoint write, durable before the reclaim "
+                             "(default: checkpoint + persist)")
+    parser.add_argument("--persist", help="asynchronous checkpoints: time after the "
+                                          "blocking write until durable (default 0; with "
+                                          "--level1, the durable write's)")
+    parser.add_argument("--level1", help="two-level checkpoints: a fast write (peer memory, "
+                                         "local disk), e.g. 5s; --checkpoint and --restart "
+                                         "are then the durable level's")
+    parser.add_argument("--level1-restart", help="restart from a fast copy (default: "
+                                                 "--restart)")
+    parser.add_argument("--level1-loss", help="share of preemptions that take the fast "
+                                              "copies with them, 0 to 1 or 30%%")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead")
+
+
+def _trace_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("trace", type=Path, help="the trace file")
+    parser.add_argument("--format", choices=["spotmath", "bamboo"],
+                        help="the trace's format (default: detected from its first line)")
