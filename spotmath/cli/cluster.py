@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from ..inputs import (
-    InputError,
-    check_duration,
-)
-from .options import _dump, _finite, _hours
+from ..inputs import InputError, check_duration
+from ..model.plan import finite_or_none
+from .options import _dump, _hours
 
-__all__ = ['CLUSTER_KEYS']
+__all__ = ["CLUSTER_KEYS"]
 
 
 #: The documented keys of `spotmath cluster --json` (docs/commands.md), in order.
@@ -55,7 +53,8 @@ def _cluster(args: argparse.Namespace) -> int:
     finite = None if gang.never_preempted else gang.up_time_mean
     values = dict(zip(CLUSTER_KEYS, (
         gang.gang_size, pool.load, gang.star, gang.preemption_rate, gang.up_share,
-        gang.readmission_wait, finite, gang.up_time_cv, _finite(gang.restart_time(restart)),
+        gang.readmission_wait, finite, gang.up_time_cv,
+        finite_or_none(gang.restart_time(restart)),
         None if interval == float("inf") else interval,
         gang.waste(checkpoint, restart, grace),
         None if exact[0] in (None, float("inf")) else exact[0],

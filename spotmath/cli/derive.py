@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..inputs import (
-    check_choice,
-)
+from ..inputs import check_choice
 
 __all__ = []
 

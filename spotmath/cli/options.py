@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shlex
 from pathlib import Path
 
-from ..inputs import (
-    check_duration,
-)
-from ..model.plan import (
-    CHOICES,
-    DEFAULTS,
-    PLAN_KEYS,
-    Plan,
-)
+from ..inputs import check_duration
+from ..model.plan import CHOICES, DEFAULTS, PLAN_KEYS, Plan
 
 __all__ = []
 
@@ -57,11 +49,6 @@ def _shared_plan_flags(args: argparse.Namespace, leave: set[str]) -> list[str]:
 
 def _duration(name: str, value) -> float:
     return float(check_duration(name, value, scalar=True, bounded=True))
-
-
-def _finite(value: float) -> float | None:
-    """A number for JSON: None where it is infinite."""
-    return None if math.isinf(value) else value
 
 
 def _hours(hours: float) -> str:

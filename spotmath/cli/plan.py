@@ -25,7 +25,7 @@ from ..model.plan import (
 )
 from .options import _dump, _plan_values
 
-__all__ = ['PLAN_DEADLINE']
+__all__ = ["PLAN_DEADLINE"]
 
 
 def _make_plan(args: argparse.Namespace, rate: float) -> Plan:

@@ -11,7 +11,8 @@ from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
            "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT", "NUMBER_TEMPLATES",
-           "DURATION_UNITS", "USAGE", "VERDICTS", "two_columns"]
+           "DURATION_UNITS", "USAGE", "VERDICTS", "two_columns",
+           "finite_or_none"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -439,8 +440,24 @@ def _full_model(cost: float, share: float, write: float | None, effective: bool,
             "notice_write": write if effective else cost + persist, "persist": persist}
 
 
-def _finite(hours: float) -> float | None:
-    return None if math.isinf(hours) else float(hours)
+def finite_or_none(value: float) -> float | None:
+    """A number as the plan and the JSON outputs give it: None where it is infinite.
+
+    Parameters
+    ----------
+    value : float
+        Any number, hours or a share.
+
+    Returns
+    -------
+    float or None
+
+    Examples
+    --------
+    >>> finite_or_none(2.5), finite_or_none(float("inf"))
+    (2.5, None)
+    """
+    return None if math.isinf(value) else float(value)
 
 
 def make_plan(
@@ -620,17 +637,17 @@ def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, class
     return Plan(
         preemption_rate=rate, restart_time_h=restart, checkpoint_cost_h=cost,
         spot_discount=discount, nodes=nodes, model=model, gang_rate=gang, **variant,
-        **classic, exact_interval_h=_finite(optimum["exact"]),
-        recommended_interval_h=_finite(recommended),
-        waste_first_order=_finite(waste["first-order"]), waste_exact=waste["exact"],
+        **classic, exact_interval_h=finite_or_none(optimum["exact"]),
+        recommended_interval_h=finite_or_none(recommended),
+        waste_first_order=finite_or_none(waste["first-order"]), waste_exact=waste["exact"],
         effective_discount=effective,
-        break_even_interval_h=None if paying is None else _finite(paying[1]),
+        break_even_interval_h=None if paying is None else finite_or_none(paying[1]),
         max_gang_size=numerics.max_gang_size(rate, cost, restart, discount, model=model, **full,
                                        **variant),
         never_on_spot_gang_size=numerics.never_on_spot_gang_size(rate, restart, discount,
                                                           model=model, **variant),
         verdict=_verdict(effective), **notice_values,
-        first_order_interval_h=_finite(optimum["first-order"]), baseline=baseline,
+        first_order_interval_h=finite_or_none(optimum["first-order"]), baseline=baseline,
     )
 
 

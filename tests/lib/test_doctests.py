@@ -24,7 +24,8 @@ NUMPYDOC = ["model.numerics", "model.calibration", "model.plan", "model.simulate
             "traces.fast_copies",
             "model.two_level", "model.simulate_two_level", "inputs"]
 #: Functions that take any value and cannot fail, so have no Raises section.
-NEVER_RAISE = {"duration_text", "closest_name", "show", "parse_number", "two_columns"}
+NEVER_RAISE = {"duration_text", "closest_name", "show", "parse_number", "two_columns",
+               "finite_or_none"}
 
 
 def _section(doc: str, title: str) -> str:

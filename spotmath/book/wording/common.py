@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from ...model.numerics import effective_discount
 from ...model.plan import duration_text
 from ..display import Table
 
@@ -90,6 +91,14 @@ def every(plan) -> str:
     return duration_text(plan.recommended_interval_h)
 
 
+def _discount_cells(waste: float, discount: float) -> list[str]:
+    """A table's effective discount at ``waste`` and whether to use spot or on-demand
+    (a waste of 100% has no useful hour, so no discount)."""
+    effective = effective_discount(waste, discount)  # None: a waste of 100%
+    return ["n/a (no useful hour)" if effective is None else f"{effective:.1%}",
+            "spot" if effective is not None and effective > 0 else "on-demand"]
+
+
 def _minutes(hours: float | None) -> float | None:
     return None if hours is None else hours * 60
 
@@ -101,10 +110,6 @@ def price_text(price: float) -> str:
     ('0.457', 'n/a (no useful hour)')
     """
     return "n/a (no useful hour)" if math.isinf(price) else f"{price:.3f}"
-
-
-def _finite(value: float) -> float | None:
-    return None if math.isinf(value) else value
 
 
 def share_text(share: float | None) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...model.plan import duration_text
+from ...model.plan import duration_text, finite_or_none
 from ..display import Table
-from .common import _finite, price_text
+from .common import price_text
 
 __all__ = ["useful_price_numbers", "useful_price_table", "capacity_plan_table",
            "capacity_plan_text", "never_on_spot_table", "never_on_spot_numbers",
@@ -30,9 +30,9 @@ def useful_price_numbers(one: dict, quotes: dict) -> dict:
     """
     numbers = {}
     for kind, name in (("spot", "spot"), ("on-demand", "on_demand"), ("reserved", "reserved")):
-        numbers[f"{name}_price_one_node"] = _finite(one[kind])
+        numbers[f"{name}_price_one_node"] = finite_or_none(one[kind])
         numbers[f"{name}_price_one_node_text"] = price_text(one[kind])
-    numbers["useful_prices"] = {n: {k: _finite(v) for k, v in quote.items()}
+    numbers["useful_prices"] = {n: {k: finite_or_none(v) for k, v in quote.items()}
                                 for n, quote in quotes.items()}
     return numbers
 
