@@ -103,22 +103,20 @@ def checkpoint_costs_table(costs: dict, bandwidths: Sequence[float], snapshot: f
                  rows)
 
 
-def restart_table(parts: dict, read_bandwidth: float) -> Table:
+def restart_table(parts: dict, restarts: dict, read_bandwidth: float) -> Table:
     """The parts of a restart for each job (``parts[label]``: ``wait``, ``boot``,
     ``load``, ``warmup``, hours), their sum R and what of it is billed for the replaced
-    node (all but the wait).
+    node (``restarts[label]``: ``restart_h`` and ``billed_h``, all but the wait).
 
-    >>> table = restart_table({"7B": dict(wait=1 / 12, boot=0.05, load=0.0136,
-    ...                                   warmup=1 / 30)}, 2e9)
-    >>> table.rows[0]
+    >>> parts = {"7B": dict(wait=1 / 12, boot=0.05, load=0.0136, warmup=1 / 30)}
+    >>> restarts = {"7B": dict(restart_h=0.1803, billed_h=0.0970)}
+    >>> restart_table(parts, restarts, 2e9).rows[0]
     ['7B', '5 min', '3 min', '49 s', '2 min', '10.8 min', '5.82 min']
     """
-    rows = []
-    for label, part in parts.items():
-        total = part["wait"] + part["boot"] + part["load"] + part["warmup"]
-        rows.append([label] + [duration_text(part[k]) for k in ("wait", "boot", "load",
-                                                                 "warmup")]
-                    + [duration_text(total), duration_text(total - part["wait"])])
+    rows = [[label] + [duration_text(part[k]) for k in ("wait", "boot", "load", "warmup")]
+            + [duration_text(restarts[label]["restart_h"]),
+               duration_text(restarts[label]["billed_h"])]
+            for label, part in parts.items()]
     return Table(["job", "capacity wait", "boot and image",
                   f"load at {read_bandwidth / 1e9:.3g} GB/s", "warm-up", "R",
                   "billed for the replaced node"], rows)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model.numerics import effective_discount
 from ...model.plan import duration_text
 from ..display import Table
+from .common import _discount_cells, _minutes
 
 __all__ = ["plan_numbers", "break_even_sentence", "gang_limit_sentence", "cadences_table",
            "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
@@ -33,18 +33,15 @@ def plan_numbers(plan) -> dict:
     >>> numbers["mtbf_hours"], numbers["restart_minutes"], numbers["checkpoint_minutes"]
     (4.0, 10.0, 1.0)
     """
-    def minutes(hours: float | None) -> float | None:
-        return None if hours is None else hours * 60
-
     every = plan.recommended_interval_h
     return {
         "mtbf_hours": 1 / plan.preemption_rate,
-        "restart_minutes": minutes(plan.restart_time_h),
-        "checkpoint_minutes": minutes(plan.checkpoint_cost_h),
+        "restart_minutes": _minutes(plan.restart_time_h),
+        "checkpoint_minutes": _minutes(plan.checkpoint_cost_h),
         "spot_discount": plan.spot_discount,
-        "young_interval_min": minutes(plan.young_interval_h),
-        "daly_interval_min": minutes(plan.daly_interval_h),
-        "exact_interval_min": minutes(plan.exact_interval_h),
+        "young_interval_min": _minutes(plan.young_interval_h),
+        "daly_interval_min": _minutes(plan.daly_interval_h),
+        "exact_interval_min": _minutes(plan.exact_interval_h),
         "checkpoint_every": "only on notice" if every is None else duration_text(every),
         "waste_at_optimum": plan.waste_exact,
         "waste_first_order": plan.waste_first_order,
@@ -106,10 +103,8 @@ def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
         if waste is None:
             rows.append([duration_text(interval), "shorter than the persist time", "", ""])
             continue
-        effective = effective_discount(waste, discount)  # None: a waste of 100%
         rows.append([duration_text(interval), f"{waste:.1%}",
-                     "n/a (no useful hour)" if effective is None else f"{effective:.1%}",
-                     "spot" if effective is not None and effective > 0 else "on-demand"])
+                     *_discount_cells(waste, discount)])
     return Table(["checkpoint every", "waste (exact)", "effective discount", "use"], rows)
 
 
@@ -286,11 +281,9 @@ def gangs_table(gangs: Sequence[tuple[int, float, float, float, float]],
     """
     rows = []
     for nodes, rate, survival, interval, waste in gangs:
-        effective = effective_discount(waste, discount)  # None: a waste of 100%
         rows.append([nodes, duration_text(1 / rate), f"{100 * survival:.3g}%",
                      duration_text(interval), f"{waste:.1%}",
-                     "n/a (no useful hour)" if effective is None else f"{effective:.1%}",
-                     "spot" if effective is not None and effective > 0 else "on-demand"])
+                     *_discount_cells(waste, discount)])
     return Table(["nodes", "gang MTBF", "P(no preemption in 1 h)", "optimal interval",
                   "waste", "effective discount", "use"], rows)
 
