@@ -30,7 +30,6 @@ import time
 
 import numpy as np
 
-from spotmath.traces.deadline_model import AvailabilityModel, markov_availability
 from spotmath.traces.deadlines import (
     POLICIES,
     Availability,
@@ -38,6 +37,7 @@ from spotmath.traces.deadlines import (
     compare_starts,
     run_policies,
 )
+from spotmath.traces.deadlines.model_policy import AvailabilityModel, markov_availability
 from spotmath.traces.synthetic import ZONES, spell_availability
 
 #: The zones' traces: two months (45 days) of 195-s ticks, as the published files.

@@ -74,7 +74,7 @@ DESCRIPTIONS: dict[str, str] = {
     "job_interval": "Checkpoint mode: compute between writes, hours.",
     "job_write": "Checkpoint mode: blocking time of one write, hours.",
     "availability_model": "The two-state Markov chain of spot availability\n"
-                          "(:func:`~spotmath.traces.deadline_model.fit_availability`).",
+                          "(:func:`~spotmath.traces.deadlines.model_policy.fit_availability`).",
     "seed": "Seed of NumPy's random generator, for reproducible runs (default 0).",
     "name": "The parameter's name, used in the error message.",
     "scalar": "Require a single number (default False).",

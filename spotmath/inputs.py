@@ -25,6 +25,7 @@ from .docs import fill_doc
 __all__ = [
     "WORDS",
     "InputError",
+    "file_error",
     "parse_number",
     "parse_duration",
     "parse_rate",
@@ -83,6 +84,33 @@ class InputError(ValueError):
         for old, new in (mentions or {}).items():
             detail = re.sub(rf"(?<![\w-]){re.escape(old)}(?![\w-])", new, detail)
         return InputError(detail, name=name)
+
+
+def file_error(name: str, where: str | int | None, message: str) -> InputError:
+    """The error of a data file: ``FILE:WHERE: message``, or ``FILE: message``.
+
+    Parameters
+    ----------
+    name : str
+        The file's name.
+    where : str, int or None
+        The line (or entry) at fault; None where the whole file is.
+    message : str
+        What is wrong.
+
+    Returns
+    -------
+    InputError
+        The error to raise.
+
+    Examples
+    --------
+    >>> str(file_error("t.csv", 3, "time must increase"))
+    't.csv:3: time must increase'
+    >>> str(file_error("t.csv", None, "empty file"))
+    't.csv: empty file'
+    """
+    return InputError(message, name=f"{name}:{where}" if where is not None else name)
 
 
 #: The longest duration the command line and trace files accept, hours (about 114 years):

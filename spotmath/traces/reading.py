@@ -47,7 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..inputs import MAX_HOURS, InputError, check_choice, parse_number
+from ..inputs import MAX_HOURS, InputError, check_choice, file_error, parse_number
 from ..model.calibration import observed_rate
 
 __all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
@@ -131,11 +131,6 @@ class Trace:
         return int(np.max(np.cumsum(steps[order]), initial=0))
 
 
-def _fail(name: str, line: int | None, message: str) -> InputError:
-    where = f"{name}:{line}" if line is not None else name
-    return InputError(f"{where}: {message}")
-
-
 #: The largest time a trace may hold, seconds (:data:`~spotmath.inputs.MAX_HOURS`).
 MAX_SECONDS = MAX_HOURS * 3600
 
@@ -145,7 +140,7 @@ def _time(name: str, line: int, text: str, scale: float) -> float:
     number = parse_number(text)
     value = math.nan if number is None else number * scale
     if not 0 <= value <= MAX_SECONDS:  # NaN fails too
-        raise _fail(name, line, f"time must be a number from 0 to {MAX_SECONDS:g} s "
+        raise file_error(name, line, f"time must be a number from 0 to {MAX_SECONDS:g} s "
                                 f"({MAX_HOURS:g} hours), got {text.strip()!r}")
     return value
 
@@ -165,14 +160,14 @@ def read_file(path: Path, what: str = "trace") -> bytes:
     """
     try:
         if path.exists() and not path.is_file():  # a missing one: read_bytes says so
-            raise _fail(path.name, None, f"not a regular file (a {what} is a file of text)")
+            raise file_error(path.name, None, f"not a regular file (a {what} is a file of text)")
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise _fail(path.name, None, f"{size / 2**20:.0f} MiB, larger than the "
+            raise file_error(path.name, None, f"{size / 2**20:.0f} MiB, larger than the "
                                          f"{MAX_FILE_BYTES >> 20} MiB a {what} may have")
         return path.read_bytes()
     except OSError as error:
-        raise _fail(path.name, None, f"cannot read the {what}: "
+        raise file_error(path.name, None, f"cannot read the {what}: "
                                      f"{' '.join(str(error).split())}") from None
 
 
@@ -184,7 +179,7 @@ def _format_of(name: str, number: int, first_text: str, first_raw: str,
             return "spotmath"
         if _BAMBOO_ROW.match(first_raw):
             return "bamboo"
-        raise _fail(name, number, f"missing header {HEADER} (got {first_text[:40]!r}; a "
+        raise file_error(name, number, f"missing header {HEADER} (got {first_text[:40]!r}; a "
                                   "Bamboo trace has rows milliseconds,add|remove,nodeId)")
     return check_choice("trace_format", trace_format, FORMATS)
 
@@ -197,19 +192,19 @@ def _rows(name: str, raw: bytes, trace_format: str | None
         text = raw.decode("utf-8-sig")  # a byte-order mark (Excel's "CSV UTF-8") is skipped
         lines = list(enumerate(csv.reader(io.StringIO(text, newline="")), start=1))
     except UnicodeDecodeError:
-        raise _fail(name, None, "cannot read the trace: it is not UTF-8 text") from None
+        raise file_error(name, None, "cannot read the trace: it is not UTF-8 text") from None
     except csv.Error as error:
-        raise _fail(name, None, f"cannot read the trace: {' '.join(str(error).split())}") \
+        raise file_error(name, None, f"cannot read the trace: {' '.join(str(error).split())}") \
             from None
     lines = [(number, fields) for number, fields in lines if any(f.strip() for f in fields)]
     if not lines:
-        raise _fail(name, None, f"empty file (expected the header {HEADER})")
+        raise file_error(name, None, f"empty file (expected the header {HEADER})")
     first_number, first = lines[0]
     first_text = ",".join(field.strip() for field in first)
     trace_format = _format_of(name, first_number, first_text, ",".join(first), trace_format)
     if trace_format == "spotmath":
         if first_text != HEADER:
-            raise _fail(name, first_number, f"missing header {HEADER} "
+            raise file_error(name, first_number, f"missing header {HEADER} "
                                             f"(got {first_text[:40]!r})")
         lines, scale, events, fields_text = lines[1:], 1.0, EVENTS, HEADER
     else:
@@ -217,18 +212,18 @@ def _rows(name: str, raw: bytes, trace_format: str | None
     rows = []
     for number, fields in lines:
         if len(fields) != 3:
-            raise _fail(name, number, f"expected 3 fields {fields_text}, got {len(fields)}")
+            raise file_error(name, number, f"expected 3 fields {fields_text}, got {len(fields)}")
         time_text, node, event = (field.strip() for field in fields)
         if trace_format == "bamboo":  # milliseconds,add|remove,nodeId
             node, event = event, node
         seconds = _time(name, number, time_text, scale)
         if not node:
-            raise _fail(name, number, "empty node id")
+            raise file_error(name, number, "empty node id")
         if event not in events:
-            raise _fail(name, number, f"unknown event {event!r} (use {', '.join(events)})")
+            raise file_error(name, number, f"unknown event {event!r} (use {', '.join(events)})")
         rows.append((number, seconds, node, _BAMBOO_EVENTS.get(event, event)))
     if not rows:
-        raise _fail(name, None, "no events after the header")
+        raise file_error(name, None, "no events after the header")
     return trace_format, rows
 
 
@@ -283,13 +278,13 @@ def _read_slowly(path: Path, raw: bytes, trace_format: str | None) -> Trace:
     for number, seconds, node, event in rows:
         if event == "up":
             if node in open_since:
-                raise _fail(name, number, f"node {node!r} is up again at {seconds:g} s while "
+                raise file_error(name, number, f"node {node!r} is up again at {seconds:g} s while "
                                           f"already up (since line {open_since[node][1]})")
             open_since[node] = (seconds, number)
             continue
         if node not in open_since:
             what = "is preempted" if event == "preempted" else "ends"
-            raise _fail(name, number, f"node {node!r} {what} at {seconds:g} s but was not "
+            raise file_error(name, number, f"node {node!r} {what} at {seconds:g} s but was not "
                                       "up (no 'up' for it before this time)")
         began, up_line = open_since.pop(node)
         lifetimes.append((began, seconds, event == "preempted", node, number, up_line))
@@ -306,7 +301,7 @@ def _read_slowly(path: Path, raw: bytes, trace_format: str | None) -> Trace:
     zero = preempted & (down == up)
     if resolution == 0 and np.any(zero):
         _, seconds_, _, node, number, _ = lifetimes[int(np.argmax(zero))]
-        raise _fail(name, number, f"node {node!r} is preempted at {seconds_:g} s, the time it "
+        raise file_error(name, number, f"node {node!r} is preempted at {seconds_:g} s, the time it "
                                   "came up, and the trace's times are not on a clock tick "
                                   "that would bound that lifetime")
     return Trace(name=name, node=tuple(item[3] for item in lifetimes), up=up, down=down,
@@ -586,7 +581,7 @@ def read_group_sizes(path: str | Path) -> GroupSizes:
     try:
         text = read_file(path, "log").decode("utf-8")
     except UnicodeDecodeError as error:
-        raise _fail(name, None, f"cannot read the log: {' '.join(str(error).split())}") \
+        raise file_error(name, None, f"cannot read the log: {' '.join(str(error).split())}") \
             from None
     observations: list[tuple[datetime, int, int]] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -594,17 +589,17 @@ def read_group_sizes(path: str | Path) -> GroupSizes:
             continue
         fields = [field.strip() for field in line.split(",")]
         if len(fields) != 3:
-            raise _fail(name, number, f"expected 3 fields date, time, size, got {len(fields)}")
+            raise file_error(name, number, f"expected 3 fields date, time, size, got {len(fields)}")
         try:
             moment = datetime.strptime(f"{fields[0]} {fields[1]}", "%Y-%m-%d %H:%M:%S")
         except ValueError:
-            raise _fail(name, number, f"not a date and time: {fields[0]!r}, {fields[1]!r} "
+            raise file_error(name, number, f"not a date and time: {fields[0]!r}, {fields[1]!r} "
                                       "(use YYYY-MM-DD, HH:MM:SS)") from None
         if not re.fullmatch(r"\d+", fields[2], re.ASCII):
-            raise _fail(name, number, f"size must be a whole number >= 0, got {fields[2]!r}")
+            raise file_error(name, number, f"size must be a whole number >= 0, got {fields[2]!r}")
         observations.append((moment, int(fields[2]), number))
     if not observations:
-        raise _fail(name, None, "empty file (expected lines date, time, size)")
+        raise file_error(name, None, "empty file (expected lines date, time, size)")
     origin = observations[0][0]
 
     def hours(moment: datetime) -> float:
@@ -615,7 +610,7 @@ def read_group_sizes(path: str | Path) -> GroupSizes:
         if size == runs[-1][1]:
             continue
         if moment < runs[-1][0]:
-            raise _fail(name, number, f"the size changes to {size} at {moment:%H:%M:%S}, "
+            raise file_error(name, number, f"the size changes to {size} at {moment:%H:%M:%S}, "
                                       f"before the change on line {runs[-1][2]}")
         runs.append((moment, size, number))
     stamps = np.array([hours(moment) for moment, _, _ in observations])

@@ -17,7 +17,7 @@ from scipy.special import gamma
 
 from ..inputs import InputError, check_duration, check_parameters, check_seed
 from ..model.simulate import gap_scale
-from .deadlines import Availability
+from .deadlines.availability import Availability
 from .reading import Trace
 
 __all__ = ["synthetic_trace", "ZONES", "weibull_shape_from", "spell_availability"]

@@ -14,15 +14,26 @@ from hypothesis import strategies as st
 
 from spotmath.inputs import InputError
 from spotmath.traces import deadlines
-from spotmath.traces.deadline_model import AvailabilityModel, markov_availability
 from spotmath.traces.deadlines import (
     POLICIES,
     Availability,
     compare_starts,
+    expected,
+    omniscient,
     omniscient_schedule,
+    policies,
     read_availability,
     run_policies,
     run_policy,
+)
+from spotmath.traces.deadlines.model_policy import AvailabilityModel, markov_availability
+from spotmath.traces.deadlines.policies import run_job
+from spotmath.traces.deadlines.rules import (
+    Job,
+    following,
+    greedy,
+    simulate,
+    simulate_checkpointed,
 )
 
 IDLE, SPOT, ON_DEMAND = 0, 1, 2
@@ -103,7 +114,7 @@ def brute_force(spot, tick, compute, deadline, changeover, discount, billing,
     with ``checkpoints``); the cheapest that meets the deadline, then the earliest
     finish."""
     ticks = math.ceil(deadline / tick - 1e-9)
-    job = deadlines._Job(compute, deadline, changeover, discount, tick, billing)
+    job = Job(compute, deadline, changeover, discount, tick, billing)
     best = None
     for kinds in itertools.product((IDLE, SPOT, ON_DEMAND), repeat=ticks):
         if any(kind == SPOT and not (i < len(spot) and spot[i])
@@ -111,11 +122,11 @@ def brute_force(spot, tick, compute, deadline, changeover, discount, billing,
             continue
         try:
             if checkpoints is None:
-                run = deadlines._simulate(job, spot, "any", deadlines._following(kinds),
+                run = simulate(job, spot, "any", following(kinds),
                                           safety_net=False)
             else:
-                run = deadlines._simulate_checkpointed(
-                    job, checkpoints, spot, "any", deadlines._following(kinds),
+                run = simulate_checkpointed(
+                    job, checkpoints, spot, "any", following(kinds),
                     safety_net=False)
         except RuntimeError:
             continue
@@ -250,7 +261,7 @@ def test_the_optimum_computes_its_bands_again_where_they_would_not_fit(
     job = ("10h", "18h", changeover, 0.7)
     kept = compare_starts(trace, *job, starts=40, seed=6, policies=["omniscient"],
                           billing=billing)
-    monkeypatch.setattr(deadlines, "_KEPT_BYTES", 1)
+    monkeypatch.setattr(omniscient, "_KEPT_BYTES", 1)
     again = compare_starts(trace, *job, starts=40, seed=6, policies=["omniscient"],
                            billing=billing)
     assert [repr(run) for run in again.runs["omniscient"]] == [
@@ -480,7 +491,7 @@ def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, me
 ])
 def test_what_is_too_large_or_never_runs_is_refused_in_one_line(
         cli, tmp_path, traces_folder, monkeypatch, arguments, message):
-    monkeypatch.setattr(deadlines, "OPTIMUM_VALUES", 10**9)
+    monkeypatch.setattr(omniscient, "OPTIMUM_VALUES", 10**9)
     ms = tmp_path / "ms.csv"
     ms.write_text("time_s,available\n0,1\n0.001,1\n0.002,1\n")
     names = {"{ms}": str(ms), "{pool}": str(traces_folder / "v100x1-east1c.txt")}
@@ -524,12 +535,12 @@ def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
     """On the grid (changeover 2 of 6 steps a tick, whole steps of compute) the solved
     expectation is exact for the simulator: runs on traces drawn from the model, with the
     policy's own choices, average to it."""
-    from spotmath.traces.deadline_model import model_policy
+    from spotmath.traces.deadlines.model_policy import model_policy
 
     model = AvailabilityModel(stay_up=0.8, stay_down=0.7, transitions=0)
     tick, compute, deadline, changeover, discount = 1.0, 4.0, 7.0, 1 / 3, 0.6
     policy = model_policy(model, tick, compute, deadline, changeover, discount, billing)
-    job = deadlines._Job(compute, deadline, changeover, discount, tick, billing)
+    job = Job(compute, deadline, changeover, discount, tick, billing)
 
     def choose(i, t, kind, left_over, progress, available):
         state = policy.state_of(kind, changeover, left_over, tick)
@@ -539,7 +550,7 @@ def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
     costs = []
     for _ in range(3000):
         spot = markov_availability(model, 12, int(rng.integers(2**32)), first=True)
-        run = deadlines._simulate(job, spot, "model", choose, safety_net=False)
+        run = simulate(job, spot, "model", choose, safety_net=False)
         assert run.met
         costs.append(run.cost)
     expected = policy.expected(7, 24, True)
@@ -548,7 +559,7 @@ def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
 
 
 def test_the_model_policy_is_fitted_to_the_history_before_the_start():
-    from spotmath.traces.deadline_model import fit_availability
+    from spotmath.traces.deadlines.model_policy import fit_availability
 
     model = fit_availability(np.array([1] * 40 + [0] * 10 + [1] * 50, dtype=bool))
     # 88 up->up of 89 from up, 9 down->down of 10 from down, half a count each way
@@ -583,13 +594,13 @@ def test_the_model_policy_saves_on_traces_drawn_from_its_model():
 
 
 def test_the_planning_tick_is_the_fewest_trace_ticks_that_fit(monkeypatch):
-    from spotmath.traces import deadline_model
+    from spotmath.traces.deadlines import model_policy as model_module
 
-    monkeypatch.setattr(deadline_model, "MODEL_CELLS", 1000)
+    monkeypatch.setattr(model_module, "MODEL_CELLS", 1000)
     for size in (10, 999, 1000, 1001, 10**6, 10**9):
         def cells(m, size=size):
             return size // m ** 2 + size // (7 * m)
-        found = deadline_model.planning_ticks(cells)
+        found = model_module.planning_ticks(cells)
         assert found == next(m for m in itertools.count(1) if cells(m) <= 1000)
 
 
@@ -598,17 +609,17 @@ def test_a_programme_too_large_for_the_trace_tick_plans_on_a_coarser_one(monkeyp
     of several trace ticks (the chain staying through each of them: stay**m), its table
     within the room; on traces drawn from the chain it still meets every deadline and
     costs no more than uniform progress."""
-    from spotmath.traces import deadline_model
+    from spotmath.traces.deadlines import model_policy as model_module
 
     chain = AvailabilityModel(stay_up=0.95, stay_down=0.9, transitions=0)
-    fine = deadline_model.model_policy(chain, 0.25, 10, 16, 0.2, 0.7)
+    fine = model_module.model_policy(chain, 0.25, 10, 16, 0.2, 0.7)
     assert fine.tick == 0.25
-    monkeypatch.setattr(deadline_model, "MODEL_CELLS", fine.action.size // 10)
-    coarse = deadline_model.model_policy(chain, 0.25, 10, 16, 0.2, 0.7)
+    monkeypatch.setattr(model_module, "MODEL_CELLS", fine.action.size // 10)
+    coarse = model_module.model_policy(chain, 0.25, 10, 16, 0.2, 0.7)
     m = round(coarse.tick / 0.25)
     assert m > 1 and coarse.tick == pytest.approx(m * 0.25)
-    assert coarse.action.size <= deadline_model.MODEL_CELLS
-    assert deadline_model.coarsened(chain, m).stay_up == pytest.approx(0.95 ** m, rel=0.01)
+    assert coarse.action.size <= model_module.MODEL_CELLS
+    assert model_module.coarsened(chain, m).stay_up == pytest.approx(0.95 ** m, rel=0.01)
     totals = _costs_on_draws(chain, ["uniform-progress", "model"])
     assert totals["model"] <= totals["uniform-progress"]
 
@@ -617,7 +628,8 @@ def test_the_models_programme_is_solved_only_when_the_model_is_asked_for(cli, mo
     def refuse(*args, **kwargs):
         raise AssertionError("the model's programme was solved")
 
-    monkeypatch.setattr(deadlines, "model_policy", refuse)
+    for module in (policies, expected):  # the two that solve the model's programme
+        monkeypatch.setattr(module, "model_policy", refuse)
     done = cli("deadline", "--compute", "3h", "--deadline", "5h", "--policy", "greedy",
                "--draws", "5")
     assert done.returncode == 0, done.stderr
@@ -754,10 +766,10 @@ def test_writes_at_every_tick_boundary_lose_nothing_and_match_the_papers_model()
     rng = np.random.default_rng(3)
     for _ in range(20):
         spot = rng.random(40) < 0.6
-        job = deadlines._Job(6.0, 30.0, 0.5, 0.6, 1.0, "tick")
-        plain = deadlines._simulate(job, spot, "greedy", deadlines._greedy(job), False)
-        saved = deadlines._simulate_checkpointed(
-            job, deadlines.Checkpoints(0.25, 0.0), spot, "greedy", deadlines._greedy(job),
+        job = Job(6.0, 30.0, 0.5, 0.6, 1.0, "tick")
+        plain = simulate(job, spot, "greedy", greedy(job), False)
+        saved = simulate_checkpointed(
+            job, deadlines.Checkpoints(0.25, 0.0), spot, "greedy", greedy(job),
             False)
         assert saved.kinds.tolist() == plain.kinds.tolist()
         assert saved.cost == pytest.approx(plain.cost) and saved.lost_compute_h == 0
@@ -801,8 +813,8 @@ def test_the_model_policys_expectation_in_checkpoint_mode_is_its_simulated_mean(
     cost of 1,500 runs on availability drawn from the model, each by the checkpoint
     simulator, is the dynamic programme's own expectation (within 4.5 standard errors,
     four settings at a false-alarm chance of about 3e-5)."""
-    from spotmath.traces.deadline_model import PHASES, checkpoint_model_policy, markov_availability
     from spotmath.traces.deadlines import spell_model
+    from spotmath.traces.deadlines.model_policy import PHASES, checkpoint_model_policy
 
     model = spell_model("1h", mtbf, outage)
     tick, compute, deadline = 1.0, 5.0, 40.0
@@ -814,13 +826,13 @@ def test_the_model_policys_expectation_in_checkpoint_mode_is_its_simulated_mean(
     work = math.ceil(compute / policy.grid - 1e-9)
     own = share * policy.expected(40, work, True) + (1 - share) * policy.expected(
         40, work, False)
-    job = deadlines._Job(compute, deadline, changeover, discount, tick, billing)
+    job = Job(compute, deadline, changeover, discount, tick, billing)
     rng = np.random.default_rng(5)
     costs = []
     for _ in range(1500):
         spot = markov_availability(model, 50, int(rng.integers(2**32)),
                                    first=bool(rng.random() < share))
-        run = deadlines._run(job, spot, "model", known=model,
+        run = run_job(job, spot, "model", known=model,
                              checkpoints=deadlines.Checkpoints(interval, write))
         assert run.met
         costs.append(run.cost)
@@ -866,7 +878,7 @@ def test_a_stints_progress_is_what_the_simulator_makes():
     against on-demand from the start, tick by tick; written against what greedy keeps
     when spot is taken after m ticks (a deadline far enough away that the Safety Net
     never acts)."""
-    from spotmath.traces.checkpoint_optimum import stint_progress
+    from spotmath.traces.deadlines.checkpoint_optimum import stint_progress
 
     for tick, changeover, interval, write in [(1.0, 0.2, 2.0, 0.1), (1 / 6, 0.2, 0.42, 1 / 60),
                                               (0.5, 1.3, 0.25, 0.0), (1.0, 0.0, 0.3, 0.7)]:
@@ -999,13 +1011,13 @@ def test_checkpoint_modes_programme_too_large_for_the_trace_tick_plans_coarser(m
     """Checkpoint mode's model programme is sized the same way: with room for a tenth of
     it, a planning tick of several trace ticks, its table within the room, and its runs
     (under checkpoint mode's Safety Net) meet every deadline."""
-    from spotmath.traces import deadline_model
+    from spotmath.traces.deadlines import model_policy as model_module
 
     chain = AvailabilityModel(stay_up=0.95, stay_down=0.9, transitions=0)
     job = (0.25, 6, 10, 0.2, 0.7, 0.5, 1 / 60)
-    fine = deadline_model.checkpoint_model_policy(chain, *job)
-    monkeypatch.setattr(deadline_model, "MODEL_CELLS", fine.action.size // 10)
-    coarse = deadline_model.checkpoint_model_policy(chain, *job)
+    fine = model_module.checkpoint_model_policy(chain, *job)
+    monkeypatch.setattr(model_module, "MODEL_CELLS", fine.action.size // 10)
+    coarse = model_module.checkpoint_model_policy(chain, *job)
     assert coarse.tick > fine.tick == 0.25 and coarse.action.size <= fine.action.size // 10
     rng = np.random.default_rng(9)
     for _ in range(10):

@@ -25,7 +25,7 @@ NUMPYDOC = ["model.numerics", "model.calibration", "model.plan", "model.simulate
             "model.two_level", "model.simulate_two_level", "inputs"]
 #: Functions that take any value and cannot fail, so have no Raises section.
 NEVER_RAISE = {"duration_text", "closest_name", "show", "parse_number", "two_columns",
-               "finite_or_none"}
+               "finite_or_none", "file_error"}
 
 
 def _section(doc: str, title: str) -> str:

@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from ..docs import fill_doc
+from ...docs import fill_doc
 from .stints import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
 
 __all__ = ["checkpoint_schedule", "stint_progress"]

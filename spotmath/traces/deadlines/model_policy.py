@@ -42,8 +42,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..docs import fill_doc
-from ..inputs import check_gang_size, check_seed
+from ...docs import fill_doc
+from ...inputs import check_gang_size, check_seed
 from .stints import IDLE, ON_DEMAND, SPOT
 
 __all__ = ["GRID", "PHASES", "MODEL_CELLS", "AvailabilityModel", "planning_ticks",

@@ -1,10 +1,11 @@
 """What the deadline modules share: the kinds of tick, the tolerance on hours, and
 checkpoint mode.
 
-:mod:`~spotmath.traces.deadlines` runs the policies, :mod:`~spotmath.traces.deadline_model`
-solves the model policy and :mod:`~spotmath.traces.checkpoint_optimum` searches the
-optimum in checkpoint mode; each reads these from here, so none imports another to
-learn them.
+The simulators (:mod:`~spotmath.traces.deadlines.rules`), the model policy
+(:mod:`~spotmath.traces.deadlines.model_policy`) and the optimum's searches
+(:mod:`~spotmath.traces.deadlines.omniscient`,
+:mod:`~spotmath.traces.deadlines.checkpoint_optimum`) each read these from here, so none
+imports another to learn them.
 """
 
 from __future__ import annotations

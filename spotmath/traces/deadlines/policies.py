@@ -1,0 +1,461 @@
+"""Running the policies: one start, every policy, many starts compared.
+
+:func:`run_policy` runs one policy from the first tick of a window, :func:`run_policies`
+every policy from one start of a trace and :func:`compare_starts` from many (a
+:class:`Summary`); :func:`run_job` is the driver under all three.  Checkpoint mode's
+interval may be ``'auto'``: :func:`auto_interval`, the exact optimum at the rate the
+trace's spells of spot end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...docs import fill_doc
+from ...inputs import (
+    InputError,
+    check_choice,
+    check_gang_size,
+    check_parameters,
+    check_seed,
+)
+from ...model.intervals import exact_interval
+from .availability import Availability
+from .model_policy import (
+    AvailabilityModel,
+    checkpoint_model_policy,
+    fit_availability,
+    model_policy,
+)
+from .omniscient import omniscient_schedule, omniscient_schedules
+from .rules import (
+    Choice,
+    Job,
+    Run,
+    following,
+    greedy,
+    on_demand,
+    simulate,
+    simulate_checkpointed,
+    uniform_progress,
+)
+from .stints import TOLERANCE, Checkpoints
+
+__all__ = ["POLICIES", "ONLINE", "SMALL_GAP", "run_policy", "run_job", "run_policies",
+           "compare_starts", "start_ticks", "Summary", "auto_interval", "resolve_interval",
+           "spell_end_rate"]
+
+#: The policies, in the order they are reported.
+POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
+#: The policies that see only the past, and so run under the Safety Net.
+ONLINE = ("greedy", "uniform-progress", "model")
+#: A greedy-to-optimum gap smaller than this share of on-demand's cost is no gap.
+SMALL_GAP = 0.01
+
+
+@fill_doc
+def run_policy(policy: str, spot: np.ndarray, tick: float | str, compute: float | str,
+               deadline: float | str, changeover: float | str, discount: float | str,
+               billing: str = "tick", history: np.ndarray | None = None,
+               interval: float | str | None = None, checkpoint: float | str = 0.0
+               ) -> Run | None:
+    """Run one policy from the first tick of ``spot``.
+
+    Times are hours, or text such as ``'10min'``.
+
+    Parameters
+    ----------
+    policy : {'on-demand', 'greedy', 'uniform-progress', 'omniscient', 'model'}
+    spot : numpy.ndarray of bool
+        Spot available in each tick, from the start (:meth:`Availability.spot`).  Ticks
+        beyond its end have no spot.
+    tick : float or str
+        [[job_tick]]
+    compute : float or str
+        [[job_compute]]
+    deadline : float or str
+        [[job_deadline]]
+    changeover : float or str
+        [[job_changeover]]
+    discount : float or str
+        [[job_discount]]
+    billing : {'tick', 'second'}, optional
+        [[job_billing]]
+    history : numpy.ndarray of bool, optional
+        Spot available in the ticks before the start: what the ``model`` policy is fitted
+        to (:func:`~spotmath.traces.deadlines.model_policy.fit_availability`; none: its prior).
+    interval : float or str, optional
+        [[job_interval]]
+        Default None: the paper's model, progress kept across preemptions.
+    checkpoint : float or str, optional
+        [[job_write]]
+        Default 0.
+
+    Returns
+    -------
+    Run or None
+        None when no policy can meet the deadline (on-demand from the start finishes
+        after it).
+
+    Raises
+    ------
+    InputError
+        A bad value (named).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spot = np.array([True] * 6 + [False] * 30)
+    >>> run = run_policy("greedy", spot, "1h", "8h", "12h", "0.2h", 0.6)
+    >>> run.met, round(run.cost, 3), run.changeovers
+    (True, 5.4, 2)
+    """
+    check_choice("policy", policy, POLICIES)
+    job = Job.checked(compute, deadline, changeover, discount, tick, billing)
+    spot = np.asarray(spot, dtype=bool)
+    checkpoints = _checkpoints(interval, checkpoint)
+    return run_job(job, spot, policy, None if history is None else np.asarray(history, bool),
+                checkpoints=checkpoints)
+
+
+def _checkpoints(interval, checkpoint) -> Checkpoints | None:
+    """Checkpoint mode's settings, checked (None without an interval)."""
+    if interval is None:
+        return None
+    interval, checkpoint = check_parameters(scalar=True, interval=interval,
+                                            checkpoint_cost=checkpoint)
+    return Checkpoints(float(interval), float(checkpoint))
+
+
+def auto_interval(availability: Availability, checkpoint: float | str, nodes: int = 1
+                  ) -> float:
+    """The exact optimal interval at the rate the gang's spot spells end in the trace.
+
+    The rate is spells ended (spot followed by none) per hour of spot; the interval is
+    :func:`spotmath.model.numerics.exact_interval` at that rate.
+
+    Raises
+    ------
+    InputError
+        A trace in which no spell of spot ends (no rate to plan for).
+    """
+    (checkpoint,) = check_parameters(scalar=True, checkpoint_cost=checkpoint)
+    if checkpoint <= 0:
+        raise InputError("checkpoint_cost: 'auto' balances the write against what a "
+                         "preemption takes back; a write of 0 has no such optimum: give "
+                         "a write > 0, or an interval")
+    rate = spell_end_rate(availability, nodes)
+    if rate == 0:
+        raise InputError(f"interval: no spell of spot ends in {availability.name}: no rate "
+                         "to choose an interval for (give one)")
+    return float(exact_interval(rate, checkpoint))
+
+
+def resolve_interval(availability: Availability, interval: float | str | None,
+                     checkpoint: float | str, nodes: int = 1) -> float | str | None:
+    """``interval`` as given, or :func:`auto_interval` where it is ``'auto'``."""
+    if isinstance(interval, str) and interval.strip() == "auto":
+        return auto_interval(availability, checkpoint, nodes)
+    return interval
+
+
+def spell_end_rate(availability: Availability, nodes: int = 1) -> float:
+    """Spells of spot that end (spot followed by none) per hour of spot; 0 if none do."""
+    spot = availability.spot(nodes)
+    ends = int(np.count_nonzero(spot[:-1] & ~spot[1:]))
+    hours = float(np.count_nonzero(spot)) * availability.tick
+    return ends / hours if ends else 0.0
+
+
+def _model_choice(job: Job, history: np.ndarray | None, known=None,
+                  checkpoints: Checkpoints | None = None) -> Choice:
+    """The model policy, fitted to ``history``, or planning with the ``known`` model; in
+    checkpoint mode with its writes and rollbacks."""
+    fitted = known if known is not None else fit_availability(
+        np.zeros(0, dtype=bool) if history is None else history)
+    if checkpoints is not None:
+        saving = checkpoint_model_policy(
+            fitted, job.tick, job.compute, job.deadline, job.changeover, job.discount,
+            checkpoints.interval, checkpoints.write, job.billing)
+
+        def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
+            left = math.floor((job.deadline - t) / saving.tick + TOLERANCE)
+            state = saving.state_of(kind, left_over, since, writing)
+            return saving.choose(left, job.compute - progress, state, available)
+        return choose
+    policy = model_policy(fitted, job.tick, job.compute, job.deadline, job.changeover,
+                          job.discount, job.billing)
+
+    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
+        left = math.floor((job.deadline - t) / policy.tick + TOLERANCE)
+        state = policy.state_of(kind, job.changeover, left_over, policy.tick)
+        return policy.choose(left, job.compute - progress, state, available)
+    return choose
+
+
+def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
+            known: AvailabilityModel | None = None, checkpoints: Checkpoints | None = None,
+            others: dict[str, Run | None] | None = None, optimum=None) -> Run | None:
+    """One policy's run of a checked job: the driver under every function here.
+
+    Parameters
+    ----------
+    job : Job
+        The job (:meth:`Job.checked <spotmath.traces.deadlines.rules.Job.checked>`).
+    spot : numpy.ndarray of bool
+        Spot available in each tick from the start; none after its end.
+    policy : str
+        One of :data:`POLICIES`.
+    history : numpy.ndarray of bool, optional
+        Spot in the ticks before the start, which the model policy is fitted to.
+    known : AvailabilityModel, optional
+        The model the model policy plans with instead of fitting one (a fit made
+        already, or the true chain of a synthetic trace).
+    checkpoints : Checkpoints, optional
+        Checkpoint mode (default None: progress kept).
+    others : dict, optional
+        Runs of other policies on the same job and spot, whose costs bound the
+        optimum's search in checkpoint mode.
+    optimum : tuple, optional
+        The omniscient schedule, where it was found already
+        (:func:`~spotmath.traces.deadlines.omniscient.omniscient_schedules`).
+
+    Returns
+    -------
+    Run or None
+        None when no policy can meet the deadline.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> job = Job.checked("8h", "12h", "0.2h", 0.6, "1h")
+    >>> spot = np.array([True] * 6 + [False] * 30)
+    >>> round(run_job(job, spot, "omniscient").cost, 3)
+    5.4
+    """
+    if not job.feasible(checkpoints):
+        return None
+
+    def run(choose: Choice, safety_net: bool) -> Run:
+        if checkpoints is None:
+            return simulate(job, spot, policy, choose, safety_net)
+        return simulate_checkpointed(job, checkpoints, spot, policy, choose, safety_net)
+
+    if policy == "model":
+        return run(_model_choice(job, history, known, checkpoints), safety_net=True)
+    if policy == "omniscient":
+        bound = math.inf
+        if checkpoints is not None:  # the online policies meet the deadline: the
+            # cheapest schedule known to meet it bounds the search
+            others = dict(others or {})
+            for name, rule in (("greedy", greedy), ("uniform-progress", uniform_progress)):
+                if others.get(name) is None:
+                    others[name] = run(rule(job), safety_net=True)
+            bound = min((done.cost for done in others.values()
+                         if done is not None and done.met), default=math.inf)
+        found = optimum or omniscient_schedule(spot, job.tick, job.compute, job.deadline,
+                                               job.changeover, job.discount, job.billing,
+                                               checkpoints=checkpoints, bound=bound)
+        if found is None:  # on-demand from the start meets it: the search must find one
+            raise RuntimeError("no optimal schedule found for a feasible deadline")
+        return run(following(found[0]), safety_net=False)
+    choose = {"on-demand": on_demand, "greedy": greedy,
+              "uniform-progress": uniform_progress}[policy](job)
+    return run(choose, safety_net=policy in ONLINE)
+
+
+@fill_doc
+def run_policies(availability: Availability, compute: float | str, deadline: float | str,
+                 changeover: float | str, discount: float | str, *,
+                 policies: Sequence[str] = POLICIES, start_tick: int = 0, nodes: int = 1,
+                 billing: str = "tick", interval: float | str | None = None,
+                 checkpoint: float | str = 0.0) -> dict[str, Run | None]:
+    """Every policy from one start tick of a trace.
+
+    Times are hours, or text such as ``'48h'``.
+
+    Parameters
+    ----------
+    availability : Availability
+    compute : float or str
+        [[job_compute]]
+    deadline : float or str
+        [[job_deadline]]
+    changeover : float or str
+        [[job_changeover]]
+    discount : float or str
+        [[job_discount]]
+    policies : sequence of str, optional
+        Default: all of :data:`POLICIES`.
+    start_tick : int, optional
+        The tick the job starts at (default 0).
+    nodes : int, optional
+        The gang: spot only in ticks with at least this many instances (default 1).
+    billing : {'tick', 'second'}, optional
+        [[job_billing]]
+    interval : float, str or None, optional
+        Checkpoint mode (as :func:`run_policy`); ``'auto'``: :func:`auto_interval`.
+    checkpoint : float or str, optional
+        The write's blocking time in checkpoint mode.
+
+    Returns
+    -------
+    dict
+        ``{policy: Run}`` (a Run is None for every policy when none can meet the
+        deadline).
+
+    Raises
+    ------
+    InputError
+        A bad value, an unknown policy, or a start tick outside the trace.
+    """
+    return _run_policies(availability, compute, deadline, changeover, discount,
+                         policies=policies, start_tick=start_tick, nodes=nodes,
+                         billing=billing, interval=interval, checkpoint=checkpoint)
+
+
+def _run_policies(availability, compute, deadline, changeover, discount, *, policies,
+                  start_tick, nodes, billing, interval, checkpoint, known=None,
+                  optimum=None) -> dict[str, Run | None]:
+    """:func:`run_policies`, the model policy planning with ``known`` when given (the
+    fit of the history before ``start_tick``, made already), the omniscient one following
+    ``optimum`` when given (its schedule, found already)."""
+    for policy in policies:
+        check_choice("policy", policy, POLICIES)
+    job = Job.checked(compute, deadline, changeover, discount, availability.tick,
+                          billing)
+    if isinstance(start_tick, bool) or not isinstance(start_tick, (int, np.integer)) \
+            or not 0 <= start_tick < len(availability):
+        raise InputError(f"start_tick: must be a whole number from 0 to "
+                         f"{len(availability) - 1} (the trace has {len(availability)} "
+                         f"ticks), got {start_tick!r}")
+    interval = resolve_interval(availability, interval, checkpoint, nodes)
+    checkpoints = _checkpoints(interval, checkpoint)
+    spot = availability.spot(nodes)
+    runs: dict[str, Run | None] = {}
+    for policy in _optimum_last(policies):
+        runs[policy] = run_job(job, spot[start_tick:], policy, spot[:start_tick], known=known,
+                            checkpoints=checkpoints, others=runs, optimum=optimum)
+    return {policy: runs[policy] for policy in policies}
+
+
+def _optimum_last(policies: Sequence[str]) -> list[str]:
+    """The policies with the omniscient one last: the others' runs bound its search."""
+    return sorted(policies, key=lambda policy: policy == "omniscient")
+
+
+def start_ticks(availability: Availability, deadline: float | str, starts: int,
+                seed: int) -> np.ndarray:
+    """``starts`` start ticks drawn uniformly (seeded) among those leaving room for D.
+
+    Raises
+    ------
+    InputError
+        A trace shorter than the deadline, or bad counts.
+    """
+    (deadline,) = check_parameters(scalar=True, deadline=deadline)
+    starts = check_gang_size("starts", starts, what="a whole number of starts")
+    seed = check_seed("seed", seed)
+    room = math.ceil(deadline / availability.tick - TOLERANCE)
+    last = len(availability) - room
+    if last < 0:
+        raise InputError(f"deadline: {deadline:g} h is longer than the trace "
+                         f"{availability.name} ({availability.hours:g} h)")
+    return np.random.default_rng(seed).integers(0, last + 1, size=starts)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Policies compared over many starts: means (and spreads) per policy."""
+
+    starts: np.ndarray
+    runs: dict[str, list[Run]]
+
+    @classmethod
+    def pooled(cls, summaries: Sequence[Summary]) -> Summary:
+        """The starts of several summaries of the same policies (on several traces, say)
+        as one summary: its means are over every start."""
+        return cls(np.concatenate([summary.starts for summary in summaries]),
+                   {policy: [run for summary in summaries for run in summary.runs[policy]]
+                    for policy in summaries[0].runs})
+
+    def row(self, policy: str) -> dict[str, Any]:
+        """Means over the starts, ``cost_std``, ``cost_share`` and ``gap_closed``."""
+        runs = self.runs[policy]
+        cost = np.array([run.cost for run in runs])
+        on_demand = np.array([run.cost for run in self.runs["on-demand"]]) \
+            if "on-demand" in self.runs else None
+        values = {key: float(np.mean([run.as_dict()[key] for run in runs]))
+                  for key in ("cost", "finish_h", "met", "spot_compute_h",
+                              "on_demand_compute_h", "spot_billed_h", "on_demand_billed_h",
+                              "changeovers", "preemptions", "lost_compute_h",
+                              "checkpoint_writes")}
+        values["cost_std"] = float(cost.std(ddof=1)) if len(cost) > 1 else 0.0
+        values["cost_share"] = (None if on_demand is None
+                                else float(np.mean(cost / on_demand)))
+        values["gap_closed"] = self.gap_closed(policy)
+        return values
+
+    def gap_closed(self, policy: str) -> float | None:
+        """(greedy − policy)/(greedy − omniscient) of the mean costs.
+
+        None for on-demand (the baseline every cost is read against), without greedy and
+        omniscient among the policies, and when there is no gap to speak of: greedy
+        within :data:`SMALL_GAP` of on-demand's mean cost (greedy's when on-demand was
+        not run) of the optimum, where any share of it is noise.
+        """
+        if policy == "on-demand" or "greedy" not in self.runs \
+                or "omniscient" not in self.runs:
+            return None
+        mean = {name: np.mean([run.cost for run in runs])
+                for name, runs in self.runs.items()}
+        gap = mean["greedy"] - mean["omniscient"]
+        scale = mean.get("on-demand", mean["greedy"])
+        if gap <= max(TOLERANCE, SMALL_GAP * scale):
+            return None
+        return float((mean["greedy"] - mean[policy]) / gap)
+
+
+def compare_starts(availability: Availability, compute: float | str,
+                   deadline: float | str, changeover: float | str,
+                   discount: float | str, *, starts: int, seed: int,
+                   policies: Sequence[str] = POLICIES, nodes: int = 1,
+                   billing: str = "tick", interval: float | str | None = None,
+                   checkpoint: float | str = 0.0) -> Summary | None:
+    """Every policy from ``starts`` start ticks drawn by :func:`start_ticks`.
+
+    ``interval`` and ``checkpoint`` as :func:`run_policies` (``'auto'`` is chosen once,
+    for the whole trace).  Returns None when no policy can meet the deadline.
+    """
+    ticks = start_ticks(availability, deadline, starts, seed)
+    interval = resolve_interval(availability, interval, checkpoint, nodes)
+    order, fits = range(len(ticks)), [None] * len(ticks)
+    spot = availability.spot(nodes)
+    if "model" in policies:  # starts whose histories fit alike in turn: one solve each
+        fits = [fit_availability(spot[:tick]) for tick in ticks]
+        order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
+    optima = [None] * len(ticks)
+    if "omniscient" in policies and interval is None:  # the paper's optima side by side
+        job = Job.checked(compute, deadline, changeover, discount, availability.tick,
+                          billing)
+        if job.feasible():
+            length = math.ceil(job.deadline / job.tick - TOLERANCE)  # start_ticks' room
+            windows = np.stack([spot[tick:tick + length] for tick in ticks])
+            optima = omniscient_schedules(windows, job.tick, job.compute, job.deadline,
+                                   job.changeover, job.discount, job.billing)
+    found: dict[int, dict[str, Run | None]] = {}
+    for n in order:  # the model policy plans with the fit made for the order
+        found[n] = _run_policies(availability, compute, deadline, changeover, discount,
+                                 policies=policies, start_tick=int(ticks[n]), nodes=nodes,
+                                 billing=billing, interval=interval, checkpoint=checkpoint,
+                                 known=fits[n], optimum=optima[n])
+        if any(run is None for run in found[n].values()):
+            return None
+    runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}
+    return Summary(ticks, runs)
+
