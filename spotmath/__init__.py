@@ -3,14 +3,16 @@
 The layers, one folder each: :mod:`spotmath.model` (the SymPy derivations, the single
 source of truth, and the numeric functions generated from them, the simulator and the
 plan), :mod:`spotmath.traces` (reading, fitting and replaying real preemptions) and
-:mod:`spotmath.book` (the book's own machinery, which nothing else imports).  Times are in
-hours, rates per hour; :mod:`spotmath.inputs` checks and converts every input ('10min',
-'0.25/h').  This module offers the model's public functions by their names.
+:mod:`spotmath.book` (the book's own machinery, which nothing else imports); the plan's
+words are :mod:`spotmath.report`'s, the calculator's scripts :mod:`spotmath.web`'s.  Times
+are in hours, rates per hour; :mod:`spotmath.inputs` checks and converts every input
+('10min', '0.25/h').  This module offers the model's public functions by their names.
 """
 
 from .inputs import (
     InputError,
     check_parameters,
+    duration_text,
     parse_duration,
     parse_rate,
     rate_from_mtbf,
@@ -47,7 +49,8 @@ from .model.numerics import (
     waste_fraction,
     young_interval,
 )
-from .model.plan import Plan, duration_text, make_plan
+from .model.plan import Plan, make_plan
+from .report import plan_table
 
 __version__ = "0.1.0"
 
@@ -75,7 +78,7 @@ def __getattr__(name: str):
 
 __all__ = [
     "DERIVATIONS", "derivation", "InputError", "check_parameters",
-    "duration_text", "parse_duration", "parse_rate", "rate_from_mtbf", "MODELS",
+    "duration_text", "plan_table", "parse_duration", "parse_rate", "rate_from_mtbf", "MODELS",
     "break_even_discount", "break_even_interval", "break_even_intervals",
     "break_even_preemption_rate", "break_even_restart_time", "daly_interval", "effective_discount",
     "exact_interval", "gang_rate", "gang_survival", "lost_work", "max_gang_size",

@@ -26,6 +26,10 @@ __all__ = [
     "WORDS",
     "InputError",
     "file_error",
+    "duration_text",
+    "share_text",
+    "NUMBER_TEMPLATES",
+    "DURATION_UNITS",
     "parse_number",
     "parse_duration",
     "parse_rate",
@@ -172,6 +176,65 @@ def parse_number(text: str) -> float | None:
     return float(stripped) if _NUMBER_RE.fullmatch(stripped) else None
 
 
+# -- numbers written back: the other way from parse_duration ---------------------------
+#: How durations and shares are written back, once (the page fills the same templates):
+#: a duration in the unit :data:`DURATION_UNITS` picks, a share as a percentage.
+NUMBER_TEMPLATES = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}",
+                    "none": "none", "no_share": "n/a"}
+#: The units :func:`duration_text` writes, in order: ``[unit, below, times, per]``: a
+#: duration shorter than ``below`` hours (None: any) is written as hours * times / per.
+DURATION_UNITS = [["s", 1 / 60, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1],
+                  ["d", None, 1, 24]]
+
+def duration_text(hours: float | None) -> str:
+    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'.
+
+    Parameters
+    ----------
+    hours : float or None
+        A duration in hours; None reads "none".
+
+    Returns
+    -------
+    str
+        Three significant figures in the largest unit that keeps the number at least 1
+        (:data:`NUMBER_TEMPLATES`, :data:`DURATION_UNITS`).
+
+    Examples
+    --------
+    >>> duration_text(21.2 / 60), duration_text(6.18), duration_text(0.0125)
+    ('21.2 min', '6.18 h', '45 s')
+    """
+    if hours is None:
+        return NUMBER_TEMPLATES["none"]
+    unit, _, times, per = next(row for row in DURATION_UNITS
+                               if row[1] is None or hours < row[1])
+    return NUMBER_TEMPLATES["duration"].format(value=hours * times / per, unit=unit)
+
+
+def share_text(share: float | None) -> str:
+    """A share as a percentage with one decimal: '5.5%'; None reads "n/a".
+
+    Parameters
+    ----------
+    share : float or None
+        A fraction (0.055 is 5.5%).
+
+    Returns
+    -------
+    str
+        :data:`NUMBER_TEMPLATES`' share, or its ``no_share``.
+
+    Examples
+    --------
+    >>> share_text(0.0551), share_text(None)
+    ('5.5%', 'n/a')
+    """
+    if share is None:
+        return NUMBER_TEMPLATES["no_share"]
+    return NUMBER_TEMPLATES["share"].format(share=share)
+
+
 def show(value: Any) -> str:
     """The value as the user gave it, short enough for a one-line message (text quoted).
 
@@ -197,7 +260,7 @@ def show(value: Any) -> str:
 
 #: The words of the checks' messages, written once: ``{...}`` fields filled with
 #: :meth:`str.format`.  The page's calculator fills the same templates
-#: (``spotmath/web/data.js``, generated from here by ``spotmath.model.codegen``).
+#: (``spotmath/web/data.js``, generated from here by ``spotmath.web.codegen``).
 WORDS: dict[str, str] = {
     "must": "{name}: must be {expected}, got {value}",
     "duration": "a duration {sign} (hours, or a string like '10min')",

@@ -2,7 +2,7 @@
 
 The "Your numbers" page loads them from ``_static/spotmath/``, in the order of
 :data:`spotmath.web.SCRIPTS`: the hand-written ports of the Python modules and the page's
-interface, and the files :mod:`spotmath.model.codegen` prints from Python (``formulas.js``,
+interface, and the files :mod:`spotmath.web.codegen` prints from Python (``formulas.js``,
 ``data.js``).
 Nothing is fetched from anywhere else, so the page works from ``file://`` and offline.
 """

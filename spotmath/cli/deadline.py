@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..inputs import InputError, check_duration, check_gang_size
-from ..model.plan import DEFAULTS, duration_text, two_columns
+from ..inputs import InputError, check_duration, check_gang_size, duration_text
+from ..model.plan import DEFAULTS
+from ..report import two_columns
 from .options import _dump, _duration
 
 __all__ = []

@@ -12,17 +12,11 @@ from ..inputs import (
     check_fraction,
     check_gang_size,
     check_rate,
+    duration_text,
     rate_from_mtbf,
 )
-from ..model.plan import (
-    DEFAULTS,
-    OPTION_NAMES,
-    REFUSALS,
-    Plan,
-    duration_text,
-    make_plan,
-    two_columns,
-)
+from ..model.plan import DEFAULTS, OPTION_NAMES, REFUSALS, Plan, make_plan
+from ..report import plan_table, two_columns
 from .options import _dump, _plan_values
 
 __all__ = ["PLAN_DEADLINE"]
@@ -110,7 +104,7 @@ def _plan(args: argparse.Namespace) -> int:
             values["deadline"] = deadline
         print(_dump(values))
         return 0
-    print(plan.report())
+    print(plan_table(plan))
     if deadline is not None:
         print(two_columns(_plan_deadline_rows(args, deadline), wrap=False))
     return 0

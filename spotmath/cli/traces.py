@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..inputs import InputError, check_duration, check_gang_size
-from ..model.plan import Plan, duration_text, two_columns
+from ..inputs import InputError, check_duration, check_gang_size, duration_text
+from ..model.plan import Plan
+from ..report import plan_table, two_columns
 from .options import _dump, _plan_values, _shared_plan_flags
 from .plan import _make_plan
 
@@ -72,7 +73,7 @@ def _fit(args: argparse.Namespace) -> int:
     interval_range = " to ".join(duration_text(value) for value in across)
     print(two_columns(rows, wrap=False))
     print("\nthe plan at the fitted rate (as spotmath plan):")
-    print(plan.report())
+    print(plan_table(plan))
     print("\n" + two_columns([
         ("interval across the rate's 95%", f"{interval_range} (at {high:.3g}/h and "
                                            f"{low:.3g}/h)"),
@@ -87,7 +88,7 @@ def _fit(args: argparse.Namespace) -> int:
         else:
             print("\nthe two-level plan at the gang's event rate and the measured share "
                   "(as spotmath plan):")
-            print(levels.report())
+            print(plan_table(levels))
     return 0
 
 

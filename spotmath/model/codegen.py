@@ -1,12 +1,14 @@
 """The numeric functions, generated ahead of time from the derivations.
 
-``python -m spotmath.model.codegen`` writes ``spotmath/model/_generated.py``: one plain NumPy/SciPy
-function for each entry of :data:`FORMULAS`, printed by SymPy's ``lambdify`` from the
+``python -m spotmath.model.codegen`` writes ``spotmath/model/_generated.py``: one plain
+NumPy/SciPy function for each entry of :data:`FORMULAS`, printed by SymPy's ``lambdify`` from the
 derivation the entry names, after SymPy's C99 rewrites (``exp(x) − 1`` becomes ``expm1``,
 ``log(1 + x)`` becomes ``log1p``), and :data:`LATEX`: every named derivation as the LaTeX
 the book shows.  So ``import spotmath``, ``spotmath plan`` and the chapters never run
 SymPy, and nothing is retyped.  The test suite regenerates the text and compares it with
 the file (:func:`check`), so the file cannot drift from the derivations or from SymPy.
+The same functions in JavaScript, for the book's calculator, are printed from the same
+rewritten expressions by :mod:`spotmath.web.codegen`.
 
 Each generated function lets an exponential overflow to infinity quietly: that is the
 correct limit of these formulas (a waste tends to 1).  A Piecewise one also evaluates the
@@ -28,20 +30,13 @@ import scipy.special
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
 from sympy.codegen.rewriting import optimize, optims_c99
-from sympy.printing.jscode import JavascriptCodePrinter
 
-from ..web import WEB
 from . import derivations
 
-__all__ = ["FORMULAS", "NOT_ON_PAGE", "PATH", "JS_PATH", "DATA_JS_PATH", "generate", "generate_js",
-           "generate_data_js", "check", "main"]
+__all__ = ["FORMULAS", "PATH", "generate", "rewritten", "summary", "check", "main"]
 
+#: The generated module.
 PATH = Path(__file__).with_name("_generated.py")
-#: The same functions in JavaScript, for the book's in-page calculator.
-JS_PATH = WEB / "formulas.js"
-#: What the calculator shares with spotmath.inputs and spotmath plan: units, patterns,
-#: words, formats, defaults and JSON keys.
-DATA_JS_PATH = WEB / "data.js"
 
 
 def _notice_condition(part: int) -> sp.Expr:
@@ -169,18 +164,11 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
 }
 
 
-#: Formulas the page's calculator does not use (a shared pool is a command's question:
-#: ``spotmath cluster``), so they are not printed in JavaScript.
-NOT_ON_PAGE = {"erlang_b_step", "pool_preemption_rate", "pool_log_up_share",
-                "readmission_wait", "passage_mean_step", "passage_second_moment_step",
-                "passage_down_step", "pool_restart_time"}
-
-
 def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
     """``expression`` as partial fractions in e^{power}, with e^{power} − 1 as expm1.
 
     A sum of terms stays finite where one fraction would divide infinity by infinity:
-    1/λ − T/expm1(λT) is 1/λ for a huge λT.  :func:`_rewritten` prints it as it is.
+    1/λ − T/expm1(λT) is 1/λ for a huge λT.  :func:`rewritten` prints it as it is.
     """
     x = sp.Dummy("x", positive=True)
     terms = sp.apart(expression.subs(sp.exp(power), x), x).subs(x, sp.exp(power))
@@ -197,7 +185,7 @@ _AS_GIVEN = {"lost_work_exact", *(f"{name}_{variant}" for variant in ("preemptib
 
 
 @functools.cache
-def _rewritten(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
+def rewritten(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
     """The expression for ``name`` in plain symbols named as its arguments, rewritten.
 
     Cached: the Python and the JavaScript print the same rewriting (SymPy's expressions are
@@ -218,10 +206,17 @@ def _rewritten(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
     return optimize(sp.powsimp(expr, deep=True), optims_c99), plain
 
 
+def summary(name: str) -> str:
+    """The first line of the docstring of ``name``'s derivation (the name for a lambda)."""
+    thunk, _ = FORMULAS[name]
+    doc = (thunk.__doc__ or "").strip().splitlines()
+    return doc[0] if doc and not thunk.__name__ == "<lambda>" else name
+
+
 def _body(name: str) -> str:
     """The source of one generated function: lambdify's code with stable argument names."""
-    rewritten, plain = _rewritten(name)
-    function = sp.lambdify(plain, rewritten, modules=["scipy", "numpy"], dummify=False)
+    expression, plain = rewritten(name)
+    function = sp.lambdify(plain, expression, modules=["scipy", "numpy"], dummify=False)
     code = inspect.getsource(function)
     (line,) = [text for text in code.splitlines() if text.strip().startswith("return ")]
     return line.strip()[len("return "):]
@@ -237,7 +232,7 @@ def _names(expression: str, arguments: tuple[str, ...]) -> set[str]:
 def generate() -> str:
     """The text of ``spotmath/model/_generated.py`` for the derivations and SymPy installed."""
     functions, numpy_names, scipy_names = [], set(), set()
-    for name, (thunk, arguments) in FORMULAS.items():
+    for name, (_, arguments) in FORMULAS.items():
         expression = _body(name)
         for word in _names(expression, arguments):
             if hasattr(scipy.special, word) and not hasattr(np, word):
@@ -246,15 +241,13 @@ def generate() -> str:
                 numpy_names.add(word)
             else:
                 raise ValueError(f"{name}: {word!r} is neither in NumPy nor in scipy.special")
-        doc = (thunk.__doc__ or "").strip().splitlines()
-        summary = doc[0] if doc and not thunk.__name__ == "<lambda>" else name
         # NumPy's select evaluates every branch of a Piecewise: one not taken may divide
         # by zero (the two-level period at p = 0), and its value is discarded.
         quiet = ('over="ignore", invalid="ignore", divide="ignore"'
-                 if _rewritten(name)[0].has(sp.Piecewise) else 'over="ignore"')
+                 if rewritten(name)[0].has(sp.Piecewise) else 'over="ignore"')
         functions.append(
             f"def {name}({', '.join(arguments)}):\n"
-            f"    \"\"\"{summary.replace(chr(92), chr(92) * 2)}\"\"\"\n"
+            f"    \"\"\"{summary(name).replace(chr(92), chr(92) * 2)}\"\"\"\n"
             f"    with errstate({quiet}):\n"
             f"        return {expression}\n")
     header = [
@@ -280,140 +273,15 @@ def generate() -> str:
             + table)
 
 
-class _JavaScript(JavascriptCodePrinter):
-    """SymPy's JavaScript printer, plus the C99 functions and Lambert W it lacks.
-
-    ``expm1`` and ``log1p`` are JavaScript's ``Math.expm1`` and ``Math.log1p``; W₀ is
-    ``lambertW0`` from the hand-written ``web/solving.js``; a Piecewise is one nested
-    conditional expression, so every function is a single ``return``.
-    """
-
-    def _print_expm1(self, expr: sp.Expr) -> str:
-        return f"Math.expm1({self._print(expr.args[0])})"
-
-    def _print_log1p(self, expr: sp.Expr) -> str:
-        return f"Math.log1p({self._print(expr.args[0])})"
-
-    def _print_LambertW(self, expr: sp.Expr) -> str:
-        if len(expr.args) != 1:
-            raise ValueError("only the principal branch W0 is printed")
-        return f"lambertW0({self._print(expr.args[0])})"
-
-    def _print_Piecewise(self, expr: sp.Piecewise) -> str:
-        *pieces, (last, condition) = expr.args
-        if condition != sp.true:
-            raise ValueError("a Piecewise must end with an otherwise branch")
-        text = self._print(last)
-        for value, cond in reversed(pieces):
-            text = f"(({self._print(cond)}) ? ({self._print(value)}) : ({text}))"
-        return text
-
-
-def generate_js() -> str:
-    """The text of ``spotmath/web/formulas.js``: :data:`FORMULAS` in JavaScript."""
-    printer = _JavaScript({"strict": True})
-    functions = []
-    for name, (thunk, arguments) in FORMULAS.items():
-        if name in NOT_ON_PAGE:
-            continue
-        rewritten, _ = _rewritten(name)
-        doc = (thunk.__doc__ or "").strip().splitlines()
-        summary = doc[0] if doc and not thunk.__name__ == "<lambda>" else name
-        functions.append(f"    // {summary}\n"
-                         f"    {name}: function ({', '.join(arguments)}) {{\n"
-                         f"      return {printer.doprint(rewritten)};\n"
-                         f"    }},")
-    return "\n".join([
-        "// Generated by `python -m spotmath.model.codegen` from the derivations: do not edit.",
-        f"// SymPy {sp.__version__}.  The functions of spotmath/model/_generated.py, printed by",
-        "// SymPy's JavaScript printer from the same rewritten expressions; the test suite",
-        "// checks that regenerating gives this text exactly.  Needs web/solving.js.",
-        '"use strict";',
-        "",
-        "(function (root) {",
-        "  const lambertW0 = root.spotmathSolving.lambertW0;",
-        "  root.spotmathFormulas = {",
-        *functions,
-        "  };",
-        '})(typeof globalThis !== "undefined" ? globalThis : this);',
-        "",
-    ])
-
-
-def generate_data_js() -> str:
-    """The text of ``spotmath/web/data.js``: what the page shares with the command.
-
-    The time units, the duration and rate patterns of :mod:`spotmath.inputs` (Python's
-    named groups written the JavaScript way) and the words of its checks' messages; the
-    words of the model's and the plan's refusals, of the plan's table and how it writes
-    durations and shares; ``spotmath plan``'s defaults, choices, usage errors and the keys
-    of its JSON: so the page accepts and refuses exactly what the command does, and says
-    it in the same words.
-    """
-    import json
-
-    from .. import inputs
-    from . import numerics, plan, two_level
-
-    def pattern(regex: re.Pattern) -> str:
-        return regex.pattern.replace("(?P<", "(?<")
-
-    values = {
-        "HOURS_PER_UNIT": inputs.HOURS_PER_UNIT,
-        "NUMBER": pattern(inputs._NUMBER_RE),
-        "DURATION": pattern(inputs._DURATION_RE),
-        "RATE": pattern(inputs._RATE_RE),
-        "SIZE": pattern(inputs._SIZE_RE),
-        "BYTES_PER_UNIT": inputs.BYTES_PER_UNIT,
-        "MAX_BYTES": inputs.MAX_BYTES,
-        "BOUNDS": inputs.BOUNDS,
-        "WORDS": inputs.WORDS,
-        "PLAN_DEFAULTS": dict(plan.DEFAULTS, nodes="1",
-                              **{name: choices[0] for name, choices in plan.CHOICES.items()}),
-        "PLAN_CHOICES": plan.CHOICES,
-        "PLAN_KEYS": plan.PLAN_KEYS,
-        "TWO_LEVEL_KEYS": plan.TWO_LEVEL_KEYS,
-        "MOST_SEGMENTS": two_level.MOST_SEGMENTS,
-        "MODEL_REFUSALS": numerics.REFUSALS,
-        "TWO_LEVEL_REFUSALS": two_level.REFUSALS,
-        "OPTION_NAMES": plan.OPTION_NAMES,
-        "PLAN_REFUSALS": plan.REFUSALS,
-        "PLAN_REPORT": plan.REPORT,
-        "NUMBER_TEMPLATES": plan.NUMBER_TEMPLATES,
-        "DURATION_UNITS": plan.DURATION_UNITS,
-        "TABLE_WIDTH": plan.WIDTH,
-        "PLAN_USAGE": plan.USAGE,
-        "PLAN_VERDICTS": plan.VERDICTS,
-    }
-    body = "\n".join(f"    {key}: {json.dumps(value)}," for key, value in values.items())
-    return "\n".join([
-        "// Generated by `python -m spotmath.model.codegen` from spotmath.inputs and",
-        "// spotmath.model (numerics, two_level, plan): do not edit.  What the page shares",
-        "// with the command: units, patterns, words, formats, defaults and JSON keys.",
-        '"use strict";',
-        "",
-        "(function (root) {",
-        "  root.spotmathData = {",
-        body,
-        "  };",
-        '})(typeof globalThis !== "undefined" ? globalThis : this);',
-        "",
-    ])
-
-
 def check() -> bool:
-    """Whether the generated Python and JavaScript files are exactly what is printed now."""
-    return (PATH.read_text() == generate() and JS_PATH.read_text() == generate_js()
-            and DATA_JS_PATH.read_text() == generate_data_js())
+    """Whether ``spotmath/model/_generated.py`` is exactly what is printed now."""
+    return PATH.read_text() == generate()
 
 
 def main() -> int:
-    """Write ``spotmath/model/_generated.py``, ``spotmath/web/formulas.js`` and ``data.js``."""
+    """Write ``spotmath/model/_generated.py``."""
     PATH.write_text(generate())
-    JS_PATH.write_text(generate_js())
-    DATA_JS_PATH.write_text(generate_data_js())
-    print(f"wrote {PATH.name} and web/{JS_PATH.name}: {len(FORMULAS)} functions each; "
-          f"web/{DATA_JS_PATH.name}")
+    print(f"wrote {PATH.name}: {len(FORMULAS)} functions")
     return 0
 
 

@@ -1,18 +1,22 @@
-"""The whole answer for one set of numbers: what `spotmath plan` prints and the book shows."""
+"""The whole answer for one set of numbers, computed: what `spotmath plan` prints (in the
+words of :mod:`spotmath.report`) and the book shows."""
 
 from __future__ import annotations
 
 import math
-import textwrap
 from dataclasses import asdict, dataclass, field
 
-from ..inputs import InputError, check_choice, check_gang_size, check_parameters
+from ..inputs import (
+    InputError,
+    check_choice,
+    check_gang_size,
+    check_parameters,
+    duration_text,
+)
 from . import numerics, two_level
 
-__all__ = ["Plan", "make_plan", "duration_text", "DEFAULTS", "CHOICES", "PLAN_KEYS",
-           "TWO_LEVEL_KEYS", "OPTION_NAMES", "REFUSALS", "REPORT", "NUMBER_TEMPLATES",
-           "DURATION_UNITS", "USAGE", "VERDICTS", "two_columns",
-           "finite_or_none"]
+__all__ = ["Plan", "make_plan", "DEFAULTS", "CHOICES", "PLAN_KEYS", "TWO_LEVEL_KEYS",
+           "OPTION_NAMES", "REFUSALS", "VERDICTS", "finite_or_none"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -60,61 +64,6 @@ REFUSALS = {
     "state_and_persist": "--persist: give it, or --snapshot-bandwidth with --state, not "
                          "both",
 }
-#: The words of the plan's table (:meth:`Plan.report`), written once: ``{...}`` fields
-#: filled with :meth:`str.format` here and by the page (``spotmath/web/data.js``).
-REPORT = {
-    "state_write": "{size:.3g} GB at {write:.3g} GB/s: {time}",
-    "state_snapshot": "{size:.3g} GB to host memory at {snapshot:.3g} GB/s: {blocking} "
-                      "blocking; to storage at {write:.3g} GB/s: durable {durable} later",
-    "preemptions": "every {mtbf} per node (λ = {rate:.3g}/h), {gang}",
-    "gang": "a gang of {nodes} nodes (gang rate {rate:.3g}/h)",
-    "one_node": "one node",
-    "restart_write": "{restart} / {write}",
-    "model_exact": "exact renewal-reward model, restart {restart}",
-    "restart_preemptible": "can be preempted",
-    "restart_protected": "cannot be preempted",
-    "model_first_order": "first-order model, waste = C/T + λ(T/2 + R){terms}",
-    "first_order_terms": " with notice and persist terms",
-    "optimum": "Young {young}, Daly {daly}, exact {exact}",
-    "optimum_first_order": ", first order {interval}",
-    "notice_only": "only on notice (no periodic checkpoint beats none)",
-    "waste": "{exact} exact, {first_order} first order",
-    "unbounded": "unbounded",
-    "effective": "{effective} below on-demand (nominal {nominal})",
-    "effective_none": "n/a: the waste reaches 100% here, so no hour is useful",
-    "effective_none_first_order": "n/a: the first-order waste reaches 100% here, so the "
-                                  "approximation has broken down (use --model exact)",
-    "break_even": "{interval} (checkpoint less often than this and spot costs more than "
-                  "on-demand)",
-    "break_even_always": "none: spot pays however rarely the job checkpoints",
-    "break_even_never": "none: no checkpoint interval makes spot pay",
-    "free_notice": "free restarts and on-notice writes",
-    "free": "free checkpoints and restarts",
-    "no_gang_limit": "no limit ({free})",
-    "max_gang": "{nodes} nodes (at each gang's optimal interval)",
-    "never_none": "none (restarts are free)",
-    "never": "{nodes} nodes and more (even with free, instant checkpoints)",
-    "every_durable": "{every}: every write durable, its fast copy kept for fast restarts "
-                     "(fast writes between durable ones do not pay here)",
-    "every_levels": "{every}: a fast write of {fast}, and every {nth} write durable (every "
-                    "{durable} of compute)",
-    "alone": "durable writes alone: ",
-    "notice_unused": "{notice}, but no notice is counted on (share 0): the plan is as "
-                     "without it",
-    "notice_fits": "{notice} for {share} of preemptions; the on-notice write ({write}) "
-                   "fits, so such a preemption costs the write and the restart",
-    "notice_misses": "{notice} for {share} of preemptions, but the on-notice write "
-                     "({write}) does not fit in it: the notice saves nothing, and the plan "
-                     "is as without it",
-    "persist": "blocks {write}, durable {persist} later; {between} must be at least that",
-    "between_levels": "the compute between durable writes",
-    "between": "the interval",
-    "interval_waste": "checkpoint every {interval}, waste {waste}",
-    "fast_pays_never": "never (a fast write costs no less than a durable one)",
-    "fast_pays": "while fewer than {share} of preemptions take the fast copies",
-    "fast_copies": "restart {restart} from one; lost with {loss} of preemptions",
-    "first_order_levels": "fast every {fast}, durable every {durable}",
-}
 #: The keys `spotmath plan --level1 ... --json` adds (:attr:`Plan.two_level`), in order.
 TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_interval_h",
                   "level2_every", "level2_interval_h", "waste_level2_only",
@@ -122,55 +71,8 @@ TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_in
                   "level2_interval_first_order_h"]
 
 
-#: How the plan writes its numbers, written once (the page fills the same templates):
-#: a duration in the unit :data:`DURATION_UNITS` picks, a share as a percentage.
-NUMBER_TEMPLATES = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}",
-                    "none": "none", "no_share": "n/a"}
-#: The units :func:`duration_text` writes, in order: ``[unit, below, times, per]``: a
-#: duration shorter than ``below`` hours (None: any) is written as hours * times / per.
-DURATION_UNITS = [["s", 1 / 60, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1],
-                  ["d", None, 1, 24]]
 #: The plan's two verdicts (its JSON's ``verdict``).
 VERDICTS = {"spot": "spot pays", "on_demand": "use on-demand"}
-#: The command line's (argparse's) words for the usage errors the page checks too; a test
-#: holds them equal to what `spotmath plan` prints.
-USAGE = {"exclusive": "argument --{option}: not allowed with argument --{other}",
-         "choice": "argument --{option}: invalid choice: {value} (choose from {choices})",
-         "unknown": "--{option}: not an option of spotmath plan"}
-
-
-def duration_text(hours: float | None) -> str:
-    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'.
-
-    Parameters
-    ----------
-    hours : float or None
-        A duration in hours; None reads "none".
-
-    Returns
-    -------
-    str
-        Three significant figures in the largest unit that keeps the number at least 1
-        (:data:`NUMBER_TEMPLATES`, :data:`DURATION_UNITS`).
-
-    Examples
-    --------
-    >>> duration_text(21.2 / 60), duration_text(6.18), duration_text(0.0125)
-    ('21.2 min', '6.18 h', '45 s')
-    """
-    if hours is None:
-        return NUMBER_TEMPLATES["none"]
-    unit, _, times, per = next(row for row in DURATION_UNITS
-                               if row[1] is None or hours < row[1])
-    return NUMBER_TEMPLATES["duration"].format(value=hours * times / per, unit=unit)
-
-
-def _percent(share: float | None) -> str:
-    if share is None:
-        return NUMBER_TEMPLATES["no_share"]
-    return NUMBER_TEMPLATES["share"].format(share=share)
-
-
 @dataclass(frozen=True)
 class Plan:
     """A checkpointing plan and the spot verdict.  Times in hours, shares as fractions.
@@ -250,189 +152,6 @@ class Plan:
         return _full_model(self.checkpoint_cost_h, self.notice_share, self.notice_write_h,
                            self.notice_effective, self.persist_h)
 
-    def _changes(self) -> list[tuple[str, str]]:
-        """Rows saying in words what the notice and the asynchronous write did."""
-        rows = []
-        notice, write = duration_text(self.notice_h), duration_text(self.notice_write_h)
-        if self.notice_h > 0 and self.notice_share == 0:
-            rows.append(("preemption notice", REPORT["notice_unused"].format(notice=notice)))
-        elif self.notice_h > 0:
-            said = REPORT["notice_fits" if self.notice_effective else "notice_misses"]
-            rows.append(("preemption notice", said.format(
-                notice=notice, share=_percent(self.notice_share), write=write)))
-        if self.persist_h > 0:
-            between = REPORT["between_levels" if self.two_level else "between"]
-            rows.append(("asynchronous write", REPORT["persist"].format(
-                write=duration_text(self.checkpoint_cost_h),
-                persist=duration_text(self.persist_h), between=between)))
-        for label, key in (("without the notice", "no_notice"),
-                           ("with blocking writes", "blocking")):
-            if self.baseline and key in self.baseline:
-                interval, waste = self.baseline[key]
-                rows.append((label, REPORT["interval_waste"].format(
-                    interval=duration_text(interval), waste=_percent(waste))))
-        return rows
-
-    def report(self) -> str:
-        """The plan as a short, readable table (what `spotmath plan` prints)."""
-        words = REPORT
-        gang = (words["gang"].format(nodes=self.nodes, rate=self.gang_rate)
-                if self.nodes > 1 else words["one_node"])
-        if self.model == "exact":
-            restart = words["restart_preemptible" if self.restart_preemptible
-                            else "restart_protected"]
-            model = words["model_exact"].format(restart=restart)
-        else:
-            model = words["model_first_order"].format(
-                terms=words["first_order_terms"] if self.baseline else "")
-        if self.effective_discount is not None:
-            effective = words["effective"].format(effective=_percent(self.effective_discount),
-                                                  nominal=_percent(self.spot_discount))
-        else:
-            effective = words["effective_none" if self.model == "exact"
-                              else "effective_none_first_order"]
-        pays = self.verdict == VERDICTS["spot"]
-        if self.two_level:  # the break-even interval is durable writes alone's
-            pays = self.two_level["waste_level2_only"] < self.spot_discount
-        if self.break_even_interval_h is not None:
-            break_even = words["break_even"].format(
-                interval=duration_text(self.break_even_interval_h))
-        else:
-            break_even = words["break_even_always" if pays else "break_even_never"]
-        free = words["free_notice" if self.notice_effective else "free"]
-        max_gang = (words["no_gang_limit"].format(free=free) if self.max_gang_size is None
-                    else words["max_gang"].format(nodes=self.max_gang_size))
-        never = (words["never_none"] if self.never_on_spot_gang_size is None
-                 else words["never"].format(nodes=self.never_on_spot_gang_size))
-        optimum = words["optimum"].format(
-            young=duration_text(self.young_interval_h),
-            daly=duration_text(self.daly_interval_h),
-            exact=duration_text(self.exact_interval_h))
-        if self.baseline and self.first_order_interval_h is not None:
-            optimum += words["optimum_first_order"].format(
-                interval=duration_text(self.first_order_interval_h))
-        every = (duration_text(self.recommended_interval_h)
-                 if self.recommended_interval_h is not None else words["notice_only"])
-        first_order = (words["unbounded"] if self.waste_first_order is None
-                       else _percent(self.waste_first_order))
-        alone = ""
-        if self.two_level:
-            levels = self.two_level
-            every = (words["every_durable"].format(every=every)
-                     if levels["level2_every"] == 1 else words["every_levels"].format(
-                         every=every, fast=duration_text(levels["level1_cost_h"]),
-                         nth=_ordinal(levels["level2_every"]),
-                         durable=duration_text(levels["level2_interval_h"])))
-            alone = words["alone"]
-        rows = [
-            ("preemptions", words["preemptions"].format(
-                mtbf=duration_text(1 / self.preemption_rate),
-                rate=self.preemption_rate, gang=gang)),
-            ("restart / checkpoint write", words["restart_write"].format(
-                restart=duration_text(self.restart_time_h),
-                write=duration_text(self.checkpoint_cost_h))),
-            *self._state_rows(),
-            *self._changes(),
-            ("model", model),
-            ("optimal interval", optimum),
-            ("checkpoint every", every),
-            ("waste at that interval", words["waste"].format(
-                exact=_percent(self.waste_exact), first_order=first_order)),
-            *self._two_level_rows(),
-            ("effective spot discount", effective),
-            ("break-even interval", alone + break_even),
-            ("largest gang that pays", alone + max_gang),
-            ("never on spot from", never),
-            ("verdict", self.verdict),
-        ]
-        return two_columns(rows)
-
-    def _state_rows(self) -> list[tuple[str, str]]:
-        """How the write came from the state's size and the bandwidths."""
-        if self.state is None:
-            return []
-        size = self.state["state_bytes"] / 1e9
-        write = self.state["write_bandwidth_bytes_per_s"] / 1e9
-        snapshot = self.state["snapshot_bandwidth_bytes_per_s"]
-        if snapshot is None:
-            return [("write from the state", REPORT["state_write"].format(
-                size=size, write=write, time=duration_text(self.checkpoint_cost_h)))]
-        return [("write from the state", REPORT["state_snapshot"].format(
-            size=size, snapshot=snapshot / 1e9, write=write,
-            blocking=duration_text(self.checkpoint_cost_h),
-            durable=duration_text(self.persist_h)))]
-
-    def _two_level_rows(self) -> list[tuple[str, str]]:
-        """What the fast copies do: the waste without them, their restart and loss."""
-        if not self.two_level:
-            return []
-        levels = self.two_level
-        even = levels["level1_loss_break_even"]
-        pays = (REPORT["fast_pays_never"] if even == 0
-                else REPORT["fast_pays"].format(share=_percent(even)))
-        rows = [
-            ("durable writes alone", REPORT["interval_waste"].format(
-                # the best one of at least P
-                interval=duration_text(max(self.exact_interval_h, self.persist_h)),
-                waste=_percent(levels["waste_level2_only"]))),
-            ("fast copies", REPORT["fast_copies"].format(
-                restart=duration_text(levels["level1_restart_h"]),
-                loss=_percent(levels["level1_loss"]))),
-            ("fast writes pay", pays),
-        ]
-        if levels["level1_interval_first_order_h"] is not None:
-            rows.append(("first-order optimum", REPORT["first_order_levels"].format(
-                fast=duration_text(levels["level1_interval_first_order_h"]),
-                durable=duration_text(levels["level2_interval_first_order_h"]))))
-        return rows
-
-
-def _ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, ..."""
-    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(
-        number % 10, "th")
-    return f"{number}{suffix}"
-
-
-#: The widest line the plan prints: it fits the book's column and a terminal.
-WIDTH = 80
-
-
-def two_columns(rows: list[tuple[str, str]], wrap: bool = True) -> str:
-    """Label and value in two columns; a long value wraps under itself, within WIDTH.
-
-    The one way the commands print a table of labels and values.
-
-    Parameters
-    ----------
-    rows : list of (str, str)
-        Each row's label and value.
-    wrap : bool, optional
-        Wrap long values (default); False keeps each value on its line, for tables that
-        print commands to copy.
-
-    Returns
-    -------
-    str
-        The lines, the values aligned after the longest label.
-
-    Examples
-    --------
-    >>> print(two_columns([("interval", "21.2 min"), ("verdict", "spot pays")]))
-    interval  21.2 min
-    verdict   spot pays
-    """
-    width = max(len(label) for label, _ in rows)
-    if not wrap:
-        return "\n".join(f"{label:<{width}}  {value}" for label, value in rows)
-    indent = " " * (width + 2)
-    lines = []
-    for label, value in rows:
-        wrapped = textwrap.wrap(value, WIDTH - len(indent), break_on_hyphens=False) or [""]
-        lines.append(f"{label:<{width}}  " + ("\n" + indent).join(wrapped))
-    return "\n".join(lines)
-
-
 def _full_model(cost: float, share: float, write: float | None, effective: bool,
                 persist: float) -> dict:
     """The full model's options: no notice share unless the write fits in the notice."""
@@ -507,9 +226,9 @@ def make_plan(
     Returns
     -------
     Plan
-        Every interval, waste and limit, with ``report()`` (the table ``spotmath plan``
-        prints) and ``to_json()``.  Without a notice or persist the plan is the classic one,
-        number for number.
+        Every interval, waste and limit (:meth:`Plan.as_dict` for JSON;
+        :func:`spotmath.report.plan_table` writes the table ``spotmath plan`` prints).
+        Without a notice or persist the plan is the classic one, number for number.
 
     Raises
     ------

@@ -6,7 +6,7 @@ writes a number), ``inputs.js`` (:mod:`spotmath.inputs`), ``solving.js``
 (:mod:`spotmath.model.solving`, with Lambert W and SciPy's ``brentq``), ``numerics.js``
 (:mod:`spotmath.model.numerics` with the full model's options), ``two_level.js``
 (:mod:`spotmath.model.two_level`), ``plan.js`` (:mod:`spotmath.model.plan`) and
-``calculator.js``, the page's form and plot.  :mod:`spotmath.model.codegen` prints the
+``calculator.js``, the page's form and plot.  :mod:`spotmath.web.codegen` prints the
 other two from Python: ``formulas.js`` from the SymPy derivations and ``data.js`` (the
 units, patterns, words, formats, defaults and JSON keys).
 """

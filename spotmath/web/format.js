@@ -1,6 +1,6 @@
 // Python's formatting in the page, digit for digit: str.format with the fields spotmath's
 // words use ({key}, {key!r}, {key:spec}), the format specs those templates and
-// spotmath.model.plan.NUMBER_TEMPLATES hold (",", "g", ".Ng", ".Nf", ".N%"), str and repr.
+// spotmath.inputs.NUMBER_TEMPLATES hold (",", "g", ".Ng", ".Nf", ".N%"), str and repr.
 // The words and formats themselves are written once, in Python (data.js); this file only
 // knows how Python fills them.  Tested against Python by tests/lib/test_web.py (through
 // Node or Chromium).

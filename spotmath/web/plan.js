@@ -1,11 +1,12 @@
-// spotmath.model.plan in the page: `spotmath plan`'s plan, JSON and table, and the
-// command's options as the page takes them (spotmath.cli's plan command).
+// spotmath.model.plan and spotmath.report in the page: `spotmath plan`'s plan, JSON and
+// table, and the command's options as the page takes them (spotmath.cli's plan command).
 //
 // The checks come from inputs.js, the numbers from numerics.js and two_level.js (ports of
 // the Python modules of those names, every formula from formulas.js, printed from the
 // SymPy derivations); the words of the refusals and the table, and how the table writes
-// durations and shares, from data.js (spotmath.model.plan's REFUSALS, REPORT, NUMBER_TEMPLATES and
-// DURATION_UNITS, written once in Python), filled as Python fills them (format.js).
+// durations and shares, from data.js (spotmath.model.plan's REFUSALS, spotmath.report's
+// REPORT, spotmath.inputs' NUMBER_TEMPLATES and DURATION_UNITS, written once in Python),
+// filled as Python fills them (format.js).
 // tests/lib/test_web.py compares the page with the command for hundreds of parameter sets,
 // good and bad, character for character.
 "use strict";
@@ -241,7 +242,7 @@
     }).join("\n");
   }
 
-  // Plan.report: the table `spotmath plan` prints, in spotmath.model.plan.REPORT's words
+  // plan_table: the table `spotmath plan` prints, in spotmath.report.REPORT's words
   const WORDS_OF_REPORT = D.PLAN_REPORT;
   const say = (key, values) => fill(WORDS_OF_REPORT[key], values ?? {});
   function report(plan) {
@@ -378,7 +379,7 @@
                    "snapshot-bandwidth"];
   const PLAN_KEYS = D.PLAN_KEYS;
   const TWO_LEVEL_KEYS = D.TWO_LEVEL_KEYS;
-  const USAGE = D.PLAN_USAGE;  // argparse's words, as spotmath.model.plan.USAGE has them
+  const USAGE = D.PLAN_USAGE;  // argparse's words, as spotmath.report.USAGE has them
 
   // spotmath.cli._checkpoint_options: C and P from the state's size and the bandwidths
   // (null without --state), each option checked against the others

@@ -76,8 +76,9 @@ def test_plan_first_order_breakdown_is_reported_not_hidden(plan_json):
 
 
 def test_the_usage_words_the_page_shares_are_argparses(cli):
-    """spotmath.model.plan.USAGE (what the page says) is what argparse says."""
-    from spotmath.model.plan import CHOICES, USAGE
+    """spotmath.report.USAGE (what the page says) is what argparse says."""
+    from spotmath.model.plan import CHOICES
+    from spotmath.report import USAGE
 
     both = cli("plan", "--rate", "6/d", "--mtbf", "2h")
     assert both.returncode == 2

@@ -15,6 +15,13 @@ def test_generated_module_is_what_the_derivations_print_now():
     assert codegen.check(), "run: python -m spotmath.model.codegen"
 
 
+def test_the_pages_scripts_are_what_python_prints_now():
+    """formulas.js and data.js regenerated give the committed files exactly."""
+    from spotmath.web import codegen as web_codegen
+
+    assert web_codegen.check(), "run: python -m spotmath.web.codegen"
+
+
 def test_every_formula_is_generated_and_used_names_exist():
     for name, (_, arguments) in codegen.FORMULAS.items():
         function = getattr(G, name)

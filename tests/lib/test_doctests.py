@@ -22,10 +22,10 @@ def test_docstring_examples_run(name):
 
 NUMPYDOC = ["model.numerics", "model.calibration", "model.plan", "model.simulate",
             "traces.fast_copies",
-            "model.two_level", "model.simulate_two_level", "inputs"]
+            "model.two_level", "model.simulate_two_level", "inputs", "report"]
 #: Functions that take any value and cannot fail, so have no Raises section.
 NEVER_RAISE = {"duration_text", "closest_name", "show", "parse_number", "two_columns",
-               "finite_or_none", "file_error"}
+               "finite_or_none", "file_error", "share_text", "plan_table"}
 
 
 def _section(doc: str, title: str) -> str:

@@ -14,9 +14,10 @@ import pytest
 from scipy.optimize import brentq
 from scipy.special import lambertw
 
-from spotmath import inputs, web
+from spotmath import inputs, report, web
 from spotmath.model import _generated as G
 from spotmath.model import codegen, numerics, plan, solving, two_level
+from spotmath.web.codegen import NOT_ON_PAGE
 
 NODE = shutil.which("node") or shutil.which("nodejs")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -83,7 +84,7 @@ def test_every_formula_agrees_with_python():
             point[key] = min(point[key], 0.95)
     points.append(SAMPLE | {"p_loss": 0.0})  # the two-level model's other branch
     calls = {name: arguments for name, (_, arguments) in codegen.FORMULAS.items()
-             if name not in codegen.NOT_ON_PAGE}
+             if name not in NOT_ON_PAGE}
     got = node(f"const calls = {json.dumps(calls)}, points = {json.dumps(points)};\n"
                "console.log(JSON.stringify(points.map(p => Object.fromEntries("
                "Object.entries(calls).map(([f, a]) => [f, F[f](...a.map(k => p[k]))])))));")
@@ -307,8 +308,8 @@ def _templates() -> dict[str, str]:
     """Every template the page fills, by where it is written in Python."""
     sources = {"inputs.WORDS": inputs.WORDS, "numerics.REFUSALS": numerics.REFUSALS,
                "two_level.REFUSALS": two_level.REFUSALS, "plan.REFUSALS": plan.REFUSALS,
-               "plan.REPORT": plan.REPORT, "plan.NUMBER_TEMPLATES": plan.NUMBER_TEMPLATES,
-               "plan.USAGE": plan.USAGE}
+               "report.REPORT": report.REPORT, "report.USAGE": report.USAGE,
+               "inputs.NUMBER_TEMPLATES": inputs.NUMBER_TEMPLATES}
     return {f"{where}[{key!r}]": template for where, words in sources.items()
             for key, template in words.items()}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...model.plan import duration_text
+from ...inputs import duration_text
 from ..display import Table
 
 __all__ = ["buckets_table", "bucket_text", "notice_table", "gang_check_table",

@@ -7,8 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
+from ...inputs import duration_text
 from ...model.numerics import effective_discount
-from ...model.plan import duration_text
 from ..display import Table
 
 __all__ = ["AGREE_WITHIN", "joined", "interval_or_none", "from_share", "points_sentence",

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...model.plan import duration_text, finite_or_none
+from ...inputs import duration_text
+from ...model.plan import finite_or_none
 from ..display import Table
 from .common import price_text
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...model.plan import duration_text
+from ...inputs import duration_text
 from ..display import Table
 from .common import every
 

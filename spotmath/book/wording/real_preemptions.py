@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ...model.plan import duration_text
+from ...inputs import duration_text
 from ...traces.replay import bulk_fraction as _bulk_fraction
 from ..display import Table
 from .common import AGREE_WITHIN, by_trace, ci_text, interval_or_none, joined
