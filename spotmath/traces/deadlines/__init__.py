@@ -75,6 +75,7 @@ from .expected import (
     spell_model,
     spot_pays_from,
 )
+from .model_policy import AvailabilityModel, fit_availability, markov_availability
 from .omniscient import omniscient_schedule
 from .policies import (
     ONLINE,
@@ -96,6 +97,7 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "CSV_HEADER", "DEFAULT_
            "TOLERANCE", "SMALL_GAP", "Availability", "Run", "Summary", "read_availability",
            "availability_from_trace", "availability_from_sizes", "run_policy",
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
+           "AvailabilityModel", "fit_availability", "markov_availability",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
            "spot_pays_from", "Checkpoints", "auto_interval", "resolve_interval",
            "spell_end_rate"]
