@@ -290,13 +290,28 @@ SETS = {
                           pool_gang_sizes=[HIGH["pool_gang_sizes"][-1]]),
 }
 
+
+
+def _values(chapter: str, name: str) -> dict:
+    """The chapter's parameters in the set ``name``."""
+    return {key: SETS[name][key] for key in CHAPTER_PARAMETERS[chapter]}
+
+
+#: (chapter, mixture) for each mixture that gives the chapter values no set before it
+#: gave: a chapter that reads neither the MTBF nor the writes runs at the ends alone (its
+#: mixtures would run the very same notebook again).
+MIXTURES = [(chapter, mixture) for chapter in CHAPTER_PARAMETERS
+            for at, mixture in enumerate(SETS) if at >= 2
+            and all(_values(chapter, mixture) != _values(chapter, before)
+                    for before in list(SETS)[:at])]
+
 #: Words that must never reach a page: a number that is not one.
 _NOT_A_NUMBER = re.compile(r"\b(nan|NaN|inf|Infinity)\b|-inf\b")
 
 
 def _run_at(chapter: str, name: str, folder: Path) -> None:
     """Run ``chapter`` with the parameter set ``name``; fail on an error or a NaN shown."""
-    parameters = {key: SETS[name][key] for key in CHAPTER_PARAMETERS[chapter]}
+    parameters = _values(chapter, name)
     output = folder / f"{chapter}.ipynb"
     run_chapter(ROOT / "book" / f"{chapter}.ipynb", output, parameters)
     notebook = nbformat.read(output, as_version=4)

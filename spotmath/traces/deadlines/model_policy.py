@@ -242,11 +242,14 @@ def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray
             + ((1 - chance) * if_not if chance < 1 else 0.0))
 
 
-def _mixed_both(up: np.ndarray, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
+def _mixed_both(up: tuple[float, float], if_spot: np.ndarray, if_not: np.ndarray
+                ) -> np.ndarray:
     """:func:`_mixed` for a tick without and with spot now (``up``: the chances of spot
     next), along a new last axis."""
-    if 0 < up.min() and up.max() < 1:  # both outcomes possible: one expression
-        return if_spot[..., None] * up + if_not[..., None] * (1 - up)
+    if 0 < min(up) and max(up) < 1:  # both outcomes possible: one expression
+        mixed = if_spot[..., None] * np.array(up)
+        mixed += if_not[..., None] * (1 - np.array(up))
+        return mixed
     return np.stack([_mixed(chance, if_spot, if_not) for chance in up], axis=-1)
 
 
@@ -282,12 +285,15 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
             continue
         # one tick earlier: the band's least costs, infinity elsewhere
         best, choice = earlier[lo:hi + 1], action[left, lo:hi + 1]
-        best.fill(math.inf)
         tolerance, improves = shifted[:hi - lo + 1], better[:hi - lo + 1]
-        for act, total in totals(lo, hi, value):
-            np.subtract(best, 1e-12, out=tolerance)
-            np.less(total, tolerance, out=improves)
-            np.copyto(best, total, where=improves)
+        for n, (act, total) in enumerate(totals(lo, hi, value)):
+            if n == 0:  # against infinity: every finite total improves
+                np.copyto(best, total)
+                np.less(total, math.inf, out=improves)
+            else:
+                np.subtract(best, 1e-12, out=tolerance)
+                np.less(total, tolerance, out=improves)
+                np.copyto(best, total, where=improves)
             np.copyto(choice, act, where=improves)
         earlier[1:lo] = math.inf
         earlier[hi + 1:] = math.inf
@@ -307,7 +313,7 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
     age = np.array([0] + list(range(ages + 1)) * 2)
     price = np.array([0.0, 1 - discount, 1.0])
     # P(next tick has spot | this one has), for this tick without and with spot
-    up = np.array([1 - stay_down, stay_up])
+    up = (1 - stay_down, stay_up)
     moves = []  # per action: compute made, the state after, and the tick's price
     for act in (IDLE, SPOT, ON_DEMAND):
         if act == IDLE:
@@ -337,16 +343,15 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
             end = (cost * (per_tick - made[None, :] + work) / per_tick
                    if second_billing else np.full(finished.shape, cost))
         prepared.append(((rest * states + after) * 2 + 1, (rest * states + lost) * 2,
-                         rest == 0, cost, finished, end, spread.ravel()))
+                         cost, finished, end, spread.ravel()))
 
     def totals(lo, hi, value):
+        # with no compute left the next tick reads value[0], which is 0: nothing to pay
         flat, band = value.ravel(), slice(lo, hi + 1)
-        for act, (spot_at, gone_at, none_left, cost, finished, end,
-                  spread) in enumerate(prepared):
-            going = np.where(none_left[band, :, None], 0.0,
-                             _mixed_both(up, flat[spot_at[band]], flat[gone_at[band]]))
-            total = cost + going
-            if finished is not None:
+        for act, (spot_at, gone_at, cost, finished, end, spread) in enumerate(prepared):
+            total = _mixed_both(up, flat.take(spot_at[band]), flat.take(gone_at[band]))
+            total += cost
+            if second_billing and finished is not None:  # the last tick, billed in part
                 total = np.where(finished[band, :, None], end[band, :, None], total)
             total = total[:, spread]                                  # every state
             if act == SPOT:
@@ -510,7 +515,7 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
     index = {state: i for i, state in enumerate(states)}
     price = np.array([0.0, 1 - discount, 1.0])
     save = price[kind] * write / per_tick * (unsaved > 0)   # leaving a stint: its save
-    up = np.array([1 - stay_down, stay_up])
+    up = (1 - stay_down, stay_up)
     moves = []  # per action: the stint's start state, and the cost of getting there
     for act in (IDLE, SPOT, ON_DEMAND):
         start = np.zeros(count, dtype=int)
@@ -562,7 +567,8 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
         flat, band = value.ravel(), slice(lo, hi + 1)
         for act, (spot_at, gone_at, price_now, finished, end, of, extra) in enumerate(
                 prepared):
-            core = price_now + _mixed_both(up, flat[spot_at[band]], flat[gone_at[band]])
+            core = _mixed_both(up, flat.take(spot_at[band]), flat.take(gone_at[band]))
+            core += price_now
             if finished is not None:
                 core = np.where(finished[band, :, None], end[band, :, None], core)
             if act == SPOT:
