@@ -188,6 +188,7 @@ class _Pool:
         self.log: list[PoolEvent] | None = [] if log else None
         self.in_service = 0
         self.up: dict[int, float] = {}  # gang: admitted at
+        self.up_gpus = 0  # the GPUs of the gangs in self.up
         self.leaving: list[tuple[float, int]] = []  # (killed at, GPUs) of gangs in grace
         self.waiting: list[tuple[float, int]] = [(0.0, gang) for gang in range(len(sizes))]
         self.gone: dict[int, float] = {}  # gang: killed at (the log's waits start there)
@@ -195,6 +196,7 @@ class _Pool:
         self.turned_away = 0
         self.events: list[tuple[float, int, str]] = []
         self.serial = 0
+        self.top = pool.top  # the most requests in service at once
 
     def push(self, at: float, kind: str) -> None:
         self.serial += 1
@@ -209,34 +211,45 @@ class _Pool:
         return float(mean * self.rng.lognormal(-self.sigma**2 / 2, self.sigma))
 
     def free(self) -> int:
-        return (self.pool.gpus - self.in_service * self.pool.hp_gpus
-                - sum(self.sizes[gang] for gang in self.up))
+        return self.pool.gpus - self.in_service * self.pool.hp_gpus - self.up_gpus
 
     def run(self) -> PoolRun:
+        # the loop runs once an event, millions of times: what it calls is looked up once
+        events, end, pop = self.events, self.end, heapq.heappop
+        gap, mean_gap = self.rng.exponential, 1 / self.pool.hp_rate
         self.admit(0.0)
-        self.push(float(self.rng.exponential(1 / self.pool.hp_rate)), "arrival")
-        while self.events:
-            at, _, kind = heapq.heappop(self.events)
-            if at >= self.end:
+        self.push(float(gap(mean_gap)), "arrival")
+        while events:
+            at, _, kind = pop(events)
+            if at >= end:
                 break
-            if kind == "arrival":
-                self.arrival(at)
-                self.push(at + float(self.rng.exponential(1 / self.pool.hp_rate)), "arrival")
-            else:
+            if kind != "arrival":
                 self.in_service -= 1
                 self.admit(at)
+                continue
+            # the next arrival is handled at once while it comes before every queued
+            # event (as the queue would give it: a tie goes to the event queued first)
+            while at < end:
+                self.arrival(at)
+                at += float(gap(mean_gap))
+                if events and events[0][0] <= at:
+                    self.push(at, "arrival")
+                    break
+            else:  # the next arrival is past the end, before every queued event
+                break
         for gang, since in list(self.up.items()):
             self.stop(gang, since, self.end, self.end, finished=False)
         return PoolRun(self.records, self.end - self.warm, self.log or [],
                        np.array(self.delays), self.turned_away)
 
     def arrival(self, at: float) -> None:
-        if self.in_service >= self.pool.top:
+        if self.in_service >= self.top:
             self.turned_away += at >= self.warm
             return
         while self.free() < self.pool.hp_gpus + self.headroom and self.up:
             gang = self.choose_victim()
             since = self.up.pop(gang)
+            self.up_gpus -= self.sizes[gang]
             self.stop(gang, since, at, at + self.grace, finished=True)
             self.waiting.append((at, gang))
             self.leaving.append((at + self.grace, self.sizes[gang]))
@@ -249,6 +262,8 @@ class _Pool:
     def start_delay(self, at: float) -> float:
         """Hours until g GPUs are free of claims, up gangs and gangs in their grace (this
         request's claim not yet made); the gangs leave in the order of their kills."""
+        if not self.leaving:  # no gang in its grace: the GPUs are free now
+            return 0.0
         self.leaving = sorted((kill, size) for kill, size in self.leaving if kill > at)
         short = self.pool.hp_gpus - self.free() + sum(size for _, size in self.leaving)
         delay = 0.0
@@ -271,6 +286,7 @@ class _Pool:
         for since, gang in self.waiting:
             if self.sizes[gang] + self.headroom <= self.free():
                 self.up[gang] = at
+                self.up_gpus += self.sizes[gang]
                 if since < at and since >= self.warm:
                     self.records[gang].down_spells.append(at - since)
                 if self.log is not None:
