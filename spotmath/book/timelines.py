@@ -87,6 +87,7 @@ def draw_timeline(run: Timeline | PoolTimeline, *, unit: str = "h", rows: int = 
     end = length if until is None else min(until, length)
     marked: set[str] = set()
     placed: list[float] = []
+    bars: dict[tuple[int, str], list[tuple[float, float]]] = {}  # (row, kind): bars
     for row in range(shown):
         y = shown - 1 - row
         for segment in (run.segments if lanes is None else lanes[row]):
@@ -94,15 +95,9 @@ def draw_timeline(run: Timeline | PoolTimeline, *, unit: str = "h", rows: int = 
                 break
             stop = min(segment.end, end)
             start, width = segment.start / scale, (stop - segment.start) / scale
+            bars.setdefault((y, segment.kind), []).append((start, width))
             if segment.kind == "persist":
-                ax.broken_barh([(start, width)], (y - 0.42, 0.1),
-                               facecolors=COLOURS["persist"])
                 continue
-            lost = segment.kind == "lost"
-            ax.broken_barh([(start, width)], (y - 0.3, 0.6),
-                           facecolors=COLOURS[segment.kind],
-                           edgecolors=_LOST_EDGE if lost else "white",
-                           hatch="////" if lost else None, linewidth=0.6)
             # the first segment of each kind wide enough to carry its mark, under the
             # bottom row
             middle = start + width / 2
@@ -113,6 +108,16 @@ def draw_timeline(run: Timeline | PoolTimeline, *, unit: str = "h", rows: int = 
                 placed.append(middle)
                 ax.annotate(_MARKS[segment.kind], (middle, -0.34), ha="center", va="top",
                             fontsize=9)
+    # one collection a row and a kind (a collection a segment costs time quadratic in
+    # the segments: each one added rescales the axes over all the others)
+    for (y, kind), spans in bars.items():
+        if kind == "persist":
+            ax.broken_barh(spans, (y - 0.42, 0.1), facecolors=COLOURS["persist"])
+            continue
+        lost = kind == "lost"
+        ax.broken_barh(spans, (y - 0.3, 0.6), facecolors=COLOURS[kind],
+                       edgecolors=_LOST_EDGE if lost else "white",
+                       hatch="////" if lost else None, linewidth=0.6)
     for time, node in hits:
         if time > end:
             continue
