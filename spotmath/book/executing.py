@@ -227,13 +227,16 @@ class _Worker:
             pass
 
     def stop(self) -> str:
-        """Why the worker exited: the last line it printed, or how it ended."""
+        """Why the worker exited: the signal that killed it, or else the last line it
+        printed, or its status.  (A killed worker's last line says nothing of its death:
+        it may be a client thread's note about the kernel messages the kill cut short.)"""
         code = self.process.wait()
         said = last_line(self.processes.collect(self.process, self.output))
+        if code < 0:
+            return f"its worker was killed ({signal.Signals(-code).name})"
         if said != NO_MESSAGE:
             return said
-        return (f"its worker was killed ({signal.Signals(-code).name})" if code < 0
-                else f"its worker exited with status {code}")
+        return f"its worker exited with status {code}"
 
 
 def with_source_metadata(executed: Path, source: Path) -> nbformat.NotebookNode:
