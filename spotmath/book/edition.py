@@ -48,7 +48,7 @@ from ..inputs import InputError
 from . import ROOT
 from .chapters import chapter_paths, declared_parameters
 from .executing import ChapterFailed, Processes, Progress, execute_chapters, last_line
-from .parameters import check_book_parameters, read_yaml
+from .parameters import check_book_parameters, read_yaml, refuse_renamed
 
 __all__ = ["MARKER", "EditionError", "Stopped", "check_edition_parameters", "check_out",
            "lock_path", "make_edition", "read_marker", "read_parameters"]
@@ -267,6 +267,7 @@ def check_edition_parameters(parameters: dict[str, Any],
         An unknown name, or a value (or combination of values) a chapter would refuse;
         the message names the parameter.
     """
+    refuse_renamed(parameters)
     known = set().union(*declared.values())
     unknown = sorted(set(parameters) - known)
     if unknown:

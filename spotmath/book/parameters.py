@@ -34,6 +34,7 @@ from . import DATA
 
 __all__ = ["BOOK_TABLE", "BOOK_PARAMETERS", "CHAPTER_PARAMETERS", "MAX_ITEMS", "TRACES",
            "BookParameter", "BookValues", "chapter_parameters", "check_book_parameters",
+           "RENAMED", "refuse_renamed",
            "parameters_cell", "read_yaml"]
 
 #: Where a chapter's trace file names are looked up (a full path reads a trace of one's own).
@@ -353,7 +354,8 @@ BOOK_TABLE: tuple[BookParameter, ...] = (
        "pool_gang_sizes", "whole", 1, 10_000),
     _P("availability_file", "v100x1-east1c.txt", "in book/data/traces/",
        "availability_file", "availability"),
-    _P("deadline_nodes", 72, "the gang on that pool, nodes", "nodes", "whole", 1, 10_000),
+    _P("deadline_gang_size", 72, "the gang on that pool, nodes", "deadline_gang_size",
+       "whole", 1, 10_000),
     _P("compute_hours", 6.0, "compute the job needs, hours", "compute", "duration", 0.5, 36,
        "h"),
     _P("deadline_hours", 10.0, "from the start to the deadline, hours", "deadline",
@@ -365,7 +367,8 @@ BOOK_TABLE: tuple[BookParameter, ...] = (
     _P("slack_ratios", [0.5, 0.6, 0.7, 0.8, 0.9, 0.95], "J/D ratios to compare",
        "slack_ratios", "fraction", 0.05, 0.95),
     _P("deadline_starts", 60, "start ticks per comparison", "starts", "whole", 10, 100),
-    _P("two_level_nodes", 16, "the gang with fast copies, nodes", "gang_nodes", "whole", 1,
+    _P("two_level_gang_size", 16, "the gang with fast copies, nodes", "two_level_gang_size",
+       "whole", 1,
        1024),
     _P("level1_seconds", 5.0, "fast write to a peer's memory, seconds (assumed)",
        "level1_cost", "duration", 0.1, 3600, "s"),
@@ -446,6 +449,33 @@ class BookValues(dict):
                                  f"({', '.join(sorted(self))})") from None
 
 
+#: Chapter parameters renamed, by their old names (a gang's size is ``gang_size`` in every
+#: parameter, as in ``gang_sizes``): an old name is refused with its new one.
+RENAMED = {"deadline_nodes": "deadline_gang_size", "two_level_nodes": "two_level_gang_size"}
+
+
+def refuse_renamed(names: Any) -> None:
+    """Refuse a parameter's old name, saying its new one (:data:`RENAMED`).
+
+    Raises
+    ------
+    InputError
+        The first old name, in sorted order.
+
+    Examples
+    --------
+    >>> try:
+    ...     refuse_renamed(["deadline_nodes"])
+    ... except InputError as error:
+    ...     print(error)
+    deadline_nodes: renamed deadline_gang_size; give the gang's size as deadline_gang_size
+    """
+    for name in sorted(names):
+        if name in RENAMED:
+            raise InputError(f"{name}: renamed {RENAMED[name]}; give the gang's size as "
+                             f"{RENAMED[name]}")
+
+
 def check_book_parameters(**values: Any) -> BookValues:
     """Check a chapter's parameters; return them in library units, by library name.
 
@@ -483,6 +513,7 @@ def check_book_parameters(**values: Any) -> BookValues:
     ...     print(error)
     persist_minutes: must be shorter than the MTBF (mtbf_hours: 4 h), got 240
     """
+    refuse_renamed(values)
     check_known_names("parameter", values, _BY_NAME)
     checked = BookValues(
         (_BY_NAME[name].library, _BY_NAME[name].check(value)) for name, value in values.items())
@@ -496,9 +527,10 @@ def check_book_parameters(**values: Any) -> BookValues:
         _check_deadline_room(checked, values)
     if "gpus" in checked:
         _check_pool(checked, values)
-    if "level1_group" in checked and checked.get("gang_nodes", 0) % checked["level1_group"]:
-        raise InputError(f"level1_group: must divide the gang of {checked['gang_nodes']} nodes "
-                         f"(two_level_nodes), got {show(values['level1_group'])}")
+    gang = checked.get("two_level_gang_size", 0)
+    if "level1_group" in checked and gang % checked["level1_group"]:
+        raise InputError(f"level1_group: must divide the gang of {gang} nodes "
+                         f"(two_level_gang_size), got {show(values['level1_group'])}")
     if checked.get("notice_share", 0.0) > 0 and checked.get("notice", 1.0) == 0:
         raise InputError("notice_share: must be 0 when notice_seconds is 0 (there is no "
                          f"notice to act on), got {show(values['notice_share'])}")
@@ -556,10 +588,10 @@ CHAPTER_PARAMETERS: dict[str, tuple[str, ...]] = {
     "real_preemptions": ("trace_files", "window_seconds", "interval_minutes",
                          "pool_gang_sizes", "checkpoint_minutes", "restart_minutes",
                          "spot_discount", "seed"),
-    "deadlines": ("availability_file", "deadline_nodes", "compute_hours", "deadline_hours",
+    "deadlines": ("availability_file", "deadline_gang_size", "compute_hours", "deadline_hours",
                   "changeover_minutes", "spot_discount", "start_share", "slack_ratios",
                   "checkpoint_minutes", "deadline_starts", "seed"),
-    "two_level": ("mtbf_hours", "two_level_nodes", "level1_seconds", "level2_minutes",
+    "two_level": ("mtbf_hours", "two_level_gang_size", "level1_seconds", "level2_minutes",
                   "level1_restart_minutes", "level2_restart_minutes", "level1_loss",
                   "level1_group", "spot_discount", "restart_preemptible",
                   "example_billions", "trace_files", "seed"),
@@ -652,7 +684,9 @@ def chapter_parameters(chapter: str, namespace: dict[str, Any]) -> BookValues:
         shell = get_ipython()
     if shell is not None:
         _one_line_errors(shell)
-    for name in _injected_names(shell):
+    injected = _injected_names(shell)
+    refuse_renamed(injected)
+    for name in injected:
         if name not in declared and not name.startswith("PAPERMILL_"):
             raise InputError(f"{name}: not a parameter of this chapter"
                              f"{closest_name(name, declared)}; it takes: "

@@ -50,10 +50,10 @@ PARAMETER_SETS = {
                 "window_seconds": 10, "interval_minutes": 5,
                 "pool_gang_sizes": [1, 3, 64], "notice_shares": [0.3, 1.0],
                 "notice_write_seconds": 20, "availability_file": "a100x1-east1b.txt",
-                "deadline_nodes": 60, "compute_hours": 8, "deadline_hours": 9,
+                "deadline_gang_size": 60, "compute_hours": 8, "deadline_hours": 9,
                 "changeover_minutes": 3, "start_share": 0.5,
                 "slack_ratios": [0.3, 0.85], "deadline_starts": 20,
-                "two_level_nodes": 8, "level1_seconds": 20, "level2_minutes": 10,
+                "two_level_gang_size": 8, "level1_seconds": 20, "level2_minutes": 10,
                 "level1_restart_minutes": 1, "level2_restart_minutes": 15,
                 "level1_loss": 0.8, "level1_group": 4, "example_billions": 405,
                 "pool_gpus": 64, "request_gpus": 4, "requests_per_hour": 3,
@@ -72,10 +72,10 @@ PARAMETER_SETS = {
                "trace_files": ["p3-trace.csv"], "window_seconds": 300,
                "interval_minutes": 120, "pool_gang_sizes": [2, 8, 24, 32],
                "notice_shares": [0.0, 0.99], "notice_write_seconds": 400,
-               "deadline_nodes": 8, "compute_hours": 12, "deadline_hours": 30,
+               "deadline_gang_size": 8, "compute_hours": 12, "deadline_hours": 30,
                "changeover_minutes": 20, "start_share": 0.0,
                "slack_ratios": [0.2, 0.4, 0.6], "deadline_starts": 30,
-               "two_level_nodes": 64, "level1_seconds": 2, "level2_minutes": 1,
+               "two_level_gang_size": 64, "level1_seconds": 2, "level2_minutes": 1,
                "level1_restart_minutes": 0.5, "level2_restart_minutes": 3,
                "level1_loss": 0.05, "level1_group": 2, "example_billions": 8,
                "pool_gpus": 512, "request_gpus": 8, "requests_per_hour": 20,
@@ -418,7 +418,7 @@ def check_deadlines(values: dict, parameters: dict, bamboo, typed) -> int:
 
     p = book_defaults(parameters)
     trace = read_availability(TRACES / p["availability_file"])
-    spot = trace.spot(p["deadline_nodes"])
+    spot = trace.spot(p["deadline_gang_size"])
     tick, compute, deadline = trace.tick, p["compute_hours"], p["deadline_hours"]
     d, discount = p["changeover_minutes"] / 60, p["spot_discount"]
     costs = values["costs"]
@@ -476,7 +476,7 @@ def check_two_level(values: dict, parameters: dict, bamboo, typed) -> int:
     state from the published bytes per parameter, a copy on one node lost every time, and
     two levels with asynchronous durable writes against a bounded search."""
     p = book_defaults(parameters)
-    nodes, variant = p["two_level_nodes"], p["restart_preemptible"]
+    nodes, variant = p["two_level_gang_size"], p["restart_preemptible"]
     rate = nodes / p["mtbf_hours"]
     fast, durable = p["level1_seconds"] / 3600, p["level2_minutes"] / 60
     fast_restart, restart = p["level1_restart_minutes"] / 60, p["level2_restart_minutes"] / 60

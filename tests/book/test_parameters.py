@@ -77,3 +77,21 @@ def test_unknown_equation_is_one_clear_error():
 
     with pytest.raises(InputError, match="^derivation: must be one of"):
         equation("yung")
+
+
+@pytest.mark.parametrize("old, new", [("deadline_nodes", "deadline_gang_size"),
+                                      ("two_level_nodes", "two_level_gang_size")])
+def test_a_renamed_parameter_is_refused_with_its_new_name(cli, old, new):
+    """The gang's size is ``..._gang_size`` in every chapter's parameters: the old name,
+    in a chapter's check or given to `spotmath book`, says the new one in one line, and
+    the new one is taken where the old one was."""
+    from spotmath.book.parameters import CHAPTER_PARAMETERS, check_book_parameters
+
+    with pytest.raises(InputError, match=f"^{old}: renamed {new};"):
+        check_book_parameters(**{old: 8})
+    done = cli("book", "-p", old, "8", "--out", "never-made")
+    assert done.returncode == 2
+    assert done.stderr == f"spotmath book: error: {old}: renamed {new}; give the gang's " \
+                          f"size as {new}\n"
+    assert check_book_parameters(**{new: 8})[new] == 8
+    assert sum(new in names for names in CHAPTER_PARAMETERS.values()) == 1
