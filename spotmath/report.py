@@ -101,6 +101,7 @@ def _changes(plan: Plan) -> list[tuple[str, str]]:
                 interval=duration_text(interval), waste=share_text(waste))))
     return rows
 
+
 def plan_table(plan: Plan) -> str:
     """The plan as a short, readable table: what `spotmath plan` prints.
 

@@ -5,10 +5,11 @@ formula, words or format of its own: ``format.js`` (how Python fills a template 
 writes a number), ``inputs.js`` (:mod:`spotmath.inputs`), ``solving.js``
 (:mod:`spotmath.model.solving`, with Lambert W and SciPy's ``brentq``), ``numerics.js``
 (:mod:`spotmath.model.numerics` with the full model's options), ``two_level.js``
-(:mod:`spotmath.model.two_level`), ``plan.js`` (:mod:`spotmath.model.plan`) and
-``calculator.js``, the page's form and plot.  :mod:`spotmath.web.codegen` prints the
-other two from Python: ``formulas.js`` from the SymPy derivations and ``data.js`` (the
-units, patterns, words, formats, defaults and JSON keys).
+(:mod:`spotmath.model.two_level`), ``plan.js`` (:mod:`spotmath.model.plan` and
+:mod:`spotmath.report`) and ``calculator.js``, the page's form and plot.
+:mod:`spotmath.web.codegen` prints the other two from Python: ``formulas.js`` from the
+SymPy derivations and ``data.js`` (the units, patterns, words, formats, defaults and JSON
+keys).
 """
 
 from pathlib import Path
