@@ -6,7 +6,7 @@ import argparse
 
 from ..inputs import InputError, check_duration
 from ..model.plan import finite_or_none
-from .options import _dump, _hours
+from .options import _as_typed, _dump, _hours
 
 __all__ = ["CLUSTER_KEYS"]
 
@@ -26,13 +26,11 @@ def _cluster(args: argparse.Namespace) -> int:
     from ..model.cluster_renewal import MAX_EXACT_LEVELS, best_interval
     from ..model.pool_choice import one_pool_or_two
 
-    options = {"gpus": "--gpus", "hp_rate": "--hp-rate", "hp_hold": "--hp-hold",
-               "hp_gpus": "--hp-gpus", "gang_size": "--nodes"}
     try:
         pool = SharedPool.checked(args.gpus, args.hp_rate, args.hp_hold, args.hp_gpus)
         gang = gang_in_pool(pool, args.nodes)
     except InputError as error:
-        raise error.renamed(options.get(error.name, error.name), options) from None
+        raise _as_typed(error) from None
     checkpoint, restart, grace, target = (
         check_duration(name, value, allow_zero=True, scalar=True, bounded=True)
         for name, value in (("--checkpoint", args.checkpoint), ("--restart", args.restart),

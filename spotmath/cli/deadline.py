@@ -9,16 +9,9 @@ import argparse
 from ..inputs import InputError, check_duration, check_gang_size, duration_text
 from ..model.plan import DEFAULTS
 from ..report import two_columns
-from .options import _dump, _duration
+from .options import _as_typed, _dump, _duration
 
 __all__ = []
-
-
-#: The command line's name for each parameter `spotmath deadline` checks in the library.
-_DEADLINE_OPTIONS = {name: f"--{name.replace('_', '-')}" for name in (
-    "compute", "deadline", "changeover", "discount", "tick", "nodes", "start_tick",
-    "starts", "seed", "billing", "policy", "mtbf", "draws", "interval")} | {
-    "hours": "--outage", "checkpoint_cost": "--checkpoint"}
 
 
 def _deadline(args: argparse.Namespace) -> int:
@@ -27,7 +20,7 @@ def _deadline(args: argparse.Namespace) -> int:
     try:
         return _deadline_report(args, deadlines)
     except InputError as error:  # name the option the reader typed
-        raise error.renamed(_DEADLINE_OPTIONS.get(error.name, error.name)) from None
+        raise _as_typed(error) from None
 
 
 def _deadline_report(args: argparse.Namespace, deadlines) -> int:

@@ -7,10 +7,30 @@ import json
 import shlex
 from pathlib import Path
 
-from ..inputs import check_duration
-from ..model.plan import CHOICES, DEFAULTS, PLAN_KEYS, Plan
+from ..inputs import InputError, check_duration
+from ..model.plan import CHOICES, DEFAULTS, OPTION_NAMES, PLAN_KEYS, Plan
 
 __all__ = []
+
+
+#: The one map from the library's parameter names to the options a reader types, for
+#: every command: an error the library raises names the option (``checkpoint_cost`` is
+#: ``--checkpoint``).  The plan's part is :data:`spotmath.model.plan.OPTION_NAMES`, which
+#: the page shares.
+OPTIONS = OPTION_NAMES | {name: f"--{name.replace('_', '-')}" for name in (
+    "compute", "deadline", "changeover", "discount", "tick", "start_tick", "starts", "seed",
+    "billing", "policy", "mtbf", "draws", "interval", "outage", "nodes", "level1_group",
+    "level2_every", "gpus", "hp_rate", "hp_hold", "hp_gpus")} | {"gang_size": "--nodes"}
+
+
+def _as_typed(error: InputError, mentions: tuple[str, ...] = ()) -> InputError:
+    """``error`` naming the option the reader typed, as are the parameters it mentions:
+    those whose names cannot be words of a sentence (with an underscore), and the
+    ``mentions`` a caller knows its messages name (``interval``, say).  A name that is no
+    parameter (a file's) is left as it is."""
+    return error.renamed(OPTIONS.get(error.name, error.name),
+                         {name: option for name, option in OPTIONS.items()
+                          if "_" in name or name in mentions})
 
 
 class _Parser(argparse.ArgumentParser):

@@ -15,9 +15,9 @@ from ..inputs import (
     duration_text,
     rate_from_mtbf,
 )
-from ..model.plan import DEFAULTS, OPTION_NAMES, REFUSALS, Plan, make_plan
+from ..model.plan import DEFAULTS, REFUSALS, Plan, make_plan
 from ..report import plan_table, two_columns
-from .options import _dump, _plan_values
+from .options import _as_typed, _dump, _plan_values
 
 __all__ = ["PLAN_DEADLINE"]
 
@@ -54,8 +54,7 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
     try:
         return dataclasses.replace(make_plan(**options), state=state)
     except InputError as error:  # name the option the reader typed
-        raise error.renamed(OPTION_NAMES.get(error.name, error.name), {
-            name: option for name, option in OPTION_NAMES.items() if "_" in name}) from None
+        raise _as_typed(error) from None
 
 
 def _checkpoint_options(args: argparse.Namespace
@@ -137,8 +136,7 @@ def _plan_deadline(args: argparse.Namespace, plan: Plan) -> dict | None:
         pays_from = deadlines.spot_pays_from(model, tick, args.compute, plan.restart_time_h,
                                              plan.spot_discount)
     except InputError as error:
-        raise error.renamed({"hours": "--outage"}.get(error.name, f"--{error.name}")) \
-            from None
+        raise _as_typed(error) from None
     compute = float(check_duration("--compute", args.compute, scalar=True, bounded=True))
     return {"compute_h": compute,
             "deadline_h": float(check_duration("--deadline", args.deadline, scalar=True,

@@ -9,7 +9,7 @@ import argparse
 from ..inputs import InputError, check_duration, check_gang_size, duration_text
 from ..model.plan import Plan
 from ..report import plan_table, two_columns
-from .options import _dump, _plan_values, _shared_plan_flags
+from .options import _as_typed, _dump, _plan_values, _shared_plan_flags
 from .plan import _make_plan
 
 __all__ = []
@@ -120,9 +120,6 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
     if (args.interval is None) != (args.level2_every is None):
         raise InputError("--level2-every: goes with --interval (or give neither for the "
                          "optimum at the fitted rate and share)")
-    names = {"level1_cost": "--level1", "level1_restart": "--level1-restart",
-             "level1_group": "--level1-group", "level2_every": "--level2-every",
-             "interval": "--interval", "seed": "--seed", "nodes": "--nodes"}
     fast = check_duration("--level1", args.level1, scalar=True, bounded=True)
     fast_restart = (restart if args.level1_restart is None else check_duration(
         "--level1-restart", args.level1_restart, allow_zero=True, scalar=True, bounded=True))
@@ -132,8 +129,7 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
         result = replay_fast_copies(trace, nodes, args.level1_group, interval=args.interval,
                                     level2_every=args.level2_every, seed=args.seed, **levels)
     except InputError as error:
-        raise error.renamed(names.get(error.name, error.name), {
-            "interval": "--interval", "level2_every": "--level2-every"}) from None
+        raise _as_typed(error, mentions=("interval",)) from None
     if args.json:
         print(_dump(result.as_dict()))
         return 0
@@ -165,9 +161,7 @@ def _fit_fast_copies(args: argparse.Namespace, trace, plan: Plan):
     try:
         return fit_fast_copies(trace, plan.nodes, args.level1_group, window)
     except InputError as error:
-        raise error.renamed({"level1_group": "--level1-group", "nodes": "--nodes",
-                             "level1_restart": "--level1-restart"}.get(
-                                 error.name, error.name)) from None
+        raise _as_typed(error) from None
 
 
 def _fast_copy_rows(copies, args: argparse.Namespace) -> list[tuple[str, str]]:

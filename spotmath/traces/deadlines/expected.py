@@ -16,6 +16,7 @@ import numpy as np
 
 from ...inputs import (
     check_choice,
+    check_duration,
     check_gang_size,
     check_parameters,
     check_seed,
@@ -73,7 +74,8 @@ def spell_model(tick: float | str, mtbf: float | str, outage: float | str, nodes
         ``stay_up = exp(−N·tick/MTBF)`` and ``stay_down = exp(−tick/outage)``: the chance a
         Poisson process of that rate does not fire within a tick.
     """
-    (tick, outage) = check_parameters(scalar=True, tick=tick, hours=outage)
+    (tick,) = check_parameters(scalar=True, tick=tick)
+    outage = float(check_duration("outage", outage, scalar=True))
     rate = rate_from_mtbf(mtbf, "mtbf") * check_gang_size("nodes", nodes)
     return AvailabilityModel(stay_up=math.exp(-rate * tick),
                              stay_down=math.exp(-tick / outage), transitions=0)
