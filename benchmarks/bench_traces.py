@@ -49,7 +49,7 @@ def python_replay(lifetimes, preempted) -> float:
 def main() -> None:
     small = synthetic_trace(preemption_rate=0.5, pool_size=5, hours=50, seed=1)
     fit_trace(small)  # build the generated formulas once
-    replay(small, INTERVAL, COST, RESTART, nodes=2)
+    replay(small, INTERVAL, COST, RESTART, gang_size=2)
     trace = synthetic_trace(preemption_rate=0.5, pool_size=100, hours=2000, seed=2)
     with tempfile.TemporaryDirectory() as folder:
         path = write_trace(trace, Path(folder) / "trace.csv")
@@ -74,7 +74,7 @@ def main() -> None:
     print(f"replay one interval:     {replay_seconds:6.3f} s, against a Python loop "
           f"{loop_seconds:.3f} s: {loop_seconds / replay_seconds:.0f}x (same waste)")
     print(f"fit and replay together: {fit_seconds + replay_seconds:6.3f} s")
-    gang, gang_seconds = timed(replay, trace, INTERVAL, COST, RESTART, nodes=8)
+    gang, gang_seconds = timed(replay, trace, INTERVAL, COST, RESTART, gang_size=8)
     print(f"replay a gang of 8:      {gang_seconds:6.3f} s "
           f"({gang.interruptions:,} interruptions)")
     (best, _), scan_seconds = timed(best_fixed_interval, trace, COST, RESTART)

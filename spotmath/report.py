@@ -123,8 +123,8 @@ def plan_table(plan: Plan) -> str:
     verdict                     spot pays
     """
     words = REPORT
-    gang = (words["gang"].format(nodes=plan.nodes, rate=plan.gang_rate)
-            if plan.nodes > 1 else words["one_node"])
+    gang = (words["gang"].format(nodes=plan.gang_size, rate=plan.gang_rate)
+            if plan.gang_size > 1 else words["one_node"])
     if plan.model == "exact":
         restart = words["restart_preemptible" if plan.restart_preemptible
                         else "restart_protected"]

@@ -85,7 +85,7 @@ def odd_values():
 
 @pytest.fixture
 def plan_json():
-    """``plan_json("--nodes", "8")``: what ``spotmath plan --json`` prints, parsed."""
+    """``plan_json("--gang-size", "8")``: what ``spotmath plan --json`` prints, parsed."""
     return _plan_json
 
 
@@ -147,7 +147,7 @@ class PlanOracle:
         discount = rng.choice([rng.uniform(0.01, 0.99), 0.001, 0.999, 0.5])
         options["discount"] = (f"{discount:.6g}" if rng.random() < 0.7
                                else f"{100 * discount:.4g}%")
-        options["nodes"] = (str(int(round(log_uniform(1, 10000)))) if rng.random() < 0.7
+        options["gang-size"] = (str(int(round(log_uniform(1, 10000)))) if rng.random() < 0.7
                             else "1")
         options["model"] = str(rng.choice(["exact", "first-order"]))
         options["restart-variant"] = str(rng.choice(["preemptible", "protected"]))
@@ -183,7 +183,7 @@ class PlanOracle:
             options["model"] = "exact"
         if rng.random() < 0.6:
             options["restart-variant"] = "preemptible"
-        options["nodes"] = str(int(round(log_uniform(1, 64))))
+        options["gang-size"] = str(int(round(log_uniform(1, 64))))
         if rng.random() < 0.4:
             options["persist"] = f"{log_uniform(1, 600):.6g}s"
         options["level1"] = f"{log_uniform(0.5, 120):.6g}s"

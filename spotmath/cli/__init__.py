@@ -1,15 +1,15 @@
 """The `spotmath` command: a quick answer for one's own numbers, and citable derivations.
 
-    spotmath plan --mtbf 4h --restart 10min --checkpoint 1min --discount 0.6 [--nodes 8]
+    spotmath plan --mtbf 4h --restart 10min --checkpoint 1min --discount 0.6 [--gang-size 8]
                   [--model exact|first-order] [--restart-variant preemptible|protected]
                   [--notice 2min --notice-share 0.9 [--notice-write 30s]] [--persist 5min]
                   [--json]
     spotmath fit TRACE [--format spotmath|bamboo] [--window 60s] [plan options] [--json]
-    spotmath replay TRACE [--interval T] [--checkpoint C] [--restart R] [--nodes N]
+    spotmath replay TRACE [--interval T] [--checkpoint C] [--restart R] [--gang-size N]
                     [--scan] [--json]
     spotmath plan ... --compute 6h --deadline 10h [--outage 1h]
     spotmath deadline --trace FILE --compute 48h --deadline 60h [--changeover 12min]
-                      [--discount 0.6] [--nodes N] [--policy P ...]
+                      [--discount 0.6] [--gang-size N] [--policy P ...]
                       [--start-tick I | --starts K --seed S] [--billing tick|second] [--json]
     spotmath deadline --mtbf 4h --outage 1h --compute 48h --deadline 60h [--draws 300]
     spotmath derive NAME [--latex | --sympy]
@@ -36,7 +36,7 @@ from .book import _book
 from .cluster import _cluster
 from .deadline import _deadline
 from .derive import _derive
-from .options import _job_options, _Parser, _plan_options, _trace_options
+from .options import _gang_size_option, _job_options, _Parser, _plan_options, _trace_options
 from .plan import _plan
 from .traces import _fit, _replay
 
@@ -87,17 +87,17 @@ def build_parser() -> argparse.ArgumentParser:
         "replay", help="replay a checkpoint interval on a spot trace: the waste it cost",
         description="Replay checkpointing on a trace: every complete lifetime is a paid "
                     "up-period that restarts (R), then computes T and writes C in turn; "
-                    "the compute of completed segments is useful. --nodes N replays a "
+                    "the compute of completed segments is useful. --gang-size N replays a "
                     "synchronous gang on the pool instead.")
     _trace_options(replay_)
     replay_.add_argument("--interval", help="compute between checkpoints (default: the "
                                             "exact optimum at the trace's rate)")
     _job_options(replay_)
-    replay_.add_argument("--nodes", help="replay a synchronous gang of N on the pool")
+    _gang_size_option(replay_, "replay a synchronous gang of N on the pool", default=None)
     replay_.add_argument("--scan", action="store_true",
                          help="also find the best fixed interval on the trace")
     replay_.add_argument("--level1", help="two-level checkpoints: the fast write (needs "
-                                          "--nodes and --level1-group)")
+                                          "--gang-size and --level1-group)")
     replay_.add_argument("--level1-restart", help="restart from a fast copy (default: "
                                                   "--restart), also an event's window")
     replay_.add_argument("--level1-group", help="fast copies held by groups of this many "
@@ -131,9 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     deadline.add_argument("--tick", default="10min",
                           help="ticks an instance trace or group-size log is cut into "
                                "(default 10min)")
-    deadline.add_argument("--nodes", default="1",
-                          help="a gang: spot only in ticks with at least N instances "
-                               "available (default 1)")
+    _gang_size_option(deadline, "a gang: spot only in ticks with at least N instances "
+                                "available (default 1)", default="1")
     deadline.add_argument("--compute", required=True, help="compute the job needs, e.g. 48h")
     deadline.add_argument("--deadline", required=True,
                           help="time from the start by which it must finish, e.g. 60h")
@@ -162,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cluster = commands.add_parser(
         "cluster", help="a gang in your own shared GPU pool: preemption derived from its load",
-        description="A training gang of --nodes GPUs in a pool of --gpus, preempted by "
+        description="A training gang of --gang-size GPUs in a pool of --gpus, preempted by "
                     "high-priority requests (Poisson, --hp-rate; each --hp-gpus GPUs for a "
                     "mean --hp-hold): its preemption rate per up hour (Erlang's B), time "
                     "up, wait for re-admission, up-time CV, and the interval and waste. "
@@ -173,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     cluster.add_argument("--hp-hold", required=True,
                          help="mean time a high-priority request holds its GPUs, e.g. 2h")
     cluster.add_argument("--hp-gpus", default="1", help="GPUs each request takes (default 1)")
-    cluster.add_argument("--nodes", default="1", help="GPUs the training gang needs")
+    _gang_size_option(cluster, "GPUs the training gang needs", default="1")
     cluster.add_argument("--grace", default="0",
                          help="grace period before a preempted gang is killed, e.g. 30s "
                               "(a write that fits in it is made on notice)")

@@ -28,7 +28,7 @@ def _cluster(args: argparse.Namespace) -> int:
 
     try:
         pool = SharedPool.checked(args.gpus, args.hp_rate, args.hp_hold, args.hp_gpus)
-        gang = gang_in_pool(pool, args.nodes)
+        gang = gang_in_pool(pool, args.gang_size)
     except InputError as error:
         raise _as_typed(error) from None
     checkpoint, restart, grace, target = (

@@ -27,25 +27,25 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
     policies = list(dict.fromkeys(args.policy or deadlines.POLICIES))
     if "on-demand" not in policies:  # every cost is read against it
         policies.insert(0, "on-demand")
-    nodes = check_gang_size("nodes", args.nodes)
+    gang_size = check_gang_size("gang_size", args.gang_size)
     job = (args.compute, args.deadline, args.changeover, args.discount)
     if args.interval is not None and args.checkpoint is None:
         args.checkpoint = DEFAULTS["checkpoint"]
     if args.trace is None:
         if args.interval is not None:
             raise InputError("--interval: checkpoint mode needs a trace (--trace)")
-        return _deadline_modelled(args, deadlines, policies, nodes, job)
+        return _deadline_modelled(args, deadlines, policies, gang_size, job)
     for option in ("mtbf", "outage", "draws"):
         if getattr(args, option) is not None:
             raise InputError(f"--{option}: describes availability without a trace; "
                              "with --trace the trace says when spot is there")
     trace = deadlines.read_availability(args.trace, args.format, args.tick)
-    trace.check_gang(nodes)
-    common = dict(policies=policies, nodes=nodes, billing=args.billing)
+    trace.check_gang(gang_size)
+    common = dict(policies=policies, gang_size=gang_size, billing=args.billing)
     header = _deadline_header(args, trace)
     writes = ""  # checkpoint mode's writes, for the line where no policy can meet it
     if args.interval is not None:
-        interval = deadlines.resolve_interval(trace, args.interval, args.checkpoint, nodes)
+        interval = deadlines.resolve_interval(trace, args.interval, args.checkpoint, gang_size)
         common.update(interval=interval, checkpoint=args.checkpoint)
         note = (f"every {duration_text(_duration('interval', interval))} of compute, a "
                 f"write of {args.checkpoint}"
@@ -71,7 +71,7 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
 
 
 def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
-                       nodes: int, job: tuple) -> int:
+                       gang_size: int, job: tuple) -> int:
     """Without a trace: expected costs under spells of spot and outages (a Markov chain)."""
     if args.starts is not None or args.start_tick != 0:
         option = "--starts" if args.starts is not None else "--start-tick"
@@ -80,7 +80,7 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
     mtbf = args.mtbf or DEFAULTS["mtbf"]
     outage = args.outage or "1h"
     draws = 300 if args.draws is None else args.draws
-    model = deadlines.spell_model(args.tick, mtbf, outage, nodes)
+    model = deadlines.spell_model(args.tick, mtbf, outage, gang_size)
     found = deadlines.expected_costs(model, args.tick, *job, draws=draws, seed=args.seed,
                                      policies=policies, billing=args.billing)
     own = (deadlines.model_expected_cost(model, args.tick, *job, billing=args.billing)
@@ -92,7 +92,7 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
                      "policies": {_key(policy): None if found is None
                                   else found[policy].as_dict() for policy in policies}}))
         return 0
-    gang = "" if nodes == 1 else f" (a gang of {nodes}: any node's preemption ends it)"
+    gang = "" if gang_size == 1 else f" (a gang of {gang_size}: any node's preemption ends it)"
     print(two_columns([
         ("spot", f"spells end at N/MTBF (MTBF {mtbf}){gang}, outages last {outage} on "
                  f"average; a Markov chain on ticks of {args.tick}"),
@@ -119,7 +119,7 @@ def _key(policy: str) -> str:
 
 
 def _deadline_header(args: argparse.Namespace, trace) -> list[tuple[str, str]]:
-    gang = "" if args.nodes == "1" else f", a gang of {args.nodes}"
+    gang = "" if args.gang_size == "1" else f", a gang of {args.gang_size}"
     return [("trace", f"{trace.name}: {len(trace)} ticks of {trace.tick * 3600:g} s "
                       f"({duration_text(trace.hours)}){gang}"),
             ("job", f"{args.compute} of compute by {args.deadline}, changeover "

@@ -8,7 +8,7 @@ import shlex
 from pathlib import Path
 
 from ..inputs import InputError, check_duration
-from ..model.plan import CHOICES, DEFAULTS, OPTION_NAMES, PLAN_KEYS, Plan
+from ..model.plan import CHOICES, DEFAULTS, OPTION_NAMES, PLAN_KEYS, RENAMED_OPTIONS, Plan
 
 __all__ = []
 
@@ -19,8 +19,8 @@ __all__ = []
 #: the page shares.
 OPTIONS = OPTION_NAMES | {name: f"--{name.replace('_', '-')}" for name in (
     "compute", "deadline", "changeover", "discount", "tick", "start_tick", "starts", "seed",
-    "billing", "policy", "mtbf", "draws", "interval", "outage", "nodes", "level1_group",
-    "level2_every", "gpus", "hp_rate", "hp_hold", "hp_gpus")} | {"gang_size": "--nodes"}
+    "billing", "policy", "mtbf", "draws", "interval", "outage", "gang_size", "level1_group",
+    "level2_every", "gpus", "hp_rate", "hp_hold", "hp_gpus")}
 
 
 def _as_typed(error: InputError, mentions: tuple[str, ...] = ()) -> InputError:
@@ -31,6 +31,17 @@ def _as_typed(error: InputError, mentions: tuple[str, ...] = ()) -> InputError:
     return error.renamed(OPTIONS.get(error.name, error.name),
                          {name: option for name, option in OPTIONS.items()
                           if "_" in name or name in mentions})
+
+
+def _gang_size_option(parser: argparse.ArgumentParser, help: str, default: str | None
+                      ) -> None:
+    """``--gang-size``, the gang's size in every command, and its name before
+    (:data:`~spotmath.model.plan.RENAMED_OPTIONS`: taken, and not shown in --help)."""
+    parser.add_argument("--gang-size", default=default, help=help)
+    for old, new in RENAMED_OPTIONS.items():
+        if new == "gang-size":
+            parser.add_argument(f"--{old}", dest="gang_size", default=argparse.SUPPRESS,
+                                help=argparse.SUPPRESS)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,7 +70,8 @@ def _shared_plan_flags(args: argparse.Namespace, leave: set[str]) -> list[str]:
     flags = []
     for action in shared._actions:
         value = getattr(args, action.dest, action.default)
-        if action.dest in leave or value == action.default:
+        if action.dest in leave or value == action.default \
+                or action.help == argparse.SUPPRESS:  # an old name: printed as the new
             continue
         flags.append(action.option_strings[0])
         if action.nargs != 0:  # not a switch
@@ -99,8 +111,8 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
                              "(it sets --persist)")
     parser.add_argument("--discount", default=DEFAULTS["discount"],
                         help="spot discount against on-demand, 0.6 or 60%% (default 0.6)")
-    parser.add_argument("--nodes", default="1",
-                        help="nodes in the synchronous gang; the job is preempted at N·λ")
+    _gang_size_option(parser, "nodes in the synchronous gang; the job is preempted at N·λ",
+                      default="1")
     parser.add_argument("--model", default=CHOICES["model"][0], choices=CHOICES["model"],
                         help="exact renewal-reward model (default) or the first-order "
                              "formula")

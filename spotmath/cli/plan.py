@@ -36,7 +36,7 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
             "--checkpoint", DEFAULTS["checkpoint"] if args.checkpoint is None
             else args.checkpoint, scalar=True, bounded=True),
         spot_discount=check_discount("--discount", args.discount, scalar=True),
-        nodes=check_gang_size("--nodes", args.nodes),
+        gang_size=check_gang_size("--gang-size", args.gang_size),
         model=args.model,
         restart_preemptible=args.restart_variant == "preemptible",
         notice=duration("--notice", args.notice) or 0.0,
@@ -128,7 +128,7 @@ def _plan_deadline(args: argparse.Namespace, plan: Plan) -> dict | None:
     tick, draws, seed = PLAN_DEADLINE["tick"], PLAN_DEADLINE["draws"], PLAN_DEADLINE["seed"]
     outage = args.outage or "1h"
     try:
-        model = deadlines.spell_model(tick, 1 / plan.preemption_rate, outage, plan.nodes)
+        model = deadlines.spell_model(tick, 1 / plan.preemption_rate, outage, plan.gang_size)
         job = (args.compute, args.deadline, plan.restart_time_h, plan.spot_discount)
         found = deadlines.expected_costs(
             model, tick, *job, draws=draws, seed=seed,

@@ -33,7 +33,7 @@ def _fit(args: argparse.Namespace) -> int:
                  if window_only else args)
     plan = _make_plan(plan_args, fit.preemption_rate)
     low, high = fit.preemption_rate_ci95
-    across = [float(optimal_interval(rate * plan.nodes, plan.checkpoint_cost_h, plan.model))
+    across = [float(optimal_interval(rate * plan.gang_size, plan.checkpoint_cost_h, plan.model))
               if rate > 0 else None for rate in (high, low)]
     needed = preemptions_needed(plan.gang_rate, plan.checkpoint_cost_h, model=plan.model)
     copies = _fit_fast_copies(args, trace, plan)
@@ -102,16 +102,16 @@ def _plan_measured_levels(args: argparse.Namespace, copies) -> tuple[Plan | None
                       "never pays here; plan with the share's 95% upper bound, "
                       f"--level1-loss {copies.level1_loss_ci95[1]:.3g}")
     with_loss = argparse.Namespace(**dict(vars(args), level1_loss=repr(copies.level1_loss)))
-    return _make_plan(with_loss, copies.event_rate / copies.nodes), ""
+    return _make_plan(with_loss, copies.event_rate / copies.gang_size), ""
 
 
 def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: float,
-                      nodes: int | None) -> int:
+                      gang_size: int | None) -> int:
     """spotmath replay --level1 ...: the two-level schedule on the pool's real instances."""
     from ..traces.fast_copies import replay_fast_copies
 
     for option, value in (("--level1", args.level1), ("--level1-group", args.level1_group),
-                          ("--nodes", nodes)):
+                          ("--gang-size", gang_size)):
         if value is None:
             raise InputError(f"{option}: required to replay two-level checkpoints")
     if args.scan:
@@ -126,7 +126,7 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
     levels = dict(level1_cost=fast, checkpoint_cost=cost, level1_restart=fast_restart,
                   restart_time=restart)
     try:  # without --interval, the optimum at the fitted rate and share
-        result = replay_fast_copies(trace, nodes, args.level1_group, interval=args.interval,
+        result = replay_fast_copies(trace, gang_size, args.level1_group, interval=args.interval,
                                     level2_every=args.level2_every, seed=args.seed, **levels)
     except InputError as error:
         raise _as_typed(error, mentions=("interval",)) from None
@@ -136,7 +136,7 @@ def _replay_two_level(args: argparse.Namespace, trace, cost: float, restart: flo
     fit = result.fit
     model = "n/a" if result.model_waste is None else f"{result.model_waste:.1%}"
     print(two_columns([
-        ("trace", f"{result.trace}, a gang of {result.nodes}, fast copies held by random "
+        ("trace", f"{result.trace}, a gang of {result.gang_size}, fast copies held by random "
                   f"groups of {result.group}"),
         ("schedule", f"a write every {duration_text(result.interval_h)}, durable every "
                      f"{result.level2_every} writes; fast {duration_text(fast)}, durable "
@@ -159,7 +159,7 @@ def _fit_fast_copies(args: argparse.Namespace, trace, plan: Plan):
 
     window = plan.restart_time_h if args.level1_restart is None else args.level1_restart
     try:
-        return fit_fast_copies(trace, plan.nodes, args.level1_group, window)
+        return fit_fast_copies(trace, plan.gang_size, args.level1_group, window)
     except InputError as error:
         raise _as_typed(error) from None
 
@@ -168,7 +168,7 @@ def _fast_copy_rows(copies, args: argparse.Namespace) -> list[tuple[str, str]]:
     low, high = copies.event_rate_ci95
     rows = [
         ("gang events", f"{copies.events} in {copies.held_hours:.4g} h the gang of "
-                        f"{copies.nodes} held (preemptions within "
+                        f"{copies.gang_size} held (preemptions within "
                         f"{duration_text(copies.window_h)} of each other are one)"),
         ("gang event rate", f"{copies.event_rate:.3g}/h (95%: {low:.3g} to {high:.3g})"),
     ]
@@ -183,9 +183,9 @@ def _fast_copy_rows(copies, args: argparse.Namespace) -> list[tuple[str, str]]:
                                       "command that plans them at this share")]
     # a share of 0 has no optimum (a durable write never pays): plan at its 95% bound
     loss = copies.level1_loss if copies.level1_loss > 0 else p_high
-    command = " ".join([f"--rate {copies.event_rate / copies.nodes:.4g}/h", "--nodes",
-                        str(copies.nodes), *_shared_plan_flags(
-                            args, {"rate", "mtbf", "nodes", "level1_loss", "json"}),
+    command = " ".join([f"--rate {copies.event_rate / copies.gang_size:.4g}/h", "--gang-size",
+                        str(copies.gang_size), *_shared_plan_flags(
+                            args, {"rate", "mtbf", "gang_size", "level1_loss", "json"}),
                         f"--level1-loss {loss:.3g}"])
     note = [] if copies.level1_loss > 0 else [
         ("", f"(no copy lost in {copies.events} events: at the share's 95% bound)")]
@@ -201,40 +201,40 @@ def _replay(args: argparse.Namespace) -> int:
     cost = check_duration("--checkpoint", args.checkpoint, scalar=True, bounded=True)
     restart = check_duration("--restart", args.restart, allow_zero=True, scalar=True,
                              bounded=True)
-    nodes = None if args.nodes is None else check_gang_size("--nodes", args.nodes)
+    gang_size = None if args.gang_size is None else check_gang_size("--gang-size", args.gang_size)
     two_level = (args.level1, args.level1_group, args.level2_every, args.level1_restart)
     if any(value is not None for value in two_level):
-        return _replay_two_level(args, trace, cost, restart, nodes)
+        return _replay_two_level(args, trace, cost, restart, gang_size)
     if args.interval is not None:
         interval = check_duration("--interval", args.interval, scalar=True, bounded=True)
     elif trace.preemptions == 0:
         raise InputError(f"{trace.name}: no preemptions: nothing to replay")
     else:  # the exact optimum at the trace's rate (the gang's Nλ)
-        interval = float(numerics.exact_interval(trace.preemption_rate * (nodes or 1), cost))
-    result = replay(trace, interval, cost, restart, nodes)
+        interval = float(numerics.exact_interval(trace.preemption_rate * (gang_size or 1), cost))
+    result = replay(trace, interval, cost, restart, gang_size)
     values = result.as_dict()
     if args.scan:
-        best, best_waste = best_fixed_interval(trace, cost, restart, nodes)
+        best, best_waste = best_fixed_interval(trace, cost, restart, gang_size)
         optimum = float(numerics.exact_interval(result.model_rate, cost))
         values.update(best_interval_h=best, best_waste=best_waste, model_interval_h=optimum,
-                      model_interval_waste=replay(trace, optimum, cost, restart, nodes).waste)
+                      model_interval_waste=replay(trace, optimum, cost, restart, gang_size).waste)
     if args.json:
         print(_dump(values))
         return 0
-    unit = "node-hours" if nodes else "hours"
+    unit = "node-hours" if gang_size else "hours"
     rows = [
-        ("trace", f"{result.trace}, " + (f"a synchronous gang of {nodes} on the pool"
-                                         if nodes else "one node per lifetime")
+        ("trace", f"{result.trace}, " + (f"a synchronous gang of {gang_size} on the pool"
+                                         if gang_size else "one node per lifetime")
                   + f" ({result.lifetimes_used} used, {result.censored} censored left out)"),
         ("schedule", f"checkpoint every {duration_text(interval)}, write "
                      f"{duration_text(cost)}, restart {duration_text(restart)}"),
         ("replayed waste", f"{result.waste:.1%} ± {result.waste_standard_error:.1%} (paid "
                            f"{result.paid_hours:.4g} {unit}, useful {result.useful_hours:.4g})"),
         ("exact Poisson model", f"{result.poisson_waste:.1%} at "
-                                f"{'Nλ = ' if nodes else 'the trace rate '}"
+                                f"{'Nλ = ' if gang_size else 'the trace rate '}"
                                 f"{result.model_rate:.3g}/h"),
     ]
-    if nodes:
+    if gang_size:
         low, high = result.gang_rate_ci95
         rows += [
             ("gang interruptions", f"{result.interruptions} in {result.held_hours:.4g} h held: "

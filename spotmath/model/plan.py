@@ -16,7 +16,7 @@ from ..inputs import (
 from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "DEFAULTS", "CHOICES", "PLAN_KEYS", "TWO_LEVEL_KEYS",
-           "OPTION_NAMES", "REFUSALS", "VERDICTS", "finite_or_none"]
+           "OPTION_NAMES", "RENAMED_OPTIONS", "REFUSALS", "VERDICTS", "finite_or_none"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -28,10 +28,13 @@ CHOICES = {"model": list(numerics.MODELS), "restart-variant": ["preemptible", "p
 PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
              "recommended_interval_h", "waste_first_order", "waste_exact",
              "effective_discount", "break_even_interval_h", "max_gang_size",
-             "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "nodes",
+             "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "gang_size",
              "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
              "spot_discount", "notice_h", "notice_share", "notice_write_h",
              "notice_effective", "persist_h", "first_order_interval_h"]
+#: Options of `spotmath plan` renamed, old name: new name; the command and the page
+#: still take the old name (a link made before), and say the new one.
+RENAMED_OPTIONS = {"nodes": "gang-size"}
 #: The command line's name for a parameter that make_plan checks across options.
 OPTION_NAMES = {"notice_share": "--notice-share", "notice_write": "--notice-write",
                 "persist": "--persist", "notice": "--notice",
@@ -77,7 +80,7 @@ VERDICTS = {"spot": "spot pays", "on_demand": "use on-demand"}
 class Plan:
     """A checkpointing plan and the spot verdict.  Times in hours, shares as fractions.
 
-    ``preemption_rate`` is the per-node rate; with ``nodes`` > 1 every interval, waste and
+    ``preemption_rate`` is the per-node rate; with ``gang_size`` > 1 every interval, waste and
     break-even figure is for the gang's rate ``nodes * preemption_rate``.
     ``young_interval_h`` and ``daly_interval_h`` are the classic formulas at the blocking
     write C; ``exact_interval_h`` and ``first_order_interval_h`` are the optima of the full
@@ -111,7 +114,7 @@ class Plan:
     restart_time_h: float
     checkpoint_cost_h: float
     spot_discount: float
-    nodes: int
+    gang_size: int
     model: str
     restart_preemptible: bool
     gang_rate: float
@@ -181,7 +184,7 @@ def finite_or_none(value: float) -> float | None:
 
 def make_plan(
     preemption_rate: float | str, restart_time: float | str, checkpoint_cost: float | str,
-    spot_discount: float | str, nodes: int = 1, *, model: str = "exact",
+    spot_discount: float | str, gang_size: int = 1, *, model: str = "exact",
     restart_preemptible: bool = True, notice: float | str = 0.0,
     notice_share: float | str | None = None, notice_write: float | str | None = None,
     persist: float | str = 0.0, level1_cost: float | str | None = None,
@@ -200,7 +203,7 @@ def make_plan(
         checkpoint continuously and there is no interval to recommend).
     spot_discount : float or str
         Discount against on-demand, strictly between 0 and 1 (or ``"60%"``).
-    nodes : int, optional
+    gang_size : int, optional
         Nodes in the synchronous gang (default 1): everything is for the rate Nλ.
     model : {"exact", "first-order"}, optional
         Which model's optimum to recommend (default exact; both wastes are reported).
@@ -244,7 +247,7 @@ def make_plan(
     >>> plan = make_plan("0.25/h", "10min", "1min", 0.6)
     >>> duration_text(plan.recommended_interval_h), f"{plan.waste_exact:.1%}", plan.verdict
     ('21.2 min', '12.6%', 'spot pays')
-    >>> make_plan(0.25, "10min", "1min", 0.6, nodes=8).max_gang_size
+    >>> make_plan(0.25, "10min", "1min", 0.6, gang_size=8).max_gang_size
     13
     """
     rate, restart, cost, discount, notice, persist = check_parameters(
@@ -254,7 +257,7 @@ def make_plan(
     if cost == 0:
         raise InputError("checkpoint_cost: must be > 0 to plan an interval, got 0 (with free "
                          "checkpoints the optimum is to checkpoint continuously)")
-    nodes = check_gang_size("nodes", nodes)
+    gang_size = check_gang_size("gang_size", gang_size)
     model = check_choice("model", model, numerics.MODELS)
     if notice == 0 and notice_share is not None:
         raise InputError(REFUSALS["without_notice"].format(name="notice_share"))
@@ -269,7 +272,7 @@ def make_plan(
                                                        notice_write=notice_write)[0])
     effective = notice > 0 and write <= notice
     variant = {"restart_preemptible": bool(restart_preemptible)}
-    gang = float(numerics.gang_rate(rate, nodes))
+    gang = float(numerics.gang_rate(rate, gang_size))
     if persist >= 1 / gang:
         raise InputError(REFUSALS["persist_too_long"].format(
             name="persist", persist=duration_text(persist), mtbf=duration_text(1 / gang)))
@@ -286,10 +289,10 @@ def make_plan(
         if model != "exact":
             raise InputError(REFUSALS["levels_first_order"].format(name="model"))
     if full["notice_share"] == 0 and persist == 0:
-        plan = _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang,
+        plan = _plan_classic(rate, restart, cost, discount, gang_size, model, variant, gang,
                              classic, notice_values)
     else:
-        plan = _plan_full(rate, restart, cost, discount, nodes, model, variant, gang,
+        plan = _plan_full(rate, restart, cost, discount, gang_size, model, variant, gang,
                           classic, notice_values, full)
     return plan if levels is None else _plan_two_level(plan, levels)
 
@@ -298,7 +301,7 @@ def _verdict(effective: float | None) -> str:
     return VERDICTS["spot" if effective is not None and effective > 0 else "on_demand"]
 
 
-def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, classic,
+def _plan_classic(rate, restart, cost, discount, gang_size, model, variant, gang, classic,
                   notice_values) -> Plan:
     """Today's model: no effective notice, blocking writes."""
     recommended = float(numerics.optimal_interval(gang, cost, model))
@@ -308,7 +311,7 @@ def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, cl
     exact = float(numerics.exact_interval(gang, cost))
     return Plan(
         preemption_rate=rate, restart_time_h=restart, checkpoint_cost_h=cost,
-        spot_discount=discount, nodes=nodes, model=model, gang_rate=gang, **variant,
+        spot_discount=discount, gang_size=gang_size, model=model, gang_rate=gang, **variant,
         **classic, exact_interval_h=exact, recommended_interval_h=recommended,
         waste_first_order=waste["first-order"], waste_exact=waste["exact"],
         effective_discount=effective,
@@ -322,7 +325,7 @@ def _plan_classic(rate, restart, cost, discount, nodes, model, variant, gang, cl
     )
 
 
-def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, classic,
+def _plan_full(rate, restart, cost, discount, gang_size, model, variant, gang, classic,
                notice_values, full) -> Plan:
     """The full model: an effective notice, asynchronous writes, or both."""
     persist = full["persist"]
@@ -355,7 +358,7 @@ def _plan_full(rate, restart, cost, discount, nodes, model, variant, gang, class
             del baseline["blocking"]
     return Plan(
         preemption_rate=rate, restart_time_h=restart, checkpoint_cost_h=cost,
-        spot_discount=discount, nodes=nodes, model=model, gang_rate=gang, **variant,
+        spot_discount=discount, gang_size=gang_size, model=model, gang_rate=gang, **variant,
         **classic, exact_interval_h=finite_or_none(optimum["exact"]),
         recommended_interval_h=finite_or_none(recommended),
         waste_first_order=finite_or_none(waste["first-order"]), waste_exact=waste["exact"],

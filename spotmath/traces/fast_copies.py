@@ -38,8 +38,8 @@ __all__ = ["FastCopyFit", "FastCopyReplay", "loss_chance", "fit_fast_copies",
            "replay_fast_copies"]
 
 
-def loss_chance(taken: int, nodes: int, group: int) -> float:
-    """q(k): the chance that ``taken`` of ``nodes`` nodes include a whole group of ``group``.
+def loss_chance(taken: int, gang_size: int, group: int) -> float:
+    """q(k): the chance that ``taken`` of ``gang_size`` nodes include a whole group of ``group``.
 
     The groups are a random partition of the gang into groups of ``group`` nodes.
 
@@ -47,7 +47,7 @@ def loss_chance(taken: int, nodes: int, group: int) -> float:
     ----------
     taken : int
         Nodes an event takes, 0 ≤ k ≤ N.
-    nodes : int
+    gang_size : int
         The gang, N ≥ 1, a multiple of ``group``.
     group : int
         Nodes holding each fast copy, m ≥ 1.
@@ -69,17 +69,17 @@ def loss_chance(taken: int, nodes: int, group: int) -> float:
     >>> loss_chance(1, 8, 1), loss_chance(3, 8, 4)
     (1.0, 0.0)
     """
-    nodes = check_gang_size("nodes", nodes)
+    gang_size = check_gang_size("gang_size", gang_size)
     group = check_gang_size("level1_group", group, what="a whole number of nodes")
-    if nodes % group:
-        raise InputError(f"level1_group: {group} does not divide the gang of {nodes} nodes")
-    if not 0 <= taken <= nodes:
-        raise InputError(f"taken: {taken} is not between 0 and the gang's {nodes} nodes")
-    groups = nodes // group
-    total = sum((-1) ** (j + 1) * math.comb(groups, j) * math.comb(nodes - j * group,
+    if gang_size % group:
+        raise InputError(f"level1_group: {group} does not divide the gang of {gang_size} nodes")
+    if not 0 <= taken <= gang_size:
+        raise InputError(f"taken: {taken} is not between 0 and the gang's {gang_size} nodes")
+    groups = gang_size // group
+    total = sum((-1) ** (j + 1) * math.comb(groups, j) * math.comb(gang_size - j * group,
                                                                   taken - j * group)
                 for j in range(1, min(groups, taken // group) + 1))
-    return total / math.comb(nodes, taken)
+    return total / math.comb(gang_size, taken)
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class FastCopyFit:
     """
 
     trace: str
-    nodes: int
+    gang_size: int
     group: int
     window_h: float
     events: int
@@ -118,7 +118,7 @@ def _wilson(share: float, count: int, level: float = LEVEL) -> tuple[float, floa
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def fit_fast_copies(trace: Trace, nodes: int, group: int,
+def fit_fast_copies(trace: Trace, gang_size: int, group: int,
                     level1_restart: float | str) -> FastCopyFit:
     """The gang's event rate and the chance an event takes its fast copies, on a trace.
 
@@ -126,7 +126,7 @@ def fit_fast_copies(trace: Trace, nodes: int, group: int,
     ----------
     trace : Trace
         A pool trace (:func:`spotmath.traces.read_trace`).
-    nodes : int
+    gang_size : int
         The gang, N ≥ 1, a multiple of ``group``.
     group : int
         Nodes holding each fast copy, m ≥ 1 (2: a pairwise backup).
@@ -154,31 +154,31 @@ def fit_fast_copies(trace: Trace, nodes: int, group: int,
     >>> 0 < fit.level1_loss < 1
     True
     """
-    return _walked(trace, nodes, group, level1_restart)[0]
+    return _walked(trace, gang_size, group, level1_restart)[0]
 
 
-def _walked(trace: Trace, nodes: int, group: int, level1_restart: float | str
+def _walked(trace: Trace, gang_size: int, group: int, level1_restart: float | str
             ) -> tuple[FastCopyFit, list, list]:
     """The fit, and the gang's periods and events it rests on (one walk for both the
     fit and a replay)."""
-    nodes = check_gang_size("nodes", nodes)
+    gang_size = check_gang_size("gang_size", gang_size)
     group = check_gang_size("level1_group", group, what="a whole number of nodes")
-    loss_chance(0, nodes, group)  # checks that the group divides the gang
+    loss_chance(0, gang_size, group)  # checks that the group divides the gang
     (window,) = check_parameters(scalar=True, level1_restart=level1_restart)
-    periods, _ = gang_walk(trace, nodes)
+    periods, _ = gang_walk(trace, gang_size)
     if not periods:
-        raise InputError(f"nodes: {trace.name} never has {nodes} instances up at once "
+        raise InputError(f"gang_size: {trace.name} never has {gang_size} instances up at once "
                          f"(at most {trace.most_up})")
     held_hours = sum(end - start for start, end, _, _ in periods)
     if held_hours <= 0:
-        raise InputError(f"nodes: {trace.name} holds a gang of {nodes} for no time at all")
+        raise InputError(f"gang_size: {trace.name} holds a gang of {gang_size} for no time at all")
     found = _events(trace, periods, window)
     taken = [len(gone) for _, _, gone in found]
-    chances = [loss_chance(k, nodes, group) for k in taken]
+    chances = [loss_chance(k, gang_size, group) for k in taken]
     events = len(taken)
     loss = float(np.mean(chances)) if events else None
     fit = FastCopyFit(
-        trace=trace.name, nodes=nodes, group=group, window_h=window, events=events,
+        trace=trace.name, gang_size=gang_size, group=group, window_h=window, events=events,
         held_hours=float(held_hours), event_rate=events / held_hours,
         event_rate_ci95=rate_interval(events, held_hours),
         level1_loss=loss, level1_loss_ci95=None if loss is None else _wilson(loss, events),
@@ -221,7 +221,7 @@ class FastCopyReplay:
     """
 
     trace: str
-    nodes: int
+    gang_size: int
     group: int
     interval_h: float
     level2_every: int
@@ -240,7 +240,7 @@ class FastCopyReplay:
 
 
 def replay_fast_copies(
-    trace: Trace, nodes: int, group: int, *, interval: float | str | None = None,
+    trace: Trace, gang_size: int, group: int, *, interval: float | str | None = None,
     level2_every: int | None = None, level1_cost: float | str,
     checkpoint_cost: float | str, level1_restart: float | str, restart_time: float | str,
     seed: int = 0,
@@ -264,7 +264,7 @@ def replay_fast_copies(
     ----------
     trace : Trace
         A pool trace.
-    nodes : int
+    gang_size : int
         The gang, N ≥ 1, a multiple of ``group``.
     group : int
         Nodes holding each fast copy, m ≥ 1.
@@ -309,7 +309,7 @@ def replay_fast_copies(
     if (interval is None) != (level2_every is None):
         raise InputError("level2_every: goes with interval (or give neither for the optimum "
                          "at the fitted rate and share)")
-    fit, periods, events = _walked(trace, nodes, group, level1_restart)
+    fit, periods, events = _walked(trace, gang_size, group, level1_restart)
     fast, durable, fast_restart, restart = check_parameters(
         scalar=True, level1_cost=level1_cost, checkpoint_cost=checkpoint_cost,
         level1_restart=level1_restart, restart_time=restart_time)
@@ -324,7 +324,7 @@ def replay_fast_copies(
     (T,) = check_parameters(scalar=True, interval=interval)
     (every,) = check_parameters(scalar=True, level2_every=level2_every)
     (seed,) = check_parameters(scalar=True, seed=seed)
-    split = np.random.default_rng(seed).permutation(fit.nodes).reshape(-1, fit.group)
+    split = np.random.default_rng(seed).permutation(fit.gang_size).reshape(-1, fit.group)
     groups = [set(int(member) for member in members) for members in split]
     # the gang's held stretches, and where each event falls in its held time
     held_at, clock = [], 0.0
@@ -348,7 +348,7 @@ def replay_fast_copies(
     for at, held, gone in [*events, (None, None, None)]:
         until = clock if at is None else held_time(at)
         if held is not None:  # fill the places of the instances held now
-            free = sorted(set(range(fit.nodes)) - {place[i] for i in held if i in place})
+            free = sorted(set(range(fit.gang_size)) - {place[i] for i in held if i in place})
             for i in held:
                 if i not in place:
                     place[i] = free.pop(0)
@@ -385,7 +385,7 @@ def replay_fast_copies(
         model = float(two_level.waste(fit.event_rate, T, every, level1_cost=fast,
                                       checkpoint_cost=durable, level1_restart=fast_restart,
                                       restart_time=restart, level1_loss=fit.level1_loss))
-    return FastCopyReplay(trace=trace.name, nodes=fit.nodes, group=fit.group, interval_h=T,
+    return FastCopyReplay(trace=trace.name, gang_size=fit.gang_size, group=fit.group, interval_h=T,
                           level2_every=every, events=len(events), copies_lost=lost_copies,
                           held_hours=float(clock), kept_hours=float(kept),
                           waste=float(waste), model_waste=model, fit=fit)

@@ -9,7 +9,7 @@ Single node (what every number means)
     are left out and counted.  Realised waste = 1 − useful hours / paid hours.  Under
     Poisson preemptions this is the exact model with a preemptible restart [exact-waste].
 
-Gangs (``nodes`` = N on a pool trace)
+Gangs (``gang_size`` = N on a pool trace)
     A synchronous gang of N holds N instances of the pool and runs while it holds them all:
 
     1. it starts at the trace's start, or as soon as N instances are up;
@@ -111,12 +111,12 @@ def replayed_window(trace: Trace, interval: float | str, checkpoint_cost: float 
     end = begin + hours
     inside = (trace.up < end) & (trace.down > begin)
     order = np.argsort(trace.up[inside], kind="stable")
-    nodes: list[str] = []
+    shown: list[str] = []
     for node in np.asarray(trace.node, dtype=object)[inside][order]:
-        if node not in nodes and len(nodes) < instances:
-            nodes.append(node)
-    rows: dict[str, list] = {node: [] for node in nodes}
-    hits: dict[str, list] = {node: [] for node in nodes}
+        if node not in shown and len(shown) < instances:
+            shown.append(node)
+    rows: dict[str, list] = {node: [] for node in shown}
+    hits: dict[str, list] = {node: [] for node in shown}
     for node, up, down, preempted in zip(trace.node, trace.up, trace.down, trace.preempted):
         if node not in rows or up >= end or down <= begin:
             continue
@@ -139,26 +139,26 @@ def replayed_window(trace: Trace, interval: float | str, checkpoint_cost: float 
             add("lost" if preempted else "compute", t, down)
         if preempted and begin <= down < end:
             hits[node].append(float(down - begin))
-    return PoolTimeline(names=tuple(str(node) for node in nodes),
+    return PoolTimeline(names=tuple(str(node) for node in shown),
                         rows=tuple(tuple(sorted(rows[n], key=lambda s: s.start))
-                                   for n in nodes),
-                        preemptions=tuple(tuple(hits[n]) for n in nodes),
+                                   for n in shown),
+                        preemptions=tuple(tuple(hits[n]) for n in shown),
                         length=hours)
 
 
 @dataclass(frozen=True)
 class GangPeriods:
-    """The periods a gang of ``nodes`` held all its instances (hours; see the module)."""
+    """The periods a gang of ``gang_size`` held all its instances (hours; see the module)."""
 
-    nodes: int
+    gang_size: int
     lengths: np.ndarray
     interrupted: np.ndarray  # False: censored
     lost: np.ndarray  # instances preempted at each interruption
     waiting_hours: float
 
 
-def gang_periods(trace: Trace, nodes: int) -> GangPeriods:
-    """Walk a gang of ``nodes`` through a pool trace by the rules of the module docstring.
+def gang_periods(trace: Trace, gang_size: int) -> GangPeriods:
+    """Walk a gang of ``gang_size`` through a pool trace by the rules of the module docstring.
 
     Examples
     --------
@@ -170,9 +170,9 @@ def gang_periods(trace: Trace, nodes: int) -> GangPeriods:
     >>> periods.lengths, periods.interrupted, periods.waiting_hours
     (array([2., 3.]), array([ True, False]), 0.0)
     """
-    size = check_gang_size("nodes", nodes)
+    size = check_gang_size("gang_size", gang_size)
     periods, waiting = gang_walk(trace, size)
-    return GangPeriods(nodes=size,
+    return GangPeriods(gang_size=size,
                        lengths=np.array([end - start for start, end, _, _ in periods],
                                         dtype=float),
                        interrupted=np.array([bool(hit) for *_, hit in periods], dtype=bool),
@@ -180,7 +180,7 @@ def gang_periods(trace: Trace, nodes: int) -> GangPeriods:
                        waiting_hours=float(waiting))
 
 
-def gang_walk(trace: Trace, nodes: int
+def gang_walk(trace: Trace, gang_size: int
               ) -> tuple[list[tuple[float, float, list[int], list[int]]], float]:
     """The gang's periods by the rules of the module docstring, with identities.
 
@@ -188,7 +188,7 @@ def gang_walk(trace: Trace, nodes: int
     of the held instances preempted at its end: none for a censored period), and the
     hours spent waiting for capacity.
     """
-    size = check_gang_size("nodes", nodes)
+    size = check_gang_size("gang_size", gang_size)
     order = np.lexsort((np.arange(trace.up.size), trace.up))  # longest up first
     up, down, preempted = trace.up[order], trace.down[order], trace.preempted[order]
     periods = []
@@ -237,7 +237,7 @@ class Replay:
     interval_h: float | None
     checkpoint_cost_h: float
     restart_time_h: float
-    nodes: int | None
+    gang_size: int | None
     waste: float
     waste_standard_error: float
     lifetimes_used: int
@@ -281,15 +281,15 @@ class Replay:
                 for key, value in asdict(self).items()}
 
 
-def _lifetimes(trace: Trace, nodes: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Complete lifetimes (of the gang, for ``nodes``), censored ones, and gang fields."""
-    if nodes is None:
+def _lifetimes(trace: Trace, gang_size: int | None) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Complete lifetimes (of the gang, for ``gang_size``), censored ones, and gang fields."""
+    if gang_size is None:
         return trace.lifetimes[trace.preempted], trace.lifetimes[~trace.preempted], {}
-    periods = gang_periods(trace, nodes)
+    periods = gang_periods(trace, gang_size)
     held = float(periods.lengths.sum())
     count = int(periods.interrupted.sum())
     if held == 0:
-        raise InputError(f"nodes: {trace.name} never has {periods.nodes} instances up at "
+        raise InputError(f"gang_size: {trace.name} never has {periods.gang_size} instances up at "
                          "once")
     extra = {"interruptions": count, "gang_rate": count / held,
              "gang_rate_ci95": rate_interval(count, held),
@@ -308,12 +308,12 @@ def _realised(paid: np.ndarray, useful: np.ndarray) -> tuple[float, float]:
     return float(1 - ratio), float(spread / paid.sum())
 
 
-def _checked(trace: Trace, interval, checkpoint_cost, restart_time, nodes):
+def _checked(trace: Trace, interval, checkpoint_cost, restart_time, gang_size):
     checks = {"checkpoint_cost": checkpoint_cost, "restart_time": restart_time}
     if interval is not None:
         checks["interval"] = interval
     values = dict(zip(checks, check_parameters(scalar=True, **checks)))
-    size = None if nodes is None else check_gang_size("nodes", nodes)
+    size = None if gang_size is None else check_gang_size("gang_size", gang_size)
     if trace.preemptions == 0:
         raise InputError(f"{trace.name}: no preemptions: nothing to replay")
     return values, size
@@ -334,7 +334,7 @@ def _result(trace: Trace, schedule: str, interval: float | None, cost: float, re
             numerics.waste_fraction(extra["gang_rate"], interval, cost, restart)))
     scale = size or 1
     return Replay(trace=trace.name, schedule=schedule, interval_h=interval,
-                  checkpoint_cost_h=cost, restart_time_h=restart, nodes=size, waste=waste,
+                  checkpoint_cost_h=cost, restart_time_h=restart, gang_size=size, waste=waste,
                   waste_standard_error=error, lifetimes_used=int(complete.size),
                   censored=int(censored.size), paid_hours=scale * float(complete.sum()),
                   useful_hours=scale * float(useful.sum()), preemption_rate=rate,
@@ -342,7 +342,7 @@ def _result(trace: Trace, schedule: str, interval: float | None, cost: float, re
 
 
 def replay(trace: Trace, interval: float | str, checkpoint_cost: float | str,
-           restart_time: float | str, nodes: int | None = None) -> Replay:
+           restart_time: float | str, gang_size: int | None = None) -> Replay:
     """Replay a fixed checkpoint interval on a trace (rules in the module docstring).
 
     Parameters
@@ -355,7 +355,7 @@ def replay(trace: Trace, interval: float | str, checkpoint_cost: float | str,
         Blocking time of one write C, hours (or '1min').
     restart_time : float or str
         Time from a preemption to computing again R, hours (or '10min').
-    nodes : int, optional
+    gang_size : int, optional
         Replay a synchronous gang of this many instances on the pool; by default every
         lifetime is one paid up-period of a single-node job.
 
@@ -367,7 +367,7 @@ def replay(trace: Trace, interval: float | str, checkpoint_cost: float | str,
     ------
     InputError
         A bad value (naming it), a trace without preemptions, or a pool that never has
-        ``nodes`` instances up at once.
+        ``gang_size`` instances up at once.
 
     References
     ----------
@@ -381,7 +381,7 @@ def replay(trace: Trace, interval: float | str, checkpoint_cost: float | str,
     >>> abs(result.waste - result.poisson_waste) < 3 * result.waste_standard_error
     True
     """
-    values, size = _checked(trace, interval, checkpoint_cost, restart_time, nodes)
+    values, size = _checked(trace, interval, checkpoint_cost, restart_time, gang_size)
     T, C, R = values["interval"], values["checkpoint_cost"], values["restart_time"]
     complete, censored, extra = _lifetimes(trace, size)
     return _result(trace, "fixed", T, C, R, size, complete, censored,
@@ -413,7 +413,7 @@ def _local_rate_ends(shape: float, scale: float, cost: float, restart: float,
 
 
 def replay_local_rate(trace: Trace, shape: float, scale: float, checkpoint_cost: float | str,
-                      restart_time: float | str, nodes: int | None = None) -> Replay:
+                      restart_time: float | str, gang_size: int | None = None) -> Replay:
     """Replay the age-dependent local-rate schedule of a Weibull hazard on a trace.
 
     Segment j starts at the instance's age a_j (a_0 = R, the restart) and computes for
@@ -436,7 +436,7 @@ def replay_local_rate(trace: Trace, shape: float, scale: float, checkpoint_cost:
     'local-rate, Weibull k = 0.5, scale 1 h'
     """
     shape, scale = check_parameters(scalar=True, weibull_shape=shape, weibull_scale=scale)
-    values, size = _checked(trace, None, checkpoint_cost, restart_time, nodes)
+    values, size = _checked(trace, None, checkpoint_cost, restart_time, gang_size)
     C, R = values["checkpoint_cost"], values["restart_time"]
     complete, censored, extra = _lifetimes(trace, size)
     ends, saved = _local_rate_ends(shape, scale, C, R, float(complete.max(initial=0.0)))
@@ -483,7 +483,7 @@ def _useful_at(grid: np.ndarray, running: np.ndarray, cost: float) -> np.ndarray
 
 
 def best_fixed_interval(trace: Trace, checkpoint_cost: float | str,
-                        restart_time: float | str, nodes: int | None = None
+                        restart_time: float | str, gang_size: int | None = None
                         ) -> tuple[float | None, float]:
     """The fixed interval with the least replayed waste on the trace, and that waste.
 
@@ -504,7 +504,7 @@ def best_fixed_interval(trace: Trace, checkpoint_cost: float | str,
     >>> bool(0.2 < interval < 0.6)
     True
     """
-    values, size = _checked(trace, None, checkpoint_cost, restart_time, nodes)
+    values, size = _checked(trace, None, checkpoint_cost, restart_time, gang_size)
     C, R = values["checkpoint_cost"], values["restart_time"]
     if C == 0:
         raise InputError("checkpoint_cost: must be > 0 to search an interval (with free "
@@ -529,9 +529,9 @@ def best_fixed_interval(trace: Trace, checkpoint_cost: float | str,
     return float(fine[best]), float(1 - useful[best] / complete.sum())
 
 
-def bulk_gang_rate(preemption_rate: float, nodes, bulk_fraction: float):
+def bulk_gang_rate(preemption_rate: float, gang_size, bulk_fraction: float):
     """A gang's preemption rate when a share ρ of reclaims takes the whole gang:
-    (N(1 − ρ) + ρ)λ per hour [bulk-gang-rate]; ``nodes`` may be an array.
+    (N(1 − ρ) + ρ)λ per hour [bulk-gang-rate]; ``gang_size`` may be an array.
 
     Examples
     --------
@@ -540,13 +540,13 @@ def bulk_gang_rate(preemption_rate: float, nodes, bulk_fraction: float):
     """
     rate, fraction = check_parameters(scalar=True, preemption_rate=preemption_rate,
                                       bulk_fraction=bulk_fraction)
-    sizes = np.asarray(nodes)
+    sizes = np.asarray(gang_size)
     for size in sizes.flat:
-        check_gang_size("nodes", size)
+        check_gang_size("gang_size", size)
     return as_output(_generated.bulk_gang_rate(rate, sizes.astype(float), fraction))
 
 
-def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float:
+def bulk_fraction(preemption_rate: float, gang_size: int, gang_rate: float) -> float:
     """The bulk share ρ at which a gang of N is interrupted at ``gang_rate``:
     (Nλ − r)/((N − 1)λ) [bulk-fraction].  Outside [0, 1] the bulk model cannot explain it.
 
@@ -556,9 +556,9 @@ def bulk_fraction(preemption_rate: float, nodes: int, gang_rate: float) -> float
     0.5
     """
     rate, size = check_parameters(scalar=True, preemption_rate=preemption_rate,
-                                  gang_size=nodes)
+                                  gang_size=gang_size)
     if size < 2:
-        raise InputError("nodes: a bulk share needs a gang of 2 or more")
+        raise InputError("gang_size: a bulk share needs a gang of 2 or more")
     (measured,) = check_parameters(scalar=True, gang_rate=gang_rate)
     return float(_generated.bulk_fraction(rate, size, measured))
 
@@ -578,11 +578,11 @@ def fit_bulk_fraction(preemption_rate: float, gangs: list[tuple[int, int, float]
     from scipy.optimize import minimize_scalar
 
     (rate,) = check_parameters(scalar=True, preemption_rate=preemption_rate)
-    sizes = np.array([check_gang_size("nodes", size) for size, _, _ in gangs], float)
+    sizes = np.array([check_gang_size("gang_size", size) for size, _, _ in gangs], float)
     counts = np.array([count for _, count, _ in gangs], float)
     hours = np.array([held for _, _, held in gangs], float)
     if not np.any(sizes > 1):
-        raise InputError("nodes: fitting a bulk share needs a gang of 2 or more")
+        raise InputError("gang_size: fitting a bulk share needs a gang of 2 or more")
     def minus_loglik(rho: float) -> float:
         mean = hours * _generated.bulk_gang_rate(rate, sizes, rho)
         return float(np.sum(mean - counts * np.log(mean)))

@@ -19,7 +19,7 @@
     ["snapshot-bandwidth", "snapshot bandwidth", "asynchronous writes: to host memory, " +
                                                  "e.g. 55GB/s (optional; sets persist)"],
     ["discount", "spot discount", "against on-demand: 0.6 or 60%"],
-    ["nodes", "nodes", "synchronous gang size (preempted at N·λ)"],
+    ["gang-size", "gang size", "synchronous gang, nodes (preempted at N·λ)"],
     ["model", "model", "renewal-reward model or λ(T/2 + R) + C/T"],
     ["restart-variant", "restart", "can a restart be preempted?"],
     ["notice", "notice", "warning before a preemption, e.g. 2min (optional)"],
@@ -327,6 +327,10 @@
     }
 
     const query = new URLSearchParams(location.search);
+    for (const [old, name] of Object.entries(root.spotmathData.RENAMED_OPTIONS)) {
+      for (const value of query.getAll(old)) query.append(name, value);  // a link made before
+      query.delete(old);
+    }
     for (const [name] of FIELDS) {  // the link's values, else the command's defaults
       // a repeated name: the last value counts, as on the command line
       // a link with the state's size leaves the checkpoint write to it

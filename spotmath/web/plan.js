@@ -49,7 +49,7 @@
   // spotmath.model.plan.make_plan, from checked numbers (hours, per hour, fractions).
   function makePlan(o) {
     const rate = o.rate, restart = o.restart, cost = o.cost, discount = o.discount;
-    const nodes = o.nodes, model = o.model, preemptible = o.preemptible;
+    const gangSize = o.gangSize, model = o.model, preemptible = o.preemptible;
     const notice = o.notice, persist = o.persist;
     if (notice === 0 && o.noticeShare !== null) throw refuse("without_notice", "notice_share");
     if (notice === 0 && o.noticeWrite !== null) throw refuse("without_notice", "notice_write");
@@ -57,7 +57,7 @@
     const share = o.noticeShare === null ? 0 : o.noticeShare;
     const write = notice === 0 ? null : (o.noticeWrite === null ? cost + persist : o.noticeWrite);
     const effective = notice > 0 && write <= notice;
-    const gang = F.gang_rate(rate, nodes);
+    const gang = F.gang_rate(rate, gangSize);
     if (persist >= 1 / gang) {
       throw refuse("persist_too_long", "persist",
                    { persist: durationText(persist), mtbf: durationText(1 / gang) });
@@ -72,7 +72,7 @@
     const plan = {
       young_interval_h: F.young_interval(gang, cost),
       daly_interval_h: F.daly_interval(gang, cost),
-      model, restart_preemptible: preemptible, nodes, gang_rate: gang,
+      model, restart_preemptible: preemptible, gang_size: gangSize, gang_rate: gang,
       preemption_rate: rate, restart_time_h: restart, checkpoint_cost_h: cost,
       spot_discount: discount, notice_h: notice, notice_share: share,
       notice_write_h: write, notice_effective: effective, persist_h: persist,
@@ -247,7 +247,7 @@
   const say = (key, values) => fill(WORDS_OF_REPORT[key], values ?? {});
   function report(plan) {
     const p = plan.values, baseline = plan.baseline, levels = plan.twoLevel;
-    const gang = p.nodes > 1 ? say("gang", { nodes: p.nodes, rate: p.gang_rate })
+    const gang = p.gang_size > 1 ? say("gang", { nodes: p.gang_size, rate: p.gang_rate })
       : say("one_node");
     let model;
     if (p.model === "exact") {
@@ -373,7 +373,7 @@
 
   // -- spotmath plan's options ----------------------------------------------------------------
   const DEFAULTS = D.PLAN_DEFAULTS;
-  const OPTIONS = ["mtbf", "rate", "restart", "checkpoint", "discount", "nodes", "model",
+  const OPTIONS = ["mtbf", "rate", "restart", "checkpoint", "discount", "gang-size", "model",
                    "restart-variant", "notice", "notice-share", "notice-write", "persist",
                    "level1", "level1-restart", "level1-loss", "state", "write-bandwidth",
                    "snapshot-bandwidth"];
@@ -413,10 +413,18 @@
     };
   }
 
+  // An option's old name (D.RENAMED_OPTIONS) as argparse takes it: the new one, in its
+  // place among the others
+  function withNewNames(given) {
+    return Object.fromEntries(Object.entries(given).map(
+      ([name, value]) => [D.RENAMED_OPTIONS[name] ?? name, value]));
+  }
+
   // The plan for the command line's options, given as text by their names (a missing or
   // empty optional one is not given); what `spotmath plan --json` prints, or {error}.
   function planFromOptions(given) {
     try {
+      given = withNewNames(given);
       const known = new Set(OPTIONS);
       for (const name of Object.keys(given)) {
         if (!known.has(name)) throw new InputError(fill(USAGE.unknown, { option: name }));
@@ -444,7 +452,7 @@
         restart: checkDuration("--restart", value("restart"), true),
         cost: state ? state.cost : checkDuration("--checkpoint", value("checkpoint"), false),
         discount: checkDiscount("--discount", value("discount")),
-        nodes: checkGangSize("--nodes", value("nodes")),
+        gangSize: checkGangSize("--gang-size", value("gang-size")),
         model, preemptible: variant === "preemptible",
         notice: optional("notice", (n, t) => checkDuration(n, t, true)) || 0,
         noticeShare: optional("notice-share", checkFraction),

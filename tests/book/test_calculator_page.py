@@ -62,7 +62,7 @@ step();
 #: (the option given badly, its value, what the reader types to mend it)
 _MENDED = [("mtbf", "", "4h"), ("mtbf", "-4h", "4h"), ("mtbf", "nan", "4h"),
            ("mtbf", "1e400", "4h"), ("discount", "1", "0.6"), ("restart", "10 minz", "10min"),
-           ("nodes", "8.5", "8"), ("checkpoint", "0", "1min"), ("discount", "", "60%"),
+           ("gang-size", "8.5", "8"), ("checkpoint", "0", "1min"), ("discount", "", "60%"),
            ("notice-share", "2", "0.9")]
 
 
@@ -155,10 +155,10 @@ def test_the_calculators_two_level_timeline_follows_the_two_level_rules(
 
     from spotmath.model.simulate_two_level import simulate_two_level
 
-    sets = [{"nodes": "16", "checkpoint": "3min", "restart": "5min", "level1": "5s",
+    sets = [{"gang-size": "16", "checkpoint": "3min", "restart": "5min", "level1": "5s",
              "level1-restart": "2min", "level1-loss": "0.3"},
             {"mtbf": "2h", "checkpoint": "10min", "level1": "20s", "level1-loss": "0.5"},
-            {"nodes": "32", "checkpoint": "5s", "persist": "3min", "restart": "5min",
+            {"gang-size": "32", "checkpoint": "5s", "persist": "3min", "restart": "5min",
              "level1": "5s", "level1-restart": "1min", "level1-loss": "0.2"}]
     seen = _run_calculator(run_harness, tmp_path, [{"query": _query(o)} for o in sets])
     for options, result in zip(sets, seen):
@@ -192,7 +192,7 @@ def test_calculator_bad_values_show_the_commands_message_and_recover(tmp_path, r
 
 
     base = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6",
-            "nodes": "1", "model": "exact", "restart-variant": "preemptible"}
+            "gang-size": "1", "model": "exact", "restart-variant": "preemptible"}
     cases = []
     for option, bad, good in _MENDED:
         options = dict(base, **{option: bad})
@@ -251,7 +251,7 @@ def test_calculator_recomputes_on_every_keystroke(server, tmp_path, chromium_bin
       const times = [], json = document.getElementById("spotmath-plan-json");
       const values = ["2h", "90min", "1.5d", "45min", "8h"];
       for (let i = 0; i < 40; i++) {{
-        const field = document.getElementById(i % 2 ? "spotmath-mtbf" : "spotmath-nodes");
+        const field = document.getElementById(i % 2 ? "spotmath-mtbf" : "spotmath-gang-size");
         field.value = i % 2 ? values[i % values.length] : String(1 + (i * 37) % 500);
         field.dispatchEvent(new Event("input", {{bubbles: true}}));
         times.push(Number(json.dataset.milliseconds));
@@ -284,7 +284,7 @@ def test_calculator_works_from_a_file_url(built_book, tmp_path, chromium):
     dom = chromium(url, tmp_path / "profile", "--dump-dom")
     found = re.search(r'<pre id="spotmath-plan-json"[^>]*>(.*?)</pre>', dom, re.S)
     values = json.loads(html.unescape(found.group(1)))
-    assert values["nodes"] == 8 and values["preemption_rate"] == 0.5
+    assert values["gang_size"] == 8 and values["preemption_rate"] == 0.5
 
 
 def test_the_calculators_timeline_has_the_plans_intervals(tmp_path, run_harness, plan_json):
@@ -293,7 +293,7 @@ def test_the_calculators_timeline_has_the_plans_intervals(tmp_path, run_harness,
     spacing, and the expected number of preemptions."""
     from spotmath.model.simulate import timeline
 
-    sets = [{}, {"mtbf": "1h", "checkpoint": "5min"}, {"nodes": "8", "restart": "30min"},
+    sets = [{}, {"mtbf": "1h", "checkpoint": "5min"}, {"gang-size": "8", "restart": "30min"},
             {"mtbf": "20h", "checkpoint": "30s", "restart": "2min"}]
     seen = _run_calculator(run_harness, tmp_path, [{"query": _query(o)} for o in sets])
     for options, result in zip(sets, seen):

@@ -296,12 +296,12 @@ def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) 
     largest = {label: (by_model, by_replay) for label, by_model, by_replay in
                values["largest_paying"]}
     for gang in values["gang_numbers"]:
-        assert gang["nodes"] in p["pool_gang_sizes"]
+        assert gang["gang_size"] in p["pool_gang_sizes"]
         rate = next(n["rate"] for n in numbers if n["trace"] == gang["trace"])
-        optimum = float(sm.exact_interval(gang["nodes"] * rate, cost))
+        optimum = float(sm.exact_interval(gang["gang_size"] * rate, cost))
         assert gang["interval_h"] == pytest.approx(optimum, rel=1e-12)
         if gang["waste"] < p["spot_discount"]:  # pays replayed: the largest is no smaller
-            assert largest[gang["trace"]][1] >= gang["nodes"]
+            assert largest[gang["trace"]][1] >= gang["gang_size"]
     return 6
 
 
@@ -833,7 +833,7 @@ def test_real_preemptions_reads_your_own_trace(tmp_path):
         trace.preemptions / trace.node_hours, rel=1e-12)
     assert abs(numbers["waste"] - numbers["poisson_waste"]) < 0.03
     assert "consistent with Poisson" in values["shape_verdict"]
-    assert [g["nodes"] for g in values["gang_numbers"]] == [2, 4]
+    assert [g["gang_size"] for g in values["gang_numbers"]] == [2, 4]
 
 
 #: Every chapter is written in the house style of "A book that reads like one"

@@ -58,10 +58,10 @@ def test_together_verdict_when_every_trace_passes():
 
 
 def test_gang_sentence_for_a_gang_never_interrupted_and_one_hit_more_often():
-    assert wording.gang_sentence("p3", [R(nodes=8, interruptions=0)]) == \
+    assert wording.gang_sentence("p3", [R(gang_size=8, interruptions=0)]) == \
         "on p3 a gang of 8 was never interrupted"
-    runs = [R(nodes=2, interruptions=1, gang_rate_against_model="above"),
-            R(nodes=4, interruptions=5, gang_rate=3.0, model_rate=2.0,
+    runs = [R(gang_size=2, interruptions=1, gang_rate_against_model="above"),
+            R(gang_size=4, interruptions=5, gang_rate=3.0, model_rate=2.0,
               gang_rate_against_model="above", instances_per_interruption=1.0)]
     text = wording.gang_sentence("g4dn", runs)
     assert "is hit more often than Nλ (1.50 times its rate)" in text

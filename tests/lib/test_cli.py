@@ -47,12 +47,12 @@ def test_plan_with_rate_equals_plan_with_mtbf(plan_json):
 
 
 def test_plan_for_a_gang_uses_n_lambda(plan_json):
-    gang = plan_json("--nodes", "8")
+    gang = plan_json("--gang-size", "8")
     single = plan_json("--mtbf", "30min")  # 8 × 0.25/h = 2/h
     for key in ("young_interval_h", "exact_interval_h", "waste_exact", "break_even_interval_h"):
         assert gang[key] == pytest.approx(single[key], rel=1e-12)
-    assert gang["gang_rate"] == 2.0 and gang["nodes"] == 8
-    # the gang limits are about the per-node rate, so they do not change with --nodes
+    assert gang["gang_rate"] == 2.0 and gang["gang_size"] == 8
+    # the gang limits are about the per-node rate, so they do not change with --gang-size
     assert gang["max_gang_size"] == plan_json()["max_gang_size"]
 
 
@@ -63,7 +63,7 @@ def test_plan_first_order_model(plan_json):
 
 
 def test_plan_says_use_on_demand_when_spot_cannot_pay(plan_json):
-    out = plan_json("--nodes", "30")
+    out = plan_json("--gang-size", "30")
     assert out["verdict"] == "use on-demand"
     assert out["break_even_interval_h"] is None
     assert out["effective_discount"] < 0
@@ -136,8 +136,8 @@ def test_plan_table_is_readable(cli):
     (["--restart", "10m"], "--restart"),
     (["--checkpoint", "0"], "--checkpoint"),
     (["--checkpoint", "nan"], "--checkpoint"),
-    (["--nodes", "0"], "--nodes"),
-    (["--nodes", "2.5"], "--nodes"),
+    (["--gang-size", "0"], "--gang-size"),
+    (["--gang-size", "2.5"], "--gang-size"),
     (["--model", "magic"], "--model"),
     (["--frobnicate", "1"], "--frobnicate"),
     (["--rate", "1/h", "--mtbf", "1h"], "--mtbf"),
@@ -183,9 +183,9 @@ def test_real_process_prints_table_and_fails_cleanly():
 @pytest.mark.parametrize("arguments, message", [
     (["plan", "--mtbf", "1e-320"], "--mtbf: must be a duration > 0 (hours, or a string like "
                                    "'10min'), got '1e-320'"),
-    (["plan", "--nodes", "0"], "--nodes: must be a whole number of nodes >= 1, got '0'"),
-    (["plan", "--nodes", "-0"], "--nodes: must be a whole number of nodes >= 1, got '-0'"),
-    (["replay", "{p3}", "--nodes", "16", "--level1", "5s", "--level1-restart", "2min",
+    (["plan", "--gang-size", "0"], "--gang-size: must be a whole number of nodes >= 1, got '0'"),
+    (["plan", "--gang-size", "-0"], "--gang-size: must be a whole number of nodes >= 1, got '-0'"),
+    (["replay", "{p3}", "--gang-size", "16", "--level1", "5s", "--level1-restart", "2min",
       "--level1-group", "16"], "--level1-group: no event on p3-trace.csv takes a fast copy, "
                                "so there is no optimum: give --interval and --level2-every"),
 ])
@@ -198,3 +198,16 @@ def test_a_message_names_the_option_and_the_value_as_typed(cli, traces_folder, a
     done = cli(*arguments)
     assert done.returncode == 2
     assert done.stderr == f"spotmath {arguments[0]}: error: {message}\n"
+
+
+def test_every_command_names_the_gang_size_alike_and_takes_its_old_name(cli):
+    """``--gang-size`` in plan, fit, replay, deadline and cluster; ``--nodes``, its name
+    before, is taken the same and not shown in --help."""
+    for command in ("plan", "fit", "replay", "deadline", "cluster"):
+        shown = cli(command, "--help").stdout
+        assert "--gang-size" in shown and "--nodes" not in shown, command
+    cluster = ("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "1h", "--json")
+    assert cli(*cluster, "--nodes", "16").stdout == cli(*cluster, "--gang-size", "16").stdout
+    deadline = ("deadline", "--mtbf", "4h", "--outage", "1h", "--compute", "3h",
+                "--deadline", "5h", "--draws", "5", "--json")
+    assert cli(*deadline, "--nodes", "2").stdout == cli(*deadline, "--gang-size", "2").stdout

@@ -203,7 +203,7 @@ def test_a_bad_pool_is_one_line_naming_the_value(args, message):
 
 def test_the_command_prints_the_librarys_numbers(cli):
     done = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
-               "--hp-gpus", "8", "--nodes", "16", "--checkpoint", "1min", "--restart",
+               "--hp-gpus", "8", "--gang-size", "16", "--checkpoint", "1min", "--restart",
                "6min", "--json")
     assert done.returncode == 0, done.stderr
     values = json.loads(done.stdout)
@@ -215,12 +215,12 @@ def test_the_command_prints_the_librarys_numbers(cli):
     assert values["recommended_interval_h"] == gang.interval(1 / 60)
     assert values["waste_exact"] == gang.waste(1 / 60, 0.1)
     text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
-               "--hp-gpus", "8", "--nodes", "16")
+               "--hp-gpus", "8", "--gang-size", "16")
     assert text.returncode == 0 and "re-admission wait" in text.stdout
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--nodes", "65"], "--nodes: a gang of 65 GPUs never fits a pool of 64"),
+    (["--gang-size", "65"], "--gang-size: a gang of 65 GPUs never fits a pool of 64"),
     (["--hp-rate", "x"], "--hp-rate: "),
     (["--grace=-1s"], "--grace: "),
 ])

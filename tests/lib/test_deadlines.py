@@ -271,7 +271,7 @@ def test_the_optimum_computes_its_bands_again_where_they_would_not_fit(
 def test_a_gang_has_spot_only_where_the_trace_has_enough_instances():
     trace = Availability("t", 1.0, np.array([3, 2, 1, 0] * 10))
     assert trace.spot(2).tolist()[:4] == [True, True, False, False]
-    result = run_policies(trace, "2h", "20h", 0, 0.5, nodes=3, policies=["greedy"])
+    result = run_policies(trace, "2h", "20h", 0, 0.5, gang_size=3, policies=["greedy"])
     assert result["greedy"].kinds.tolist()[0] == SPOT
 
 
@@ -303,7 +303,7 @@ def test_a_gang_of_three_on_a_count_trace_has_spot_in_the_spells_built_into_it(t
     assert greedy.kinds.tolist()[:12] == [SPOT] * 5 + [IDLE] * 3 + [SPOT] * 4
     assert trace.spot(4).sum() == 11
     # a gang larger than the file ever has is refused, not run as on-demand throughout
-    with pytest.raises(InputError, match="^nodes: a gang of 5 never has spot on "
+    with pytest.raises(InputError, match="^gang_size: a gang of 5 never has spot on "
                                          "four-node.json: at most 4 instances"):
         trace.check_gang(5)
 
@@ -330,7 +330,7 @@ def test_a_four_node_count_file_runs_a_gang_of_four(cli, tmp_path):
     path = tmp_path / "four.json"
     data = ([4] * 6 + [3] * 2 + [0] * 2) * 6
     path.write_text(json.dumps({"metadata": {"gap_seconds": 1800}, "data": data}))
-    done = cli("deadline", "--trace", str(path), "--nodes", "4", "--compute", "6h",
+    done = cli("deadline", "--trace", str(path), "--gang-size", "4", "--compute", "6h",
                "--deadline", "20h", "--json")
     assert done.returncode == 0, done.stderr
     policies = json.loads(done.stdout)["policies"]
@@ -444,11 +444,11 @@ def test_the_command_summarises_many_starts(cli, tmp_path):
     path.write_text("time_s,available\n" + "".join(f"{600 * i},{c}\n"
                                                    for i, c in enumerate(counts)))
     done = cli("deadline", "--trace", str(path), "--compute", "6h", "--deadline", "9h",
-               "--starts", "15", "--seed", "4", "--nodes", "2", "--json")
+               "--starts", "15", "--seed", "4", "--gang-size", "2", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     trace = read_availability(path)
-    summary = compare_starts(trace, 6, 9, 0.2, 0.6, starts=15, seed=4, nodes=2)
+    summary = compare_starts(trace, 6, 9, 0.2, 0.6, starts=15, seed=4, gang_size=2)
     for policy in POLICIES:
         assert result["policies"][policy.replace("-", "_")] == pytest.approx(
             summary.row(policy))
@@ -459,7 +459,7 @@ def test_the_command_summarises_many_starts(cli, tmp_path):
     (["--deadline", "1e9h"], "--deadline: must be"),
     (["--changeover", "soon"], "--changeover:"),
     (["--discount", "1.2"], "--discount:"),
-    (["--nodes", "0"], "--nodes:"),
+    (["--gang-size", "0"], "--gang-size:"),
     (["--start-tick", "5000"], "--start-tick: must be a whole number from 0 to 83"),
     (["--starts", "0"], "--starts:"),
     (["--deadline", "100h", "--starts", "3"], "--deadline: 100 h is longer than the trace"),
@@ -484,9 +484,9 @@ def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, me
     (["--start-tick", "5"], "--start-tick: start ticks need a trace"),
     (["--trace", "{pool}", "--interval", "auto", "--checkpoint", "0"],
      "--checkpoint: 'auto' balances the write"),
-    (["--trace", "{pool}", "--nodes", "81"],
-     "--nodes: a gang of 81 never has spot on v100x1-east1c.txt: at most 80 instances"),
-    (["--trace", "{pool}", "--tick", "1s", "--nodes", "76", "--policy", "omniscient"],
+    (["--trace", "{pool}", "--gang-size", "81"],
+     "--gang-size: a gang of 81 never has spot on v100x1-east1c.txt: at most 80 instances"),
+    (["--trace", "{pool}", "--tick", "1s", "--gang-size", "76", "--policy", "omniscient"],
      "omniscient: the exact optimum of a 14400-tick window is too large to solve here"),
 ])
 def test_what_is_too_large_or_never_runs_is_refused_in_one_line(
@@ -641,7 +641,7 @@ def test_the_models_programme_is_solved_only_when_the_model_is_asked_for(cli, mo
 def test_spells_become_a_chain_on_ticks():
     from spotmath.traces.deadlines import spell_model
 
-    model = spell_model("10min", "4h", "1h", nodes=8)
+    model = spell_model("10min", "4h", "1h", gang_size=8)
     assert model.stay_up == pytest.approx(math.exp(-8 / 4 / 6))  # e^{−Nλh}, typed
     assert model.stay_down == pytest.approx(math.exp(-1 / 6))
 
@@ -665,7 +665,7 @@ def test_expected_costs_agree_with_the_model_policys_own_expectation():
 def test_spot_pays_from_the_shortest_deadline_where_the_model_expects_to_save():
     from spotmath.traces.deadlines import model_expected_cost, spell_model, spot_pays_from
 
-    model = spell_model("10min", "1h", "2h", nodes=2)
+    model = spell_model("10min", "1h", "2h", gang_size=2)
     found = spot_pays_from(model, "10min", "3h", "12min", 0.6)
     on_demand = math.ceil((3 + 0.2) * 6 - 1e-9) / 6
     assert model_expected_cost(model, "10min", "3h", found, "12min", 0.6) < on_demand
@@ -676,7 +676,7 @@ def test_spot_pays_from_the_shortest_deadline_where_the_model_expects_to_save():
 
 
 def test_the_command_without_a_trace_draws_availability(cli):
-    done = cli("deadline", "--mtbf", "4h", "--outage", "1h", "--nodes", "4", "--compute",
+    done = cli("deadline", "--mtbf", "4h", "--outage", "1h", "--gang-size", "4", "--compute",
                "3h", "--deadline", "5h", "--draws", "40", "--seed", "2", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
@@ -955,7 +955,7 @@ def test_every_runs_log_tiles_it_and_sums_to_what_it_reports(checkout):
     trace = read_availability(checkout / "book" / "data" / "traces" / "v100x1-east1c.txt")
     tick, changeover = trace.tick, 0.2
     for start in range(0, len(trace) - 100, (len(trace) - 100) // 10):
-        runs = run_policies(trace, 6.0, 10.0, changeover, 0.6, start_tick=start, nodes=72)
+        runs = run_policies(trace, 6.0, 10.0, changeover, 0.6, start_tick=start, gang_size=72)
         for name, run in runs.items():
             segments = run.segments(tick)
             assert segments[0].start == 0 and segments[-1].end == run.finish_h, name
@@ -984,10 +984,10 @@ def test_compare_starts_runs_each_start_as_run_policies_does(checkout):
 
     trace = read_availability(checkout / "book" / "data" / "traces" / "v100x1-east1c.txt")
     job = (6.0, 10.0, 0.2, 0.6)
-    summary = compare_starts(trace, *job, starts=4, seed=3, nodes=72,
+    summary = compare_starts(trace, *job, starts=4, seed=3, gang_size=72,
                              policies=("greedy", "model"))
     for n, tick in enumerate(summary.starts):
-        alone = run_policies(trace, *job, start_tick=int(tick), nodes=72,
+        alone = run_policies(trace, *job, start_tick=int(tick), gang_size=72,
                              policies=("greedy", "model"))
         for policy in ("greedy", "model"):
             assert summary.runs[policy][n].as_dict() == alone[policy].as_dict()

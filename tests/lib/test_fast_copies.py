@@ -82,7 +82,7 @@ def test_synthetic_pools_with_a_known_loss(rho, seed, z_limit):
     ((4, 3, 0.0), "level1_group: 3 does not divide the gang of 4 nodes"),
     ((4, 0, 0.0), "level1_group: must be a whole number"),
     ((4, 2, -1.0), "level1_restart: "),
-    ((40, 2, 0.0), "nodes: hand never has 40 instances up at once"),
+    ((40, 2, 0.0), "gang_size: hand never has 40 instances up at once"),
 ])
 def test_bad_values_are_named(args, message):
     with pytest.raises(InputError, match=f"^{message}"):
@@ -91,7 +91,7 @@ def test_bad_values_are_named(args, message):
 
 def test_fit_command_reports_the_fast_copies(cli, checkout):
     trace = str(checkout / "book" / "data" / "traces" / "p3-trace.csv")
-    result = cli("fit", trace, "--nodes", "8", "--level1-group", "2", "--level1-restart",
+    result = cli("fit", trace, "--gang-size", "8", "--level1-group", "2", "--level1-restart",
                  "2min", "--json")
     assert result.returncode == 0, result.stderr
     got = json.loads(result.stdout)["fast_copies"]
@@ -99,11 +99,11 @@ def test_fit_command_reports_the_fast_copies(cli, checkout):
 
     want = fit_fast_copies(read_trace(trace), 8, 2, "2min").as_dict()
     assert got == json.loads(json.dumps(want))
-    table = cli("fit", trace, "--nodes", "8", "--level1-group", "2").stdout
+    table = cli("fit", trace, "--gang-size", "8", "--level1-group", "2").stdout
     assert "fast copies lost (groups of 2)" in table and "give --level1" in table
-    table = cli("fit", trace, "--nodes", "8", "--level1-group", "2", "--level1", "5s").stdout
+    table = cli("fit", trace, "--gang-size", "8", "--level1-group", "2", "--level1", "5s").stdout
     assert "for spotmath plan" in table
-    bad = cli("fit", trace, "--nodes", "8", "--level1-group", "3")
+    bad = cli("fit", trace, "--gang-size", "8", "--level1-group", "3")
     assert bad.returncode == 2
     assert bad.stderr == ("spotmath fit: error: --level1-group: 3 does not divide the gang "
                           "of 8 nodes\n")
@@ -115,7 +115,7 @@ def test_fit_with_a_fast_write_plans_two_levels_at_the_measured_share(cli, check
     event rate and the measured share, the same as spotmath plan given those by hand; the
     single-level plan at the fitted node rate is kept."""
     trace = str(checkout / "book" / "data" / "traces" / "p3-trace.csv")
-    options = ["--nodes", "16", "--checkpoint", "3min", "--restart", "5min", "--level1",
+    options = ["--gang-size", "16", "--checkpoint", "3min", "--restart", "5min", "--level1",
                "5s", "--level1-restart", "2min"]
     result = cli("fit", trace, *options, "--level1-group", "2", "--json")
     assert result.returncode == 0, result.stderr
@@ -131,7 +131,7 @@ def test_fit_with_a_fast_write_plans_two_levels_at_the_measured_share(cli, check
 
 def test_fit_with_a_fast_write_says_why_no_event_taking_a_copy_plans_nothing(cli, checkout):
     trace = str(checkout / "book" / "data" / "traces" / "g4dn-trace.csv")
-    options = ["--nodes", "16", "--level1", "5s", "--level1-group", "8"]
+    options = ["--gang-size", "16", "--level1", "5s", "--level1-group", "8"]
     out = json.loads(cli("fit", trace, *options, "--json").stdout)
     assert out["fast_copies"]["level1_loss"] == 0 and out["plan_two_level"] is None
     words = " ".join(cli("fit", trace, *options).stdout.split())
@@ -178,7 +178,7 @@ def test_replay_command_reports_the_two_level_schedule(cli, checkout):
     from spotmath.traces.reading import read_trace
 
     trace = str(checkout / "book" / "data" / "traces" / "g4dn-trace.csv")
-    args = ("--nodes", "8", "--level1", "5s", "--level1-group", "2", "--interval", "2min",
+    args = ("--gang-size", "8", "--level1", "5s", "--level1-group", "2", "--interval", "2min",
             "--level2-every", "5", "--restart", "5min", "--checkpoint", "3min")
     result = cli("replay", trace, *args, "--json")
     assert result.returncode == 0, result.stderr
@@ -225,7 +225,7 @@ def test_the_plan_command_fit_prints_runs_as_printed(cli, traces_folder, extra):
     `--level1-loss 0` where no copy was lost (refused): every printed command must run."""
     import shlex
 
-    done = cli("fit", str(traces_folder / "p3-trace.csv"), "--nodes", "16", *extra)
+    done = cli("fit", str(traces_folder / "p3-trace.csv"), "--gang-size", "16", *extra)
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stdout.splitlines() if line.startswith("for spotmath plan")]
     assert len(lines) == 1

@@ -16,18 +16,18 @@ from hypothesis import strategies as st
 
 COMMANDS = {
     "plan": (["plan", "--json"],
-             ["--mtbf", "--rate", "--restart", "--checkpoint", "--discount", "--nodes",
+             ["--mtbf", "--rate", "--restart", "--checkpoint", "--discount", "--gang-size",
               "--notice", "--notice-share", "--persist", "--level1", "--level1-restart",
               "--level1-loss", "--compute", "--deadline", "--state", "--write-bandwidth",
               "--snapshot-bandwidth"]),
     "fit": (["fit", "{trace}", "--json"],
-            ["--window", "--nodes", "--restart", "--checkpoint", "--discount",
+            ["--window", "--gang-size", "--restart", "--checkpoint", "--discount",
              "--level1-group"]),
     "replay": (["replay", "{trace}", "--json"],
-               ["--interval", "--nodes", "--restart", "--checkpoint"]),
+               ["--interval", "--gang-size", "--restart", "--checkpoint"]),
     "deadline": (["deadline", "--trace", "{pool}", "--json", "--compute", "2h",
                   "--deadline", "4h", "--policy", "greedy"],
-                 ["--nodes", "--changeover", "--discount", "--tick", "--start-tick"]),
+                 ["--gang-size", "--changeover", "--discount", "--tick", "--start-tick"]),
 }
 #: Options that need a partner to mean anything: given with one, so the value is what is
 #: tried.

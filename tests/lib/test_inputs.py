@@ -176,7 +176,7 @@ def test_a_plain_float_is_checked_as_an_array_is(value, wide):
 
 
 @pytest.mark.parametrize("option, text", [
-    ("--nodes", "1_000"), ("--nodes", "\u0664"), ("--rate", "1_000"), ("--rate", "nan"),
+    ("--gang-size", "1_000"), ("--gang-size", "\u0664"), ("--rate", "1_000"), ("--rate", "nan"),
     ("--rate", "inf"), ("--discount", "0x1"), ("--discount", "6_0%"), ("--mtbf", "1_000"),
 ])
 def test_one_number_grammar_for_every_option(cli, option, text):

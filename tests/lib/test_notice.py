@@ -267,7 +267,7 @@ def test_plan_without_the_new_options_is_unchanged():
 
 def test_plan_json_has_the_new_keys_and_the_full_models_numbers(plan_json):
     values = plan_json("--notice", "2min", "--notice-share", "0.9", "--notice-write", "30s",
-                       "--persist", "5min", "--nodes", "4")
+                       "--persist", "5min", "--gang-size", "4")
     gang = 4 * RATE
     full = dict(notice_share=0.9, notice_write=30 / 3600, persist=5 / 60)
     assert values["notice_h"] == pytest.approx(2 / 60)
@@ -316,7 +316,7 @@ def test_plan_table_says_what_the_notice_and_the_write_did(cli):
     (["--notice", "2min", "--notice-share", "x"], "--notice-share: must be a fraction"),
     (["--notice=-2min", "--notice-share", "1"], "--notice: must be a duration >= 0"),
     (["--persist", "5h"], "--persist: 5 h is not shorter than the mean time"),
-    (["--persist", "1min", "--nodes", "300"], "--persist: 1 min is not shorter"),
+    (["--persist", "1min", "--gang-size", "300"], "--persist: 1 min is not shorter"),
     (["--persist", "5x"], "--persist: unknown time unit"),
 ])
 def test_bad_combinations_are_one_line_exit_2(args, message, cli):

@@ -215,7 +215,7 @@ def test_a_load_the_whole_pool_cannot_carry_is_refused():
 
 def test_the_command_prints_the_verdict_of_the_library(cli):
     done = cli("cluster", "--gpus", "256", "--hp-rate", "8/h", "--hp-hold", "2h",
-               "--hp-gpus", "8", "--nodes", "16", "--grace", "30s", "--start-target", "10s",
+               "--hp-gpus", "8", "--gang-size", "16", "--grace", "30s", "--start-target", "10s",
                "--restart", "6min", "--json")
     assert done.returncode == 0, done.stderr
     values = json.loads(done.stdout)
@@ -230,11 +230,11 @@ def test_the_command_prints_the_verdict_of_the_library(cli):
     assert values["interval_exact_law_h"] == interval
     assert values["waste_exact_law"] == 1 - kept
     text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
-               "--hp-gpus", "8", "--nodes", "16")
+               "--hp-gpus", "8", "--gang-size", "16")
     assert text.returncode == 0
     assert "one pool or two: not answered: a load of 4 requests turns away" in text.stdout
     big = cli("cluster", "--gpus", "4096", "--hp-rate", "1800/h", "--hp-hold", "2h",
-              "--nodes", "64", "--json")
+              "--gang-size", "64", "--json")
     assert big.returncode == 0, big.stderr
     assert json.loads(big.stdout)["verdict"] is None
 

@@ -641,8 +641,8 @@ def test_gang_rules_on_a_hand_worked_pool():
     # from 55 (5 minutes waiting) to 60; then c, d alone until the end (30 minutes).
     assert list(three.lengths * 60) == pytest.approx([20, 10, 5])
     assert three.waiting_hours * 60 == pytest.approx(10 + 10 + 5 + 30)
-    with pytest.raises(InputError, match=r"^nodes: t never has 6 instances up at once"):
-        replay(pool, 0.5, 1 / 60, 1 / 6, nodes=6)
+    with pytest.raises(InputError, match=r"^gang_size: t never has 6 instances up at once"):
+        replay(pool, 0.5, 1 / 60, 1 / 6, gang_size=6)
 
 
 @pytest.mark.parametrize("rho", [0.0, 0.5])
@@ -652,7 +652,7 @@ def test_gangs_on_synthetic_pools_are_hit_at_the_bulk_gang_rate(rho):
                             bulk_fraction=rho, seed=31)
     gangs = []
     for size in (2, 4, 8, 16):
-        result = replay(trace, 0.5, 1 / 60, 1 / 6, nodes=size)
+        result = replay(trace, 0.5, 1 / 60, 1 / 6, gang_size=size)
         low, high = result.gang_rate_ci95
         assert low < (size * (1 - rho) + rho) * rate < high, size  # typed, not generated
         assert result.waiting_hours == 0
@@ -666,7 +666,7 @@ def test_gang_replay_of_the_published_pools_is_slower_than_n_lambda(traces_folde
     """What the chapter states: the largest gangs are hit less often than Nλ."""
     for name in EC2:
         trace = read_trace(traces_folder / name)
-        result = replay(trace, 0.1, 1 / 60, 1 / 6, nodes=8)
+        result = replay(trace, 0.1, 1 / 60, 1 / 6, gang_size=8)
         assert result.gang_rate_ci95[1] < result.model_rate
         assert result.gang_rate_against_model == "below"
         assert result.instances_per_interruption > 1
@@ -681,7 +681,7 @@ def test_a_replays_gap_to_the_model_in_standard_errors():
         (single.waste - single.poisson_waste) / single.waste_standard_error)
     assert abs(single.model_gap_z) < 4  # Poisson lifetimes: the model holds
     assert single.gang_rate_against_model is None
-    gang = replay(trace, 0.5, 1 / 60, 1 / 6, nodes=4)
+    gang = replay(trace, 0.5, 1 / 60, 1 / 6, gang_size=4)
     low, high = gang.gang_rate_ci95
     assert low < gang.model_rate < high and gang.gang_rate_against_model == "about"
 
@@ -705,10 +705,11 @@ def test_cli_fit_and_replay_json(tmp_path, cli, traces_folder):
     assert scan["interval_h"] == pytest.approx(plan["exact_interval_h"], rel=1e-12)
     assert {"best_interval_h", "best_waste", "model_interval_h"} <= set(scan)
     assert scan["best_waste"] <= scan["model_interval_waste"]
-    gang = json.loads(cli("replay", path, "--nodes", "4", "--json").stdout)
-    assert gang["nodes"] == 4 and gang["model_rate"] == pytest.approx(4 * fit["preemption_rate"])
-    bad = cli("replay", path, "--nodes", "0")
-    assert bad.returncode == 2 and bad.stderr.startswith("spotmath replay: error: --nodes:")
+    gang = json.loads(cli("replay", path, "--gang-size", "4", "--json").stdout)
+    assert gang["gang_size"] == 4
+    assert gang["model_rate"] == pytest.approx(4 * fit["preemption_rate"])
+    bad = cli("replay", path, "--gang-size", "0")
+    assert bad.returncode == 2 and bad.stderr.startswith("spotmath replay: error: --gang-size:")
 
 
 def test_a_replayed_window_is_the_replay_lifetime_by_lifetime(traces_folder):

@@ -301,7 +301,7 @@ def test_a_zero_level2_every_is_refused():
 
 
 # -- spotmath plan --level1 ---------------------------------------------------------------
-LEVELS = ("--nodes", "16", "--restart", "5min", "--checkpoint", "3min", "--level1", "5s",
+LEVELS = ("--gang-size", "16", "--restart", "5min", "--checkpoint", "3min", "--level1", "5s",
           "--level1-restart", "2min")
 
 
@@ -468,14 +468,14 @@ def test_the_two_level_plan_never_recommends_worse_than_durable_writes_alone(
     """The plan prints the recommended pattern beside durable writes alone: with a fast
     restart no slower than the durable one (a slower one is refused), the recommendation
     is never the worse of the two (minutes and seconds as drawn)."""
-    plan = make_plan(rate, f"{restart}min", f"{checkpoint}min", 0.6, nodes=nodes,
+    plan = make_plan(rate, f"{restart}min", f"{checkpoint}min", 0.6, gang_size=nodes,
                      restart_preemptible=preemptible, level1_cost=f"{fast}s",
                      level1_restart=f"{fast_share * restart}min", level1_loss=loss)
     assert plan.waste_exact <= plan.two_level["waste_level2_only"] * (1 + 1e-9)
 
 
 def test_a_fast_restart_slower_than_the_durable_one_is_refused(cli):
-    done = cli("plan", "--nodes", "16", "--restart", "5min", "--checkpoint", "3min",
+    done = cli("plan", "--gang-size", "16", "--restart", "5min", "--checkpoint", "3min",
                "--level1", "5s", "--level1-restart", "10min", "--level1-loss", "0.3")
     assert done.returncode == 2
     assert done.stderr == ("spotmath plan: error: --level1-restart: a restart from a fast "

@@ -241,7 +241,7 @@ def test_a_bad_persist_time_gets_one_line_naming_it(persist):
 
 
 # -- spotmath plan --level1 --persist ------------------------------------------------------
-LEVELS = ("--nodes", "16", "--restart", "5min", "--checkpoint", "1min", "--level1", "5s",
+LEVELS = ("--gang-size", "16", "--restart", "5min", "--checkpoint", "1min", "--level1", "5s",
           "--level1-restart", "2min", "--level1-loss", "20%")
 
 
@@ -262,7 +262,7 @@ def test_plan_with_a_persist_time_answers_with_asynchronous_durable_writes(plan_
     values.pop("level1_loss")
     assert out["level1_loss_break_even"] == two_level.loss_break_even(gang, **values)
     # the upload hidden behind compute: less waste than the same writes blocking
-    blocking = plan_json("--nodes", "16", "--restart", "5min", "--checkpoint", "3min",
+    blocking = plan_json("--gang-size", "16", "--restart", "5min", "--checkpoint", "3min",
                          *LEVELS[6:])
     assert out["waste_exact"] < blocking["waste_exact"]
 

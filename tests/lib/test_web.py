@@ -208,7 +208,7 @@ def test_the_pages_curve_for_two_levels_is_the_patterns_waste():
     generated formula, equal to Python's, and least at the recommended interval."""
     from spotmath.model import two_level
 
-    options = {"nodes": "16", "restart": "5min", "checkpoint": "5s", "persist": "3min",
+    options = {"gang-size": "16", "restart": "5min", "checkpoint": "5s", "persist": "3min",
                "level1": "5s", "level1-restart": "2min", "level1-loss": "0.3"}
     plan, curve = node(
         f"const plan = P.planFromOptions({json.dumps(options)});\n"
@@ -229,8 +229,8 @@ BAD = [  # (option, value): empty, negative, nan, 1e400, a discount of 1, typos,
     ("rate", "nan"), ("rate", "1e400"), ("rate", "-1"), ("restart", "-1min"),
     ("restart", "10 minz"), ("checkpoint", "0"), ("checkpoint", ""), ("discount", "1"),
     ("discount", "0"), ("discount", "100%"), ("discount", "1.5"), ("discount", "sixty"),
-    ("discount", "nan"), ("discount", "1e400"), ("nodes", "8.5"), ("nodes", "0"),
-    ("nodes", "-3"), ("nodes", "eight"), ("nodes", "1e400"), ("nodes", "nan"),
+    ("discount", "nan"), ("discount", "1e400"), ("gang-size", "8.5"), ("gang-size", "0"),
+    ("gang-size", "-3"), ("gang-size", "eight"), ("gang-size", "1e400"), ("gang-size", "nan"),
     ("notice-share", "0.5"), ("notice-write", "30s"), ("model", "exactly"),
     ("restart-variant", "maybe"), ("persist", "5h"), ("persist", "-1s"),
     # magnitudes beyond what the command computes with (about 114 years, 1e6 per hour)
@@ -269,6 +269,23 @@ def test_a_notice_without_share_and_rate_with_mtbf_are_refused_the_same_way(plan
         expected, _ = plan_oracle.python_plan(options)
         got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
         assert got["json"] == expected, options
+
+
+def test_the_old_name_of_the_gang_size_is_taken_as_the_command_takes_it(plan_oracle):
+    """``nodes``, the gang size's name before (a link made then), plans as ``gang-size``
+    on the page and on the command line, and the later of the two counts, as argparse
+    has it."""
+    for options in ({"nodes": "8"}, {"nodes": "0"}, {"gang-size": "4", "nodes": "16"}):
+        expected, table = plan_oracle.python_plan(options)
+        got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
+        if "error" in expected:
+            assert got["json"] == expected, options
+            continue
+        plan_oracle.assert_same_plan(options, got["json"], expected)
+        assert got["report"] == table, options
+    assert plan_oracle.python_plan({"nodes": "8"}) == plan_oracle.python_plan(
+        {"gang-size": "8"})
+    assert plan_oracle.python_plan({"gang-size": "4", "nodes": "16"})[0]["gang_size"] == 16
 
 
 def test_free_on_notice_writes_and_restarts_leave_no_gang_limit(plan_oracle):

@@ -100,8 +100,8 @@ def gang_sentence(label: str, runs: Sequence) -> str:
     ``runs`` are gang :class:`~spotmath.traces.replay.Replay` results by size.
 
     >>> from types import SimpleNamespace as R
-    >>> runs = [R(nodes=4, interruptions=3, gang_rate_against_model="about"),
-    ...         R(nodes=16, interruptions=9, gang_rate=1.0, model_rate=2.0,
+    >>> runs = [R(gang_size=4, interruptions=3, gang_rate_against_model="about"),
+    ...         R(gang_size=16, interruptions=9, gang_rate=1.0, model_rate=2.0,
     ...           gang_rate_against_model="below", instances_per_interruption=2.5)]
     >>> print(gang_sentence("p3", runs))
     on p3 a gang of 16 is hit less often than Nλ (0.50 times its rate) and loses 2.50
@@ -109,14 +109,14 @@ def gang_sentence(label: str, runs: Sequence) -> str:
     """
     big = runs[-1]
     if not big.interruptions:
-        return f"on {label} a gang of {big.nodes} was never interrupted"
-    text = (f"on {label} a gang of {big.nodes} is hit {_HOW[big.gang_rate_against_model]} "
+        return f"on {label} a gang of {big.gang_size} was never interrupted"
+    text = (f"on {label} a gang of {big.gang_size} is hit {_HOW[big.gang_rate_against_model]} "
             f"Nλ ({big.gang_rate / big.model_rate:.2f} times its rate) and loses "
             f"{big.instances_per_interruption:.2f} instances each time")
     for run in runs:
-        if 1 < run.nodes < big.nodes and run.interruptions:
+        if 1 < run.gang_size < big.gang_size and run.interruptions:
             seen = "about" if run.gang_rate_against_model == "about" else "not"
-            text += f", while a gang of {run.nodes} sees {seen} Nλ"
+            text += f", while a gang of {run.gang_size} sees {seen} Nλ"
             break
     return text
 
@@ -295,13 +295,13 @@ def gang_rates_table(gangs: Sequence[dict]) -> Table:
     ``{"label", "lam", "runs"}``, the runs :class:`spotmath.traces.replay.Replay`).
 
     >>> from types import SimpleNamespace as R
-    >>> run = R(nodes=4, interruptions=0, gang_rate=0.0, gang_rate_ci95=(0.0, 0.3),
+    >>> run = R(gang_size=4, interruptions=0, gang_rate=0.0, gang_rate_ci95=(0.0, 0.3),
     ...         instances_per_interruption=0.0, waiting_hours=0.0)
     >>> gang_rates_table([{"label": "p3", "lam": 0.1, "runs": [run]}]).rows[0]
     ['p3', '4', '0', '0.00 (0 to 0.3)', '0.40', '', 'none', '']
     """
     def row(g: dict, r) -> list:
-        n, hit = r.nodes, r.interruptions > 0
+        n, hit = r.gang_size, r.interruptions > 0
         rho = _bulk_fraction(g["lam"], n, r.gang_rate) if n > 1 and hit else None
         return [g["label"], n, r.interruptions, f"{r.gang_rate:.2f} ({ci_text(*r.gang_rate_ci95)})",
                 f"{n * g['lam']:.2f}", f"{r.instances_per_interruption:.2f}" if hit else "",
@@ -334,7 +334,7 @@ def never_table(verdicts: Sequence[dict], discount: float) -> Table:
     """Each gang's waste at its optimum by Nλ, at its measured rate and replayed, with the
     verdict by Nλ and by the replay.
 
-    >>> print(never_table([{"trace": "p3", "nodes": 8, "independent": 0.5,
+    >>> print(never_table([{"trace": "p3", "gang_size": 8, "independent": 0.5,
     ...                     "measured": 0.45, "replayed": 0.65}], 0.6))
     trace  N  waste at Nλ  at its rate  replayed  verdict
     -----  -  -----------  -----------  --------  ----------------
@@ -344,7 +344,7 @@ def never_table(verdicts: Sequence[dict], discount: float) -> Table:
         return "spot" if waste < discount else "on-demand"
 
     return Table(["trace", "N", "waste at Nλ", "at its rate", "replayed", "verdict"],
-                 [[v["trace"], v["nodes"], f"{v['independent']:.0%}", f"{v['measured']:.0%}",
+                 [[v["trace"], v["gang_size"], f"{v['independent']:.0%}", f"{v['measured']:.0%}",
                    f"{v['replayed']:.0%}", f"{use(v['independent'])} / {use(v['replayed'])}"]
                   for v in verdicts])
 
@@ -365,7 +365,7 @@ def never_numbers(largest: Sequence[tuple], never: Sequence[tuple], gangs: Seque
         "never_list": joined((f"{n} nodes on {label}" for label, n in never if n is not None),
                              "no size"),
         "verdict_change": gang_line_sentence(largest),
-        "gang_numbers": [{"trace": g["label"], "nodes": r.nodes,
+        "gang_numbers": [{"trace": g["label"], "gang_size": r.gang_size,
                           "interruptions": r.interruptions, "held_hours": float(r.held_hours),
                           "waste": float(r.waste), "interval_h": float(r.interval_h)}
                          for g in gangs for r in g["runs"]],

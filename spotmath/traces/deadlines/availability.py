@@ -70,12 +70,12 @@ class Availability:
         """The trace's length, hours."""
         return len(self.counts) * self.tick
 
-    def spot(self, nodes: int = 1) -> np.ndarray:
-        """Ticks in which a gang of ``nodes`` can run on spot (at least that many up)."""
-        return self.counts >= check_gang_size("nodes", nodes)
+    def spot(self, gang_size: int = 1) -> np.ndarray:
+        """Ticks in which a gang of ``gang_size`` can run on spot (at least that many up)."""
+        return self.counts >= check_gang_size("gang_size", gang_size)
 
-    def check_gang(self, nodes: int) -> int:
-        """``nodes``, where the trace has that many available in some tick.
+    def check_gang(self, gang_size: int) -> int:
+        """``gang_size``, where the trace has that many available in some tick.
 
         Raises
         ------
@@ -83,13 +83,13 @@ class Availability:
             A gang larger than the trace ever holds: it would never run on spot (every
             policy would run on on-demand throughout, which is no question of policy).
         """
-        nodes = check_gang_size("nodes", nodes)
+        gang_size = check_gang_size("gang_size", gang_size)
         most = int(self.counts.max()) if self.counts.size else 0
-        if nodes > most:
-            raise InputError(f"nodes: a gang of {nodes} never has spot on {self.name}: "
+        if gang_size > most:
+            raise InputError(f"gang_size: a gang of {gang_size} never has spot on {self.name}: "
                              f"at most {most} instance{'s' * (most != 1)} available in "
                              f"any tick")
-        return nodes
+        return gang_size
 
 
 def _read_cbl_json(path: Path, text: str) -> Availability:
@@ -275,7 +275,7 @@ def read_availability(path: str | Path, trace_format: str | None = None,
     >>> _ = (folder / "a.json").write_text(
     ...     '{"metadata": {"gap_seconds": 600}, "data": [4, 3, 0, 4]}')
     >>> trace = read_availability(folder / "a.json")
-    >>> trace.tick, trace.counts.tolist(), trace.spot(nodes=4).tolist()
+    >>> trace.tick, trace.counts.tolist(), trace.spot(gang_size=4).tolist()
     (0.16666666666666666, [4, 3, 0, 4], [True, False, False, True])
     """
     path = Path(path)

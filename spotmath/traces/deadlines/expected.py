@@ -54,7 +54,7 @@ class Expected:
         return dict(self.__dict__)
 
 
-def spell_model(tick: float | str, mtbf: float | str, outage: float | str, nodes: int = 1):
+def spell_model(tick: float | str, mtbf: float | str, outage: float | str, gang_size: int = 1):
     """The two-state chain of a gang's spot: spells end at rate N/MTBF, outages at 1/outage.
 
     Parameters
@@ -65,7 +65,7 @@ def spell_model(tick: float | str, mtbf: float | str, outage: float | str, nodes
         One node's mean time between preemptions while spot is there.
     outage : float or str
         Mean time spot stays away once it has gone.
-    nodes : int, optional
+    gang_size : int, optional
         The gang: any node's preemption ends its spell (rate N/MTBF).
 
     Returns
@@ -76,7 +76,7 @@ def spell_model(tick: float | str, mtbf: float | str, outage: float | str, nodes
     """
     (tick,) = check_parameters(scalar=True, tick=tick)
     outage = float(check_duration("outage", outage, scalar=True))
-    rate = rate_from_mtbf(mtbf, "mtbf") * check_gang_size("nodes", nodes)
+    rate = rate_from_mtbf(mtbf, "mtbf") * check_gang_size("gang_size", gang_size)
     return AvailabilityModel(stay_up=math.exp(-rate * tick),
                              stay_down=math.exp(-tick / outage), transitions=0)
 

@@ -132,7 +132,7 @@ def _checkpoints(interval, checkpoint) -> Checkpoints | None:
     return Checkpoints(float(interval), float(checkpoint))
 
 
-def auto_interval(availability: Availability, checkpoint: float | str, nodes: int = 1
+def auto_interval(availability: Availability, checkpoint: float | str, gang_size: int = 1
                   ) -> float:
     """The exact optimal interval at the rate the gang's spot spells end in the trace.
 
@@ -149,7 +149,7 @@ def auto_interval(availability: Availability, checkpoint: float | str, nodes: in
         raise InputError("checkpoint_cost: 'auto' balances the write against what a "
                          "preemption takes back; a write of 0 has no such optimum: give "
                          "a write > 0, or an interval")
-    rate = spell_end_rate(availability, nodes)
+    rate = spell_end_rate(availability, gang_size)
     if rate == 0:
         raise InputError(f"interval: no spell of spot ends in {availability.name}: no rate "
                          "to choose an interval for (give one)")
@@ -157,16 +157,16 @@ def auto_interval(availability: Availability, checkpoint: float | str, nodes: in
 
 
 def resolve_interval(availability: Availability, interval: float | str | None,
-                     checkpoint: float | str, nodes: int = 1) -> float | str | None:
+                     checkpoint: float | str, gang_size: int = 1) -> float | str | None:
     """``interval`` as given, or :func:`auto_interval` where it is ``'auto'``."""
     if isinstance(interval, str) and interval.strip() == "auto":
-        return auto_interval(availability, checkpoint, nodes)
+        return auto_interval(availability, checkpoint, gang_size)
     return interval
 
 
-def spell_end_rate(availability: Availability, nodes: int = 1) -> float:
+def spell_end_rate(availability: Availability, gang_size: int = 1) -> float:
     """Spells of spot that end (spot followed by none) per hour of spot; 0 if none do."""
-    spot = availability.spot(nodes)
+    spot = availability.spot(gang_size)
     ends = int(np.count_nonzero(spot[:-1] & ~spot[1:]))
     hours = float(np.count_nonzero(spot)) * availability.tick
     return ends / hours if ends else 0.0
@@ -272,7 +272,7 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
 @fill_doc
 def run_policies(availability: Availability, compute: float | str, deadline: float | str,
                  changeover: float | str, discount: float | str, *,
-                 policies: Sequence[str] = POLICIES, start_tick: int = 0, nodes: int = 1,
+                 policies: Sequence[str] = POLICIES, start_tick: int = 0, gang_size: int = 1,
                  billing: str = "tick", interval: float | str | None = None,
                  checkpoint: float | str = 0.0) -> dict[str, Run | None]:
     """Every policy from one start tick of a trace.
@@ -294,7 +294,7 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
         Default: all of :data:`POLICIES`.
     start_tick : int, optional
         The tick the job starts at (default 0).
-    nodes : int, optional
+    gang_size : int, optional
         The gang: spot only in ticks with at least this many instances (default 1).
     billing : {'tick', 'second'}, optional
         [[job_billing]]
@@ -315,12 +315,12 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
         A bad value, an unknown policy, or a start tick outside the trace.
     """
     return _run_policies(availability, compute, deadline, changeover, discount,
-                         policies=policies, start_tick=start_tick, nodes=nodes,
+                         policies=policies, start_tick=start_tick, gang_size=gang_size,
                          billing=billing, interval=interval, checkpoint=checkpoint)
 
 
 def _run_policies(availability, compute, deadline, changeover, discount, *, policies,
-                  start_tick, nodes, billing, interval, checkpoint, known=None,
+                  start_tick, gang_size, billing, interval, checkpoint, known=None,
                   optimum=None) -> dict[str, Run | None]:
     """:func:`run_policies`, the model policy planning with ``known`` when given (the
     fit of the history before ``start_tick``, made already), the omniscient one following
@@ -334,9 +334,9 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
         raise InputError(f"start_tick: must be a whole number from 0 to "
                          f"{len(availability) - 1} (the trace has {len(availability)} "
                          f"ticks), got {start_tick!r}")
-    interval = resolve_interval(availability, interval, checkpoint, nodes)
+    interval = resolve_interval(availability, interval, checkpoint, gang_size)
     checkpoints = _checkpoints(interval, checkpoint)
-    spot = availability.spot(nodes)
+    spot = availability.spot(gang_size)
     runs: dict[str, Run | None] = {}
     for policy in _optimum_last(policies):
         runs[policy] = run_job(job, spot[start_tick:], policy, spot[:start_tick], known=known,
@@ -424,7 +424,7 @@ class Summary:
 def compare_starts(availability: Availability, compute: float | str,
                    deadline: float | str, changeover: float | str,
                    discount: float | str, *, starts: int, seed: int,
-                   policies: Sequence[str] = POLICIES, nodes: int = 1,
+                   policies: Sequence[str] = POLICIES, gang_size: int = 1,
                    billing: str = "tick", interval: float | str | None = None,
                    checkpoint: float | str = 0.0) -> Summary | None:
     """Every policy from ``starts`` start ticks drawn by :func:`start_ticks`.
@@ -433,9 +433,9 @@ def compare_starts(availability: Availability, compute: float | str,
     for the whole trace).  Returns None when no policy can meet the deadline.
     """
     ticks = start_ticks(availability, deadline, starts, seed)
-    interval = resolve_interval(availability, interval, checkpoint, nodes)
+    interval = resolve_interval(availability, interval, checkpoint, gang_size)
     order, fits = range(len(ticks)), [None] * len(ticks)
-    spot = availability.spot(nodes)
+    spot = availability.spot(gang_size)
     if "model" in policies:  # starts whose histories fit alike in turn: one solve each
         fits = [fit_availability(spot[:tick]) for tick in ticks]
         order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
@@ -451,7 +451,7 @@ def compare_starts(availability: Availability, compute: float | str,
     found: dict[int, dict[str, Run | None]] = {}
     for n in order:  # the model policy plans with the fit made for the order
         found[n] = _run_policies(availability, compute, deadline, changeover, discount,
-                                 policies=policies, start_tick=int(ticks[n]), nodes=nodes,
+                                 policies=policies, start_tick=int(ticks[n]), gang_size=gang_size,
                                  billing=billing, interval=interval, checkpoint=checkpoint,
                                  known=fits[n], optimum=optima[n])
         if any(run is None for run in found[n].values()):
