@@ -80,8 +80,8 @@ VERDICTS = {"spot": "spot pays", "on_demand": "use on-demand"}
 class Plan:
     """A checkpointing plan and the spot verdict.  Times in hours, shares as fractions.
 
-    ``preemption_rate`` is the per-node rate; with ``gang_size`` > 1 every interval, waste and
-    break-even figure is for the gang's rate ``nodes * preemption_rate``.
+    ``preemption_rate`` is the per-node rate; with ``gang_size`` > 1 every interval, waste
+    and break-even figure is for the gang's rate ``gang_size * preemption_rate``.
     ``young_interval_h`` and ``daly_interval_h`` are the classic formulas at the blocking
     write C; ``exact_interval_h`` and ``first_order_interval_h`` are the optima of the full
     model (notice and asynchronous writes included), None where no periodic checkpoint

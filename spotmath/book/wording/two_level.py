@@ -115,7 +115,7 @@ def prices_text(prices: dict) -> str:
                      for name, value in prices.items())
 
 
-def two_level_example_table(state: float, nodes: int, fast: float, fast_restart: float,
+def two_level_example_table(state: float, gang_size: int, fast: float, fast_restart: float,
                             durable: float, durable_restart: float) -> Table:
     """The worked example's writes and restarts (hours), and the bandwidth each write
     implies for a state of ``state`` bytes: per node for the fast copy, in all for the
@@ -130,7 +130,7 @@ def two_level_example_table(state: float, nodes: int, fast: float, fast_restart:
     seconds = 3600
     return Table(["copy", "write (assumed)", "bandwidth it implies", "restart (assumed)"], [
         ["fast copy to a partner", duration_text(fast),
-         f"{state / nodes / (fast * seconds) / 1e9:.3g} GB/s a node",
+         f"{state / gang_size / (fast * seconds) / 1e9:.3g} GB/s a node",
          duration_text(fast_restart)],
         ["durable copy to storage", duration_text(durable),
          f"{state / (durable * seconds) / 1e9:.3g} GB/s in all",
