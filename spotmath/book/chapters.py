@@ -91,7 +91,7 @@ def run_chapter(source: Path, output: Path, parameters: dict[str, Any],
     return glued(output)
 
 
-#: How often a chapter's kernel is started when it dies before answering (a port race).
+#: How often a chapter's kernel is started when it dies before answering.
 KERNEL_STARTS = 3
 #: What a kernel started here is told: keep its history in memory, as nbclient tells the
 #: kernels it starts itself (the chapters' code does not belong in the reader's IPython
@@ -133,37 +133,53 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path,
     try:
         papermill.execute_notebook(str(source), str(output), km=kernel, **arguments)
     finally:
-        kernel.shutdown_kernel(now=True)
+        _shut_down(kernel)
 
 
 def _start_kernel(cwd: Path) -> Any:
     """A running ``python3`` kernel in ``cwd`` that has answered.
 
-    jupyter_client picks a kernel's TCP ports before the kernel binds them; a kernel
-    started at the same moment (chapters run side by side) can take one, and the new
-    kernel dies before it answers.  Nothing has run in it then, so it is started again,
-    up to :data:`KERNEL_STARTS` times.  Its clients are asynchronous, as those nbclient
-    makes for a kernel of its own: a blocking one would wait on the kernel's output for
-    ever once the kernel has died, where nbclient's asynchronous wait notices the death.
+    The kernel talks over Unix sockets in a folder of its own (jupyter_client's ``ipc``
+    transport), not over TCP ports: jupyter_client picks free ports before the kernel
+    binds them, and a kernel started at the same moment elsewhere (chapters and nbval
+    run side by side) could take one first.  A kernel that still dies before it answers
+    has run nothing, so it is started again, up to :data:`KERNEL_STARTS` times.  Its
+    clients are asynchronous, as those nbclient makes for a kernel of its own: a
+    blocking one would wait on the kernel's output for ever once the kernel has died,
+    where nbclient's asynchronous wait notices the death.  :func:`_shut_down` stops it
+    and removes its folder.
     """
+    import tempfile
+
     from jupyter_client.manager import KernelManager
 
     for attempt in range(1, KERNEL_STARTS + 1):
-        kernel = KernelManager(kernel_name="python3",
+        folder = tempfile.mkdtemp(prefix="spotmath-kernel-")
+        kernel = KernelManager(kernel_name="python3", transport="ipc",
+                               ip=str(Path(folder) / "socket"),
                                client_class="jupyter_client.asynchronous.AsyncKernelClient")
+        kernel.spotmath_folder = folder
         kernel.start_kernel(cwd=str(cwd), extra_arguments=KERNEL_ARGUMENTS)
         client = _blocking_client(kernel)
         client.start_channels()
         try:
             client.wait_for_ready(timeout=60)
         except RuntimeError:
-            kernel.shutdown_kernel(now=True)
+            _shut_down(kernel)
             if attempt == KERNEL_STARTS:
                 raise
             continue
         finally:
             client.stop_channels()
         return kernel
+
+
+def _shut_down(kernel: Any) -> None:
+    """Stop a kernel of :func:`_start_kernel` and remove the folder of its sockets."""
+    import shutil
+
+    kernel.shutdown_kernel(now=True)
+    shutil.rmtree(kernel.spotmath_folder, ignore_errors=True)
 
 
 def _blocking_client(kernel: Any) -> Any:
@@ -221,12 +237,12 @@ def _serve(jobs: Any, reply: Any) -> int:
             except Exception as error:  # noqa: BLE001 - every failure is the chapter's line
                 code, message = _one_line(error)
                 if not isinstance(error, InputError) and kernel is not None:
-                    kernel.shutdown_kernel(now=True)  # its state is unknown: a fresh one
+                    _shut_down(kernel)  # its state is unknown: a fresh one
                     kernel = None
             reply(RESULT + json.dumps({"code": code, "message": message}))
     finally:
         if kernel is not None:
-            kernel.shutdown_kernel(now=True)
+            _shut_down(kernel)
     return 0
 
 

@@ -331,7 +331,7 @@ def test_a_failing_chapter_leaves_the_earlier_edition_and_no_building_folder(tmp
 
 
 def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
-    """The port race of parallel kernel starts: the kernel dies before it answers, nothing
+    """A kernel that dies before it answers (under load, side by side with others): nothing
     has run in it, so it is shut down and started again (a bounded number of times), for
     a chapter run alone as for a worker; an error of the chapter itself stops at once."""
     import papermill
