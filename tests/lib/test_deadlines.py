@@ -17,6 +17,7 @@ from spotmath.traces import deadlines
 from spotmath.traces.deadlines import (
     POLICIES,
     Availability,
+    checkpoint_optimum,
     compare_starts,
     expected,
     omniscient,
@@ -868,6 +869,12 @@ def test_the_checkpoint_optimum_is_the_brute_force_optimum(
     assert found is not None and expected is not None
     kinds, cost, finish = found
     assert (cost, finish) == pytest.approx(expected, abs=1e-9)
+    with pytest.MonkeyPatch.context() as patch:  # outrun stints dropped at every boundary
+        patch.setattr(checkpoint_optimum, "_PRUNE_LEAST", 0)
+        patch.setattr(checkpoint_optimum, "_PRUNE_GROWTH", 0.0)
+        pruned = checkpoint_optimum.checkpoint_schedule(
+            spot, tick, compute, deadline, changeover, discount, checkpoints, billing)
+    assert pruned[1:] == pytest.approx(expected, abs=1e-9)
     run = run_policy("omniscient", spot, tick, compute, deadline, changeover, discount,
                      billing=billing, interval=interval, checkpoint=write)
     assert (run.cost, run.finish_h) == pytest.approx((cost, finish), abs=1e-9)
@@ -1038,3 +1045,73 @@ def test_summaries_pooled_average_over_every_start():
     for policy in POLICIES:
         assert pooled.row(policy)["cost"] == pytest.approx(
             np.mean([summary.row(policy)["cost"] for summary in summaries]))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_dropping_outrun_stints_keeps_the_checkpoint_optimum(seed, monkeypatch):
+    """The search drops, now and then, the live stints another outruns: dropping them at
+    every boundary finds the same least cost and earliest finish as never dropping any,
+    on Markov traces of a few hundred ticks (spells of many lengths; writes at most the
+    changeover, where the search drops any).  The brute-force test above drops them at
+    every boundary too."""
+    rng = np.random.default_rng(seed)
+    chain = AvailabilityModel(stay_up=rng.uniform(0.8, 0.98), stay_down=rng.uniform(0.5, 0.95),
+                              transitions=0)
+    spot = markov_availability(chain, 400, seed=seed)
+    tick = float(rng.choice([0.1, 0.25, 0.5]))
+    compute = float(rng.uniform(5, 25)) * tick * 4
+    changeover = float(rng.choice([0.0, 0.1, 0.3])) if seed % 3 else 0.2
+    write = float(rng.choice([0.0, 0.5, 1.0])) * changeover
+    checkpoints = deadlines.Checkpoints(float(rng.choice([0.3, 0.7, 1.5, 4.0])), write)
+    deadline = (changeover + compute + write * checkpoints.writes(compute)) * float(
+        rng.uniform(1.05, 1.6))
+    discount = float(rng.choice([0.3, 0.6, 0.9]))
+    billing = ("tick", "second")[seed % 2]
+    arguments = (spot, tick, compute, deadline, changeover, discount, checkpoints, billing)
+    found = {}
+    for name, least in (("never", math.inf), ("always", 0)):
+        monkeypatch.setattr(checkpoint_optimum, "_PRUNE_LEAST", least)
+        monkeypatch.setattr(checkpoint_optimum, "_PRUNE_GROWTH", 0.0)
+        found[name] = checkpoint_optimum.checkpoint_schedule(*arguments)
+    assert found["never"] is not None
+    assert found["always"][1:] == pytest.approx(found["never"][1:], abs=1e-9)
+
+
+@pytest.mark.parametrize("interval, write, changeover, tick", [
+    (0.5, 1 / 60, 0.2, 195 / 3600), (1.5, 0.3, 0.3, 0.25), (0.7, 0.0, 0.1, 0.5),
+    (0.3, 0.1, 0.4, 0.1), (0.25, 0.2, 0.2, 0.3)])
+def test_an_outrun_stint_is_behind_its_outrunner_from_then_on(interval, write, changeover,
+                                                               tick):
+    """What the search's pruning claims, checked against the stint table the simulator
+    checks (``stint_progress``): for every stint dropped, another on the same instance
+    has at least its compute done at every later boundary, costs less by more than a
+    save, and, on spot, keeps at least as much where the spell ends."""
+    from spotmath.traces.deadlines.checkpoint_optimum import _outrun_stints, stint_progress
+
+    rng = np.random.default_rng(7)
+    checkpoints = deadlines.Checkpoints(interval, write)
+    horizon, spot_price, dropped = 80, 0.4, 0
+    done, written = stint_progress(checkpoints, changeover, tick, 2 * horizon)
+    for _ in range(20):
+        n = 200
+        length = rng.integers(0, horizon, n)
+        start = rng.uniform(0, 3, n).round(1)  # many near ties
+        cost = start * 0.9 + rng.uniform(0, 0.6, n) + length * tick
+        on_spot = rng.random(n) < 0.5
+        left = int(rng.integers(1, horizon))  # ticks to the spell's end
+        kept = start + written[length + left]
+        beaten = _outrun_stints(start, cost, length, on_spot, kept, changeover, tick,
+                                checkpoints, spot_price)
+        dropped += beaten.sum()
+        ahead = np.arange(horizon)
+        later = start[:, None] + done[length[:, None] + ahead]  # done at each later boundary
+        for b in np.flatnonzero(beaten):
+            same = on_spot == on_spot[b]
+            margin = (spot_price if on_spot[b] else 1.0) * write
+            steps = left + 1 if on_spot[b] else horizon
+            behind = ((later[:, :steps] >= later[b, :steps] - 1e-12).all(axis=1)
+                      & (cost + margin < cost[b]) & same)
+            if on_spot[b]:
+                behind &= kept >= kept[b] - 1e-12
+            assert behind.any(), (b, start[b], length[b], cost[b])
+    assert dropped > 100  # the check saw the pruning at work

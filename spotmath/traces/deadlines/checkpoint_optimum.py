@@ -26,6 +26,13 @@ then on finishes no later at no more cost (a stint's behaviour does not depend o
 progress it starts from, except that it finishes sooner).  Among the schedules of least
 cost that meet the deadline, the search returns one that finishes first.  It is tested
 against every schedule of small traces run by the simulator (``tests/lib``).
+
+Live stints are compared too, now and then, where a write takes no longer than the
+changeover (every stint then starts with the same dead time): a stint that another on
+the same instance outruns, ahead at every later moment at less cost, and on spot
+keeping as much where the spell ends, is dropped (:func:`_outrun_stints`).  On
+two-month traces most live stints are outrun; without the comparison the search
+carried tens of thousands of them.
 """
 
 from __future__ import annotations
@@ -112,6 +119,92 @@ def _frontier(progress: np.ndarray, cost: np.ndarray) -> np.ndarray:
     if left.size > progress.size // 2:  # the sample thinned little: sort what is left
         return left[_sorted_frontier(progress[left], cost[left])]
     return left[_frontier(progress[left], cost[left])]  # thin again, by a new sample
+
+
+#: How the search paces :func:`_outrun_stints`: when the live stints have grown past this
+#: share of what the last call left, plus :data:`_PRUNE_LEAST`.
+_PRUNE_GROWTH = 1.3
+_PRUNE_LEAST = 64
+#: The shifts :func:`_outrun_stints` tries between a spot stint's trend and what it keeps
+#: when its spell ends, as quantiles of the stints' own.
+_SHIFTS = (0.1, 0.3, 0.5, 0.7, 0.9)
+
+
+def _outrun(low: np.ndarray, high: np.ndarray, cost: np.ndarray, margin: float
+            ) -> np.ndarray:
+    """Which points another outruns: one whose ``low`` is at least this one's ``high``
+    and whose cost plus ``margin`` is below this one's (by more than the tolerance)."""
+    order = np.argsort(low)
+    least = np.append(np.minimum.accumulate(cost[order][::-1])[::-1], np.inf)
+    above = np.searchsorted(low[order], high, side="left")
+    return least[above] + margin < cost - TOLERANCE
+
+
+def _outrun_stints(progress: np.ndarray, cost: np.ndarray, length: np.ndarray,
+                   on_spot: np.ndarray, kept: np.ndarray | None, dead: float, tick: float,
+                   checkpoints: Checkpoints, spot_price: float) -> np.ndarray:
+    """Which live stints another live stint on the same instance outruns, at a boundary.
+
+    Stint A outruns stint B when whatever B does from here A does as well at no more
+    cost.  The stints share one dead time (writes no longer than the changeover), so a
+    stint's compute done is ``f(u)`` at ``u`` hours after its dead time, ``f`` the same
+    for all: ``f(u) = r·u + g(u)`` with ``r = interval / (interval + write)`` and
+    ``0 ≤ g(u) ≤ interval·write / (interval + write)`` (``g(u) = r·|u|`` in the dead
+    time).  From ``low = progress + r·u`` now, a stint's progress at any later time is at
+    least ``low`` plus ``r`` times the time since, and at most ``high`` plus that, with
+    ``high = low + max(interval·write / (interval + write), r·|u| in the dead time)``.  So
+    A, with ``low`` at least B's ``high`` and cost now lower by more than a save (same
+    instance, same price from here on), has at least B's progress at every later
+    moment at less cost: it finishes no later, and ending by choice (idle, or a switch,
+    into the same dead time) it is no worse.  On spot, both lose their unsaved work
+    where the spell ends (the same boundary for all live spot stints): A must also keep
+    as much then (``kept``, progress plus written).  The two conditions on spot are
+    tested as one, on ``min(low, kept + s)`` against ``max(high, kept + s)``, for a few
+    shifts ``s``: each pass drops only outrun stints.  A chain of stints each outrunning
+    the next ends in one that is kept, so the optimum's cost and finish stay.
+
+    Parameters
+    ----------
+    progress, cost : numpy.ndarray
+        Each live stint's progress at its start and its cost so far, hours.
+    length : numpy.ndarray of int
+        Each stint's ticks so far.
+    on_spot : numpy.ndarray of bool
+        Which stints run on spot.
+    kept : numpy.ndarray or None
+        Progress each stint keeps if spot is taken where the current spell ends (read
+        for spot stints; None when there is no spot at this boundary).
+    dead : float
+        The stints' dead time at their start, hours.
+    tick : float
+        Hours.
+    checkpoints : Checkpoints
+        The interval and the write, hours.
+    spot_price : float
+        Spot's price, a share of on-demand's.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        True for each stint another outruns.
+    """
+    interval, write = checkpoints.interval, checkpoints.write
+    rate = interval / (interval + write)
+    u = length * tick - dead
+    low = progress + rate * u
+    high = low + np.maximum(interval * write / (interval + write),
+                            rate * np.maximum(-u, 0.0)) + TOLERANCE
+    beaten = np.zeros(progress.size, dtype=bool)
+    od = np.flatnonzero(~on_spot)
+    beaten[od] = _outrun(low[od], high[od], cost[od], write)
+    sp = np.flatnonzero(on_spot)
+    if sp.size and kept is not None:
+        kept = kept[sp]
+        for shift in np.quantile(low[sp] - kept, _SHIFTS):
+            beaten[sp] |= _outrun(np.minimum(low[sp], kept + shift),
+                                  np.maximum(high[sp], kept + shift), cost[sp],
+                                  spot_price * write)
+    return beaten
 
 
 class _Points:
@@ -206,6 +299,13 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         return (j * tick + changeover + rest <= deadline + TOLERANCE) & (
             least <= limit + TOLERANCE)
 
+    # with writes no longer than the changeover, a saving switch starts the next stint
+    # as any other: one dead time, so the groups by dead time are one, and live stints
+    # can be compared (_outrun_stints).  With longer writes a stint ahead of another
+    # could still start its next stint later (its switch saves, the other's need not),
+    # so none is dropped.
+    same_dead = dead[0] == dead[1]
+    pruned_to = 0
     search.free.add(0, np.zeros(1), np.zeros(1), np.full(1, -1), np.zeros(1, np.int64))
     best: tuple[float, float, int, int] | None = None
     for j in range(ticks):
@@ -223,6 +323,15 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
             cost = cost + price[group] * length * tick
             useful = (length < search.finish_m) & hopeful(j, progress + done, cost) & ~(
                 on_spot & (search.start < (starts[j - 1] if j else 1)))
+            if same_dead and useful.sum() > _PRUNE_GROWTH * pruned_to + _PRUNE_LEAST:
+                # now and then, drop the stints another of the same instance outruns
+                live = np.flatnonzero(useful)
+                kept = (progress[live] + written_after[0, length[live] + ends[j] - j]
+                        if window[j] else None)
+                useful[live] = ~_outrun_stints(progress[live], cost[live], length[live],
+                                               on_spot[live], kept, dead[0], tick,
+                                               checkpoints, spot_price)
+                pruned_to = int(useful.sum())
             if not useful.all():
                 search.keep(useful)
                 progress, cost, parent, length = (
@@ -242,12 +351,13 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
             saved = done > written + TOLERANCE
             cost = cost + np.where(saved, price[group] * write, 0.0)
             progress = progress + done
-            pick = chosen & hopeful(j + 1, progress, cost)
-            search.free.add(j + 1, progress[pick], cost[pick], parent[pick] * 4 + 3,
-                            length[pick])
+            if not window[j]:  # (with spot at j, what no switch beats: below)
+                pick = chosen & hopeful(j + 1, progress, cost)
+                search.free.add(j + 1, progress[pick], cost[pick], parent[pick] * 4 + 3,
+                                length[pick])
             # or switched to the other instance at j, its dead time by the save
             switching = window[j] & hopeful(j, progress, cost)
-            into = np.where(on_spot, 2, 0) + saved
+            into = np.where(on_spot, 2, 0) + (0 if same_dead else saved)
         # the free points at j, each also idle through tick j
         p, c, src, ln = search.free.take(j)
         pick = hopeful(j, p, c)
@@ -270,6 +380,10 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
                 continue
             pp, cc, ss, ll = (np.concatenate(column) for column in zip(*parts))
             pick = _frontier(pp, cc)
+            if progress.size:
+                idled = pick[ss[pick] >= 0]
+                idled = idled[hopeful(j + 1, pp[idled], cc[idled])]
+                search.free.add(j + 1, pp[idled], cc[idled], ss[idled] * 4 + 3, ll[idled])
             if pick.size:
                 new.append((pp[pick], cc[pick], ss[pick], ll[pick],
                             np.full(pick.size, g)))
@@ -298,7 +412,8 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
 
 #: The stints' groups, by the instance and the dead time at the start (0: the
 #: changeover, 1: max(changeover, write) after a saving switch): group g is on spot
-#: for g < 2, and its dead time is g & 1.
+#: for g < 2, and its dead time is g & 1.  Where the two dead times are one (a write no
+#: longer than the changeover), the search starts every stint in group 0 or 2.
 _GROUPS = ((SPOT, 0), (SPOT, 1), (ON_DEMAND, 0), (ON_DEMAND, 1))
 #: Each group's instance, by group.
 _GROUP_KINDS = np.array([kind for kind, _ in _GROUPS])
