@@ -19,7 +19,7 @@ from . import BOOK, ROOT
 from .parameters import check_book_parameters
 
 __all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_ARGUMENTS", "RESULT", "RESET",
-           "chapter_paths", "declared_parameters", "execute", "glued", "run_chapter"]
+           "KeptKernel", "chapter_paths", "declared_parameters", "execute", "glued", "run_chapter"]
 
 if TYPE_CHECKING:
     import nbformat
@@ -213,6 +213,41 @@ def _one_line(error: BaseException) -> tuple[int, str]:
     return 1, f"{type(error).__name__}: {' '.join(str(error).split())}"
 
 
+class KeptKernel:
+    """One kernel kept between chapters, reset before each (:data:`RESET`): a chapter run
+    in it makes the outputs a fresh kernel makes, without a kernel's start and imports.
+
+    Started at the first chapter; after a chapter that fails (but for a parameter
+    refused before anything ran) it is shut down, its state unknown, and the next chapter
+    starts a fresh one.  :meth:`close` shuts it down.
+    """
+
+    def __init__(self) -> None:
+        self.kernel: Any = None
+
+    def run(self, source: Path, output: Path, parameters: dict[str, Any],
+            cwd: Path | None = None) -> dict[str, Any]:
+        """:func:`run_chapter` in the kept kernel."""
+        cwd = cwd or source.parent
+        if self.kernel is not None and not self.kernel.is_alive():
+            self.close()
+        if self.kernel is None:
+            self.kernel = _start_kernel(cwd)
+        try:
+            return run_chapter(source, output, parameters, cwd=cwd, kernel=self.kernel)
+        except InputError:
+            raise
+        except Exception:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Shut the kernel down, if one is running."""
+        if self.kernel is not None:
+            _shut_down(self.kernel)
+            self.kernel = None
+
+
 def _serve(jobs: Any, reply: Any) -> int:
     """``python -m spotmath.book.chapters --serve``: a worker of the executor.
 
@@ -223,26 +258,19 @@ def _serve(jobs: Any, reply: Any) -> int:
     """
     import json
 
-    kernel = None
+    kept = KeptKernel()
     try:
         for line in jobs:
             job = json.loads(line)
-            cwd = Path(job["cwd"])
             code, message = 0, ""
             try:
-                if kernel is None or not kernel.is_alive():
-                    kernel = _start_kernel(cwd)
-                run_chapter(Path(job["source"]), Path(job["output"]), job["parameters"],
-                            cwd=cwd, kernel=kernel)
+                kept.run(Path(job["source"]), Path(job["output"]), job["parameters"],
+                         cwd=Path(job["cwd"]))
             except Exception as error:  # noqa: BLE001 - every failure is the chapter's line
                 code, message = _one_line(error)
-                if not isinstance(error, InputError) and kernel is not None:
-                    _shut_down(kernel)  # its state is unknown: a fresh one
-                    kernel = None
             reply(RESULT + json.dumps({"code": code, "message": message}))
     finally:
-        if kernel is not None:
-            _shut_down(kernel)
+        kept.close()
     return 0
 
 

@@ -19,7 +19,6 @@ import nbformat
 import pytest
 
 from spotmath.book import ROOT
-from spotmath.book.chapters import run_chapter
 from spotmath.book.parameters import BOOK_TABLE, CHAPTER_PARAMETERS, BookParameter
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -309,11 +308,24 @@ MIXTURES = [(chapter, mixture) for chapter in CHAPTER_PARAMETERS
 _NOT_A_NUMBER = re.compile(r"\b(nan|NaN|inf|Infinity)\b|-inf\b")
 
 
-def _run_at(chapter: str, name: str, folder: Path) -> None:
+@pytest.fixture(scope="session")
+def chapter_run():
+    """``chapter_run(source, output, parameters)``: :func:`run_chapter` in one kernel this
+    test worker keeps between chapters and resets before each, as the book's executor
+    does (the outputs a fresh kernel makes; nbval runs each chapter in a fresh kernel
+    against them).  A kernel's start and imports cost more than most chapters compute."""
+    from spotmath.book.chapters import KeptKernel
+
+    kept = KeptKernel()
+    yield kept.run
+    kept.close()
+
+
+def _run_at(chapter: str, name: str, folder: Path, run) -> None:
     """Run ``chapter`` with the parameter set ``name``; fail on an error or a NaN shown."""
     parameters = _values(chapter, name)
     output = folder / f"{chapter}.ipynb"
-    run_chapter(ROOT / "book" / f"{chapter}.ipynb", output, parameters)
+    run(ROOT / "book" / f"{chapter}.ipynb", output, parameters)
     notebook = nbformat.read(output, as_version=4)
     for cell in notebook.cells:
         for out in cell.get("outputs", []):
@@ -328,6 +340,6 @@ def _run_at(chapter: str, name: str, folder: Path) -> None:
 
 
 @pytest.fixture
-def run_at():
+def run_at(chapter_run):
     """``run_at(chapter, set_name, folder)``: the chapter run with one of :data:`SETS`."""
-    return _run_at
+    return functools.partial(_run_at, run=chapter_run)

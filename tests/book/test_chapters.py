@@ -658,11 +658,11 @@ def test_stored_outputs_match_the_defaults(chapter, bamboo, uniform_progress_typ
 
 @pytest.mark.parametrize("label", sorted(PARAMETER_SETS))
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
-def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo,
+def test_papermill_rerun_with_other_parameters(chapter, label, tmp_path, bamboo, chapter_run,
                                                 uniform_progress_typed, two_level_typed):
     declared = declared_parameters(chapter)
     parameters = {k: v for k, v in PARAMETER_SETS[label].items() if k in declared}
-    values = run_chapter(chapter, tmp_path / chapter.name, parameters)
+    values = chapter_run(chapter, tmp_path / chapter.name, parameters)
     compared = assert_matches(values, expected_values(parameters), chapter.stem)
     if chapter.stem == "simulation":
         compared += check_simulation(values, parameters, bamboo)
@@ -816,7 +816,7 @@ def test_nbval_catches_a_changed_stored_number(tmp_path):
     assert "22.5" in result.stdout and "21.90890230020664" in result.stdout
 
 
-def test_real_preemptions_reads_your_own_trace(tmp_path):
+def test_real_preemptions_reads_your_own_trace(tmp_path, chapter_run):
     """A reader's trace in the documented format, by full path: a synthetic Poisson pool."""
     from spotmath.traces import write_trace
     from spotmath.traces.synthetic import synthetic_trace
@@ -824,7 +824,7 @@ def test_real_preemptions_reads_your_own_trace(tmp_path):
     trace = synthetic_trace(preemption_rate=0.5, pool_size=16, hours=150, seed=17)
     path = write_trace(trace, tmp_path / "mine.csv")
     chapter = ROOT / "book" / "real_preemptions.ipynb"
-    values = run_chapter(chapter, tmp_path / "out.ipynb",
+    values = chapter_run(chapter, tmp_path / "out.ipynb",
                          {"trace_files": [str(path)], "pool_gang_sizes": [2, 4]})
     (numbers,) = values["trace_numbers"]
     assert numbers["trace"] == "mine" and numbers["preemptions"] == trace.preemptions
