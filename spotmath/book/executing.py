@@ -93,8 +93,7 @@ NO_MESSAGE = "failed without a message"
 def last_line(text: str) -> str:
     """The last meaningful line of a child's output (its error), without kernel chatter."""
     lines = [line.strip() for line in text.splitlines()
-             if line.strip() and "Kernel is running over TCP" not in line
-             and "Parent appears to have exited" not in line]
+             if line.strip() and "Parent appears to have exited" not in line]
     return lines[-1] if lines else NO_MESSAGE
 
 
