@@ -10,8 +10,16 @@ import csv
 import io
 import json
 import math
+import os
 import subprocess
 from pathlib import Path
+
+# Before NumPy loads: the test workers run side by side, one per core (pytest-xdist), and
+# so do the kernels they start (inheriting this), so each keeps to one linear-algebra
+# thread, as the book's executor gives its workers (spotmath.book.executing.THREAD_VARIABLES;
+# not imported from there, which would load NumPy first).  A variable already set is kept.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
 import numpy as np
 import pytest

@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import nbformat
 
-__all__ = ["ChapterFailed", "Processes", "execute_chapters", "last_line", "with_source_metadata"]
+__all__ = ["ChapterFailed", "Processes", "THREAD_VARIABLES", "execute_chapters", "last_line",
+           "one_thread_each", "with_source_metadata"]
 
 #: ``progress(line, final=True)``: told how far a run got; a line with ``final`` false may
 #: be overwritten by the next.
@@ -54,12 +55,14 @@ class Processes:
         self.running: list[subprocess.Popen] = []
 
     def start(self, command: list[str], cwd: Path, stdin: Any = subprocess.DEVNULL,
-              stdout: Any = None) -> tuple[subprocess.Popen, Any]:
-        """Start ``command`` in ``cwd``; its output (its error output, where ``stdout`` is
-        given) goes to a temporary file."""
+              stdout: Any = None, env: dict[str, str] | None = None
+              ) -> tuple[subprocess.Popen, Any]:
+        """Start ``command`` in ``cwd`` (with ``env``, default this process's environment);
+        its output (its error output, where ``stdout`` is given) goes to a temporary
+        file."""
         output = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
         process = subprocess.Popen(command, cwd=cwd, stdout=stdout or output, stderr=output,
-                                   stdin=stdin, text=True, start_new_session=True)
+                                   stdin=stdin, text=True, start_new_session=True, env=env)
         self.running.append(process)
         return process, output
 
@@ -84,6 +87,28 @@ class Processes:
                 process.kill()
                 process.wait()
         self.running.clear()
+
+
+#: The variables that set how many threads the linear algebra libraries (OpenBLAS, its
+#: OpenMP builds, MKL) start in a process.
+THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def one_thread_each() -> dict[str, str]:
+    """This process's environment, with one linear-algebra thread where none is set.
+
+    The workers run chapters side by side, one per core: a chapter's NumPy and SciPy
+    starting a thread per core on top of that would oversubscribe the cores, and
+    OpenBLAS's threads wait for work by spinning (the cluster chapter ran four times
+    slower so, beside two busy processes on two cores).  A variable the reader has set
+    is kept.
+
+    Examples
+    --------
+    >>> one_thread_each()["OPENBLAS_NUM_THREADS"] in (os.environ.get("OPENBLAS_NUM_THREADS"), "1")
+    True
+    """
+    return {**{name: "1" for name in THREAD_VARIABLES}, **os.environ}
 
 
 #: What :func:`last_line` says of output with nothing meaningful in it.
@@ -198,7 +223,7 @@ class _Worker:
 
         self.process, self.output = processes.start(
             [sys.executable, "-m", "spotmath.book.chapters", "--serve"], cwd,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=one_thread_each())
         self.processes = processes
 
         def listen() -> None:

@@ -165,3 +165,24 @@ def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
         execute_chapters({sources["bad"]: jobs[sources["bad"]]})
     with pytest.raises(ChapterFailed, match="not those of"):
         with_source_metadata(tmp_path / "out-good.ipynb", sources["also_good"])
+
+
+def test_the_executors_chapters_keep_to_one_linear_algebra_thread(tmp_path, monkeypatch):
+    """A worker per core already fills the cores: each chapter's OpenBLAS (and OpenMP, MKL)
+    gets one thread, where the reader has set none; a count the reader set is kept."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from spotmath.book.executing import THREAD_VARIABLES, execute_chapters
+
+    code = f"import os\nprint(' '.join(os.environ.get(n, '-') for n in {THREAD_VARIABLES!r}))"
+    source = tmp_path / "threads.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell(code)], metadata={"kernelspec": {
+        "name": "python3", "display_name": "Python 3", "language": "python"}}), source)
+    output = tmp_path / "out.ipynb"
+    for name in THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    assert execute_chapters({source: (output, {})}) == {}
+    printed = nbformat.read(output, as_version=4).cells[0].outputs[0]["text"]
+    assert printed == "1 3 1\n"
