@@ -368,7 +368,7 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         # stints that start at j: those no other beats, in each group
         new = []
         for g, (kind, saved_first) in enumerate(_GROUPS):
-            if kind == SPOT and not window[j]:
+            if (kind == SPOT and not window[j]) or (saved_first and same_dead):
                 continue
             parts = []
             if progress.size:
