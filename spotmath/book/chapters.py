@@ -18,8 +18,9 @@ from ..inputs import InputError, closest_name
 from . import BOOK, ROOT
 from .parameters import check_book_parameters
 
-__all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_ARGUMENTS", "RESULT", "RESET",
-           "KeptKernel", "chapter_paths", "declared_parameters", "execute", "glued", "run_chapter"]
+__all__ = ["ROOT", "BOOK", "KERNEL_STARTS", "KERNEL_ARGUMENTS", "KERNEL_FOLDER", "RESULT",
+           "RESET", "KeptKernel", "chapter_paths", "declared_parameters", "execute", "glued",
+           "run_chapter"]
 
 if TYPE_CHECKING:
     import nbformat
@@ -97,6 +98,10 @@ KERNEL_STARTS = 3
 #: kernels it starts itself (the chapters' code does not belong in the reader's IPython
 #: history, ~/.ipython, which would grow by the whole book's code at every build).
 KERNEL_ARGUMENTS = ["--HistoryManager.hist_file=:memory:"]
+#: The environment variable naming the folder in which :func:`_start_kernel` makes each
+#: kernel's folder of sockets (the executor's own, which it removes when it is done, even
+#: after a worker was stopped before it could; default: the system's temporary folder).
+KERNEL_FOLDER = "SPOTMATH_KERNEL_FOLDER"
 #: The prefix of a worker's result lines (its other output is the kernel's chatter).
 RESULT = "spotmath-chapter-result "
 #: Run in a worker's kernel before each chapter: what a fresh kernel would have (no names
@@ -149,14 +154,19 @@ def _start_kernel(cwd: Path) -> Any:
     where nbclient's asynchronous wait notices the death.  :func:`_shut_down` stops it
     and removes its folder.
     """
+    import os
     import tempfile
 
     from jupyter_client.manager import KernelManager
 
     for attempt in range(1, KERNEL_STARTS + 1):
-        folder = tempfile.mkdtemp(prefix="spotmath-kernel-")
+        folder = tempfile.mkdtemp(prefix="spotmath-k-",
+                                  dir=os.environ.get(KERNEL_FOLDER) or None)
+        if len(folder) > _SOCKET_PATH - len("/s-65535"):  # a socket's path is short
+            os.rmdir(folder)
+            folder = tempfile.mkdtemp(prefix="spotmath-k-", dir="/tmp")
         kernel = KernelManager(kernel_name="python3", transport="ipc",
-                               ip=str(Path(folder) / "socket"),
+                               ip=str(Path(folder) / "s"),
                                client_class="jupyter_client.asynchronous.AsyncKernelClient")
         kernel.spotmath_folder = folder
         kernel.start_kernel(cwd=str(cwd), extra_arguments=KERNEL_ARGUMENTS)
@@ -172,6 +182,10 @@ def _start_kernel(cwd: Path) -> Any:
         finally:
             client.stop_channels()
         return kernel
+
+
+#: The longest path a Unix socket may have: 103 characters on macOS (107 on Linux).
+_SOCKET_PATH = 103
 
 
 def _shut_down(kernel: Any) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import shutil
 import signal
 import subprocess
 import sys
@@ -155,6 +156,8 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
     ChapterFailed
         Without ``keep_going``, at the first chapter that fails.
     """
+    from .chapters import KERNEL_FOLDER
+
     own = processes is None
     processes = processes or Processes()
     start, done = time.monotonic(), 0
@@ -177,7 +180,9 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
     pending = sorted(jobs, key=lambda path: path.stat().st_size, reverse=True)
     answers: queue.Queue[tuple[_Worker, str | None]] = queue.Queue()
     home = cwd or pending[0].parent
-    idle = [_Worker(processes, answers, home)
+    # the workers' kernels keep their sockets in here, removed at the end whatever happened
+    environment = {**one_thread_each(), KERNEL_FOLDER: tempfile.mkdtemp(prefix="spotmath-")}
+    idle = [_Worker(processes, answers, home, environment)
             for _ in range(min(len(jobs), max(2, os.cpu_count() or 2)))]
     try:
         while pending or running:
@@ -194,7 +199,7 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
             if line is None:  # the worker itself died: its output says why
                 message = worker.stop()
                 if pending:  # a new one for the chapters left
-                    idle.append(_Worker(processes, answers, home))
+                    idle.append(_Worker(processes, answers, home, environment))
             else:
                 result = json.loads(line)
                 message = result["message"] if result["code"] else None
@@ -211,6 +216,7 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
             worker.wait()
         if own:
             processes.stop_all()
+        shutil.rmtree(environment[KERNEL_FOLDER], ignore_errors=True)
     return failed
 
 
@@ -218,12 +224,13 @@ class _Worker:
     """A ``python -m spotmath.book.chapters --serve`` process: chapters are sent to it one
     at a time; each answer (or None when it has died) goes to ``answers``."""
 
-    def __init__(self, processes: Processes, answers: queue.Queue, cwd: Path) -> None:
+    def __init__(self, processes: Processes, answers: queue.Queue, cwd: Path,
+                 environment: dict[str, str]) -> None:
         from .chapters import RESULT
 
         self.process, self.output = processes.start(
             [sys.executable, "-m", "spotmath.book.chapters", "--serve"], cwd,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=one_thread_each())
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=environment)
         self.processes = processes
 
         def listen() -> None:

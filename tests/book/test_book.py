@@ -126,11 +126,14 @@ def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
     assert "bad" in output and "ValueError" in output and "boom" in output, output[-3000:]
 
 
-def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
+def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path, monkeypatch):
     """execute_chapters: with keep_going every chapter runs and each failure is one line
     (a chapter whose kernel dies too: its worker starts a fresh one for the next; and one
     that kills its worker: a new worker takes the rest);
-    without it the first failure raises; an executed copy keeps its source's metadata."""
+    without it the first failure raises; an executed copy keeps its source's metadata.
+    The kernels' sockets go, the killed worker's too."""
+    import tempfile
+
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
 
@@ -151,7 +154,12 @@ def test_the_one_executor_runs_every_chapter_and_names_each_failure(tmp_path):
         cell = new_code_cell(code, metadata={"tags": ["mine"]})
         nbformat.write(new_notebook(cells=[cell], metadata=kernel), sources[name])
     jobs = {path: (tmp_path / f"out-{path.name}", {}) for path in sources.values()}
+    temporary = Path(tempfile.mkdtemp())  # (pytest's own folders are too deep for sockets)
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     failed = execute_chapters(jobs, keep_going=True)
+    assert list(temporary.iterdir()) == []
+    monkeypatch.undo()
+    temporary.rmdir()
     assert failed == {sources["bad"]: "chapter bad failed: ValueError: boom",
                       sources["dies"]: "chapter dies failed: DeadKernelError: Kernel died",
                       sources["kills"]: "chapter kills failed: its worker was killed (SIGKILL)"}

@@ -400,6 +400,28 @@ def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
     assert len(starts) == 1 == len(ran) == len(stops)
 
 
+def test_a_kernel_under_a_deep_folder_still_starts(tmp_path, monkeypatch):
+    """A Unix socket's path is short (about a hundred characters): where the folder given
+    for the kernels' sockets is too deep, a kernel keeps them in /tmp instead, and its
+    folder goes when it stops."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from spotmath.book import chapters
+
+    deep = tmp_path / ("d" * 90)
+    deep.mkdir()
+    monkeypatch.setenv(chapters.KERNEL_FOLDER, str(deep))
+    source, output = tmp_path / "tiny.ipynb", tmp_path / "out.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("print(6 * 7)")], metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
+        source)
+    before = set(Path("/tmp").glob("spotmath-k-*"))
+    chapters.execute(source, output, {}, cwd=tmp_path)
+    assert nbformat.read(output, as_version=4).cells[0].outputs[0]["text"] == "42\n"
+    assert list(deep.iterdir()) == [] and set(Path("/tmp").glob("spotmath-k-*")) == before
+
+
 def test_a_chapter_leaves_the_readers_ipython_history_alone(tmp_path, monkeypatch):
     """The chapters' kernels keep their history in memory, as nbclient's own do: running
     the book must not add its code to the reader's IPython history (a chapter run alone
