@@ -163,7 +163,7 @@ def _start_kernel(cwd: Path) -> Any:
         folder = tempfile.mkdtemp(prefix="spotmath-k-",
                                   dir=os.environ.get(KERNEL_FOLDER) or None)
         if len(folder) > _SOCKET_PATH - len("/s-65535"):  # a socket's path is short
-            os.rmdir(folder)
+            os.rmdir(folder)  # safe: the empty folder mkdtemp made just now
             folder = tempfile.mkdtemp(prefix="spotmath-k-", dir="/tmp")
         kernel = KernelManager(kernel_name="python3", transport="ipc",
                                ip=str(Path(folder) / "s"),
@@ -193,7 +193,7 @@ def _shut_down(kernel: Any) -> None:
     import shutil
 
     kernel.shutdown_kernel(now=True)
-    shutil.rmtree(kernel.spotmath_folder, ignore_errors=True)
+    shutil.rmtree(kernel.spotmath_folder, ignore_errors=True)  # safe: _start_kernel's mkdtemp
 
 
 def _blocking_client(kernel: Any) -> Any:

@@ -182,9 +182,10 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
     home = cwd or pending[0].parent
     # the workers' kernels keep their sockets in here, removed at the end whatever happened
     environment = {**one_thread_each(), KERNEL_FOLDER: tempfile.mkdtemp(prefix="spotmath-")}
-    idle = [_Worker(processes, answers, home, environment)
-            for _ in range(min(len(jobs), max(2, os.cpu_count() or 2)))]
+    idle: list[_Worker] = []
     try:
+        idle += [_Worker(processes, answers, home, environment)
+                 for _ in range(min(len(jobs), max(2, os.cpu_count() or 2)))]
         while pending or running:
             while pending and idle:
                 worker, path = idle.pop(), pending.pop(0)
@@ -216,6 +217,7 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
             worker.wait()
         if own:
             processes.stop_all()
+        # safe: the mkdtemp folder made above, holding only the kernels' socket folders
         shutil.rmtree(environment[KERNEL_FOLDER], ignore_errors=True)
     return failed
 
