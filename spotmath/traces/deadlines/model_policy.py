@@ -202,17 +202,17 @@ class _Solved:
         work = min(math.ceil(work_left / self.grid - 1e-9), self.action.shape[1] - 1)
         if work <= 0:
             return ON_DEMAND
-        return int(self.action[left, work, state, int(available)])
+        return int(self.action[left, work, int(available), state])
 
 
 @dataclass(frozen=True)
 class ModelPolicy(_Solved):
     """The solved decision problem: the action for every state.
 
-    ``action[left, work, state, available]``: 0 idle, 1 spot, 2 on-demand, with ``left``
-    ticks before the deadline, ``work`` grid steps of compute left, ``state`` the job's
-    state (0 idle, then spot and on-demand each by ticks into the stint, capped where the
-    changeover is over) and ``available`` 1 when the coming tick has spot.  Only states a
+    ``action[left, work, available, state]``: 0 idle, 1 spot, 2 on-demand, with ``left``
+    ticks before the deadline, ``work`` grid steps of compute left, ``available`` 1 when
+    the coming tick has spot and ``state`` the job's state (0 idle, then spot and
+    on-demand each by ticks into the stint, capped where the changeover is over).  Only states a
     job that starts idle with all its compute left can reach are solved (the others say
     on-demand).  ``expected_cost[left, work, available]`` is the least expected cost from
     an idle job, in ticks of on-demand (:meth:`expected` gives hours).
@@ -242,15 +242,14 @@ def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray
             + ((1 - chance) * if_not if chance < 1 else 0.0))
 
 
-def _mixed_both(up: tuple[float, float], if_spot: np.ndarray, if_not: np.ndarray
-                ) -> np.ndarray:
+def _mixed_both(up: np.ndarray, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
     """:func:`_mixed` for a tick without and with spot now (``up``: the chances of spot
-    next), along a new last axis."""
-    if 0 < min(up) and max(up) < 1:  # both outcomes possible: one expression
-        mixed = if_spot[..., None] * np.array(up)
-        mixed += if_not[..., None] * (1 - np.array(up))
+    next), along a new middle axis: (compute left, spot now, state)."""
+    if 0 < up.min() and up.max() < 1:  # both outcomes possible: one expression
+        mixed = if_spot[:, None, :] * up[:, None]
+        mixed += if_not[:, None, :] * (1 - up)[:, None]
         return mixed
-    return np.stack([_mixed(chance, if_spot, if_not) for chance in up], axis=-1)
+    return np.stack([_mixed(chance, if_spot, if_not) for chance in up], axis=1)
 
 
 def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, int]:
@@ -266,17 +265,18 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
     """Backward induction over the ticks left, the one loop of both programmes.
 
     ``totals(lo, hi, value)`` yields each action with its expected cost from now, an array
-    (compute left, state, spot now) over the compute left ``lo … hi`` (grid steps, the
+    (compute left, spot now, state) over the compute left ``lo … hi`` (grid steps, the
     band :func:`_band`), given ``value``, the least expected cost of every (compute left,
-    state, spot now) one tick later (C-ordered).  The least is kept, a tie going to the action
+    spot now, state) one tick later (C-ordered; the states last, so that each array
+    operation runs along them).  The least is kept, a tie going to the action
     yielded first.  Returns the action and the expected cost from an idle job for every
     (ticks left, compute left, ...): on-demand and infinity outside the band.
     """
-    shape = (work_steps + 1, states, 2)
+    shape = (work_steps + 1, 2, states)
     value, earlier = np.full(shape, math.inf), np.full(shape, math.inf)
     value[0] = earlier[0] = 0.0  # none left: nothing more to pay
     shifted, better = np.empty(shape), np.empty(shape, dtype=bool)
-    action = np.full((ticks + 1, work_steps + 1, states, 2), ON_DEMAND, dtype=np.int8)
+    action = np.full((ticks + 1, work_steps + 1, 2, states), ON_DEMAND, dtype=np.int8)
     expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
     expected[:, 0] = 0.0
     for left in range(1, ticks + 1):
@@ -293,11 +293,11 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
             else:
                 np.subtract(best, 1e-12, out=tolerance)
                 np.less(total, tolerance, out=improves)
-                np.copyto(best, total, where=improves)
-            np.copyto(choice, act, where=improves)
+                np.putmask(best, improves, total)  # (copyto's where= is slower)
+            np.putmask(choice, improves, act)
         earlier[1:lo] = math.inf
         earlier[hi + 1:] = math.inf
-        expected[left, lo:hi + 1] = best[:, 0, :]
+        expected[left, lo:hi + 1] = best[:, :, 0]
         value, earlier = earlier, value
     return action, expected
 
@@ -313,7 +313,7 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
     age = np.array([0] + list(range(ages + 1)) * 2)
     price = np.array([0.0, 1 - discount, 1.0])
     # P(next tick has spot | this one has), for this tick without and with spot
-    up = (1 - stay_down, stay_up)
+    up = np.array([1 - stay_down, stay_up])
     moves = []  # per action: compute made, the state after, and the tick's price
     for act in (IDLE, SPOT, ON_DEMAND):
         if act == IDLE:
@@ -342,7 +342,7 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
             finished = work <= made[None, :]
             end = (cost * (per_tick - made[None, :] + work) / per_tick
                    if second_billing else np.full(finished.shape, cost))
-        prepared.append(((rest * states + after) * 2 + 1, (rest * states + lost) * 2,
+        prepared.append(((rest * 2 + 1) * states + after, rest * 2 * states + lost,
                          cost, finished, end, spread.ravel()))
 
     def totals(lo, hi, value):
@@ -352,10 +352,10 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
             total = _mixed_both(up, flat.take(spot_at[band]), flat.take(gone_at[band]))
             total += cost
             if second_billing and finished is not None:  # the last tick, billed in part
-                total = np.where(finished[band, :, None], end[band, :, None], total)
-            total = total[:, spread]                                  # every state
+                total = np.where(finished[band, None, :], end[band, None, :], total)
+            total = total.take(spread, axis=2)                        # every state
             if act == SPOT:
-                total[:, :, 0] = math.inf                            # no spot this tick
+                total[:, 0, :] = math.inf                            # no spot this tick
             yield act, total
 
     action, expected = _induction(ticks, work_steps, states, per_tick, totals)
@@ -431,8 +431,8 @@ class CheckpointModelPolicy(_Solved):
     rounded to it (``saved_dead`` is max(changeover, write), the dead time after a switch
     that saved), a stint's state is its dead time left or, once that is over, its
     *phase*: the compute since its last completed write (0 … interval − 1 steps), then
-    the write under way (interval … interval + write − 1).  ``action[left, work, state,
-    available]`` as :class:`ModelPolicy`'s, with ``state`` 0 idle, then for spot and for
+    the write under way (interval … interval + write − 1).  ``action[left, work, available,
+    state]`` as :class:`ModelPolicy`'s, with ``state`` 0 idle, then for spot and for
     on-demand each dead time left (1 … ``saved_dead``) and each phase.
     ``expected_cost[left, work, available]`` is the least expected cost from an idle job
     with everything written, in ticks of on-demand.
@@ -515,7 +515,7 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
     index = {state: i for i, state in enumerate(states)}
     price = np.array([0.0, 1 - discount, 1.0])
     save = price[kind] * write / per_tick * (unsaved > 0)   # leaving a stint: its save
-    up = (1 - stay_down, stay_up)
+    up = np.array([1 - stay_down, stay_up])
     moves = []  # per action: the stint's start state, and the cost of getting there
     for act in (IDLE, SPOT, ON_DEMAND):
         start = np.zeros(count, dtype=int)
@@ -543,16 +543,16 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
         starts, of = np.unique(start, return_inverse=True)
         finished = end = None
         if act == IDLE:  # everything saved, the same work left, idle next tick
-            spot_at, gone_at, price_now = work * count * 2 + 1, work * count * 2, 0.0
+            spot_at, gone_at, price_now = (work * 2 + 1) * count, work * 2 * count, 0.0
         else:
             done = made[starts][None, :]
             rest = np.maximum(work - done, 0)
             stays = after[starts][None, :]
-            spot_at = (rest * count + stays) * 2 + 1
+            spot_at = (rest * 2 + 1) * count + stays
             if act == SPOT:  # taken at the boundary: back to the last write, idle
-                gone_at = np.minimum(rest + unsaved[stays], work_steps) * count * 2
+                gone_at = np.minimum(rest + unsaved[stays], work_steps) * 2 * count
             else:
-                gone_at = (rest * count + stays) * 2
+                gone_at = rest * 2 * count + stays
             price_now = price[act]
             finished = work <= done
             if second_billing:  # billed to the step at which the last compute ends
@@ -570,10 +570,12 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
             core = _mixed_both(up, flat.take(spot_at[band]), flat.take(gone_at[band]))
             core += price_now
             if finished is not None:
-                core = np.where(finished[band, :, None], end[band, :, None], core)
+                core = np.where(finished[band, None, :], end[band, None, :], core)
             if act == SPOT:
-                core[:, :, 0] = math.inf  # no spot this tick
-            yield act, core[:, of, :] + extra[None, :, None]
+                core[:, 0, :] = math.inf  # no spot this tick
+            total = core.take(of, axis=2)  # every state
+            total += extra
+            yield act, total
 
     action, expected = _induction(ticks, work_steps, count, per_tick, totals)
     return CheckpointModelPolicy(action=action, expected_cost=expected, grid=1.0,
