@@ -72,7 +72,7 @@ def server(built_book):
     httpd.shutdown()
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def requests_seen():
     """The (path, status) of every request the book's server answered so far (clearable)."""
     return _Handler.requests
@@ -91,7 +91,7 @@ def _chromium(url: str, tmp: Path, *extra: str) -> str:
     return result.stdout
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def chromium_binary():
     """The Chromium program; skipped, saying why, where it is not installed."""
     if CHROMIUM is None:
@@ -99,7 +99,7 @@ def chromium_binary():
     return CHROMIUM
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def toc_files() -> list[str]:
     """Every file named in _toc.yml, in reading order."""
     import yaml
@@ -118,13 +118,13 @@ def toc_files() -> list[str]:
     return files
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def chromium(chromium_binary):
     """``chromium(url, profile_folder, *flags)``: skipped, saying why, without Chromium."""
     return _chromium
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def run_harness(server, built_book, chromium):
     """``run_harness(tmp_path, name, page, *flags)``: serve ``page`` beside the built book
     (``_browser/NAME.html``), open it in Chromium and return the JSON it writes into
