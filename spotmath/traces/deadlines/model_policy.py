@@ -242,14 +242,20 @@ def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray
             + ((1 - chance) * if_not if chance < 1 else 0.0))
 
 
-def _mixed_both(up: np.ndarray, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
-    """:func:`_mixed` for a tick without and with spot now (``up``: the chances of spot
-    next), along a new middle axis: (compute left, spot now, state)."""
-    if 0 < up.min() and up.max() < 1:  # both outcomes possible: one expression
-        mixed = if_spot[:, None, :] * up[:, None]
-        mixed += if_not[:, None, :] * (1 - up)[:, None]
+def _mixer(up: tuple[float, float]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``mixed(if_spot, if_not)``: :func:`_mixed` for a tick without and with spot now
+    (``up``: the chances of spot next), along a new middle axis (compute left, spot now,
+    state)."""
+    if 0 < min(up) and max(up) < 1:  # both outcomes possible: one expression
+        spot, gone = np.array(up)[:, None], (1 - np.array(up))[:, None]
+
+        def mixed(if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
+            total = if_spot[:, None, :] * spot
+            total += if_not[:, None, :] * gone
+            return total
         return mixed
-    return np.stack([_mixed(chance, if_spot, if_not) for chance in up], axis=1)
+    return lambda if_spot, if_not: np.stack(
+        [_mixed(chance, if_spot, if_not) for chance in up], axis=1)
 
 
 def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, int]:
@@ -313,7 +319,7 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
     age = np.array([0] + list(range(ages + 1)) * 2)
     price = np.array([0.0, 1 - discount, 1.0])
     # P(next tick has spot | this one has), for this tick without and with spot
-    up = np.array([1 - stay_down, stay_up])
+    mixed = _mixer((1 - stay_down, stay_up))
     moves = []  # per action: compute made, the state after, and the tick's price
     for act in (IDLE, SPOT, ON_DEMAND):
         if act == IDLE:
@@ -349,7 +355,7 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         # with no compute left the next tick reads value[0], which is 0: nothing to pay
         flat, band = value.ravel(), slice(lo, hi + 1)
         for act, (spot_at, gone_at, cost, finished, end, spread) in enumerate(prepared):
-            total = _mixed_both(up, flat.take(spot_at[band]), flat.take(gone_at[band]))
+            total = mixed(flat.take(spot_at[band]), flat.take(gone_at[band]))
             total += cost
             if second_billing and finished is not None:  # the last tick, billed in part
                 total = np.where(finished[band, None, :], end[band, None, :], total)
@@ -515,7 +521,7 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
     index = {state: i for i, state in enumerate(states)}
     price = np.array([0.0, 1 - discount, 1.0])
     save = price[kind] * write / per_tick * (unsaved > 0)   # leaving a stint: its save
-    up = np.array([1 - stay_down, stay_up])
+    mixed = _mixer((1 - stay_down, stay_up))
     moves = []  # per action: the stint's start state, and the cost of getting there
     for act in (IDLE, SPOT, ON_DEMAND):
         start = np.zeros(count, dtype=int)
@@ -567,7 +573,7 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
         flat, band = value.ravel(), slice(lo, hi + 1)
         for act, (spot_at, gone_at, price_now, finished, end, of, extra) in enumerate(
                 prepared):
-            core = _mixed_both(up, flat.take(spot_at[band]), flat.take(gone_at[band]))
+            core = mixed(flat.take(spot_at[band]), flat.take(gone_at[band]))
             core += price_now
             if finished is not None:
                 core = np.where(finished[band, None, :], end[band, None, :], core)
