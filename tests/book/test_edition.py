@@ -243,8 +243,9 @@ def test_an_edition_inside_the_checkout_is_left_alone_by_git_ruff_and_pytest(tmp
 
 
 # -- a failed build changes nothing ---------------------------------------------------------
-def small_book(root: Path, raises: bool) -> Path:
-    """A checkout of one chapter (with the book's configuration) that may raise."""
+def small_book(root: Path, raises: bool, slow: bool = False) -> Path:
+    """A checkout of one chapter (with the book's configuration) that may raise, or take
+    a minute (``slow``)."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
@@ -255,6 +256,7 @@ def small_book(root: Path, raises: bool) -> Path:
     cells = [new_markdown_cell("# Only"),
              new_code_cell("mtbf_hours: float = 4.0  # mean time between preemptions"),
              new_code_cell("raise ValueError('boom: this chapter is broken')" if raises
+                           else "import time\ntime.sleep(60)" if slow
                            else "print(mtbf_hours)")]
     cells[1].metadata["tags"] = ["parameters"]
     nbformat.write(new_notebook(cells=cells, metadata={"kernelspec": {
@@ -465,13 +467,21 @@ def stop_when(process: subprocess.Popen, text: str, sig: int, timeout: float = 6
     return seen
 
 
-def test_your_own_edition_end_to_end(tmp_path, documentation):
+#: ``python -c _FROM_BOOK BOOK ARGUMENTS...``: the command line with its editions built
+#: from the book at BOOK.
+_FROM_BOOK = ("import functools, pathlib, sys; from spotmath.book import edition; "
+              "edition.make_edition = functools.partial(edition.make_edition, "
+              "root=pathlib.Path(sys.argv.pop(1))); from spotmath.cli import main; "
+              "sys.exit(main())")
+
+
+def test_your_own_edition_end_to_end(tmp_path, tmp_path_factory, documentation):
     """The README's command and parameters file, as shown (a relative --out, run from
     another folder): every chapter rerun with MTBF 2 h from the YAML file plus -p, built
-    into OUT; then a rebuild with --force (and the fewest starts and jobs) stopped by
-    SIGTERM in the HTML step, and one stopped by Ctrl-C among the chapters: each says so
-    in one line, exits 143 or 130, leaves the edition as it was, no building folder and
-    no kernel."""
+    into OUT; then rebuilds with --force (of a one-chapter book, so that the HTML step
+    comes at once) stopped by SIGTERM in the HTML step and by Ctrl-C among the chapters:
+    each says so in one line, exits 143 or 130, leaves the edition as it was, no building
+    folder and no kernel."""
     shown = documentation.documented("spotmath book ").line
     assert shown == "spotmath book --params my.yaml -p restart_minutes 5 --out my-edition"
     (tmp_path / "my.yaml").write_text(documentation.example_parameters())
@@ -506,13 +516,16 @@ def test_your_own_edition_end_to_end(tmp_path, documentation):
     edition_before = tree(out)
     again = run("book", "--out", str(out), "--force", "-p", "jobs", "0")
     assert again[0] == 2 and "jobs: must be a whole number from 100 to 20000" in again[2]
-    # stopped: in the HTML step by SIGTERM, among the chapters by Ctrl-C (SIGINT); the
-    # fewest starts and jobs the chapters take, to reach the HTML step sooner
-    quicker = ["--force", "-p", "deadline_starts", "10", "-p", "jobs", "100"]
-    for sig, when, code in ((signal.SIGTERM, "building the HTML book", 143),
-                            (signal.SIGINT, "(running: ", 130)):
-        process = subprocess.Popen(command + quicker, cwd=tmp_path, text=True,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # stopped: in the HTML step by SIGTERM, among the chapters by Ctrl-C (SIGINT): the same
+    # command in a process of its own, its edition built from a book of one chapter (the
+    # HTML step comes at once), a slow one for Ctrl-C
+    for sig, when, code, slow in ((signal.SIGTERM, "building the HTML book", 143, False),
+                                  (signal.SIGINT, "(running: ", 130, True)):
+        book = small_book(tmp_path_factory.mktemp("one-chapter"), raises=False, slow=slow)
+        process = subprocess.Popen(
+            [sys.executable, "-c", _FROM_BOOK, str(book), "book", "-p", "mtbf_hours", "3",
+             "--out", "my-edition", "--force"],
+            cwd=tmp_path, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         stop_when(process, when, sig)
         _, stderr = process.communicate(timeout=120)
         assert process.returncode == code, stderr
