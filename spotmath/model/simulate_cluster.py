@@ -230,8 +230,11 @@ class _Pool:
             # the next arrival is handled at once while it comes before every queued
             # event (as the queue would give it: a tie goes to the event queued first)
             while at < end:
-                self.arrival(at)
-                at += float(gap(mean_gap))
+                if self.in_service >= self.top:  # full: turned away until the next event
+                    at = self.turned_away_until(at, events[0][0] if events else math.inf)
+                else:
+                    self.arrival(at)
+                    at += float(gap(mean_gap))
                 if events and events[0][0] <= at:
                     self.push(at, "arrival")
                     break
@@ -258,6 +261,26 @@ class _Pool:
         if at >= self.warm:
             self.delays.append(delay)
         self.push(at + self.holding(), "departure")
+
+    def turned_away_until(self, at: float, event: float) -> float:
+        """Arrivals from ``at`` while every request's place is taken: each is turned away,
+        and nothing else changes, until one comes at or after the next queued ``event`` or
+        the end; that one's time.  The gaps are drawn in blocks, and the generator left
+        where drawing them one by one would leave it (the same run, arrival for arrival,
+        in far less time where a pool stays full for many arrivals)."""
+        rng, mean_gap, block = self.rng, 1 / self.pool.hp_rate, 64
+        while True:
+            state = rng.bit_generator.state
+            times = np.add.accumulate(np.concatenate(([at], rng.exponential(mean_gap, block))))
+            past = np.flatnonzero((times[1:] >= event) | (times[1:] >= self.end))
+            handled = block if past.size == 0 else int(past[0]) + 1
+            self.turned_away += int(np.count_nonzero(times[:handled] >= self.warm))
+            if past.size == 0:
+                at, block = float(times[-1]), min(4 * block, 65536)
+                continue
+            rng.bit_generator.state = state  # only the gaps used are drawn
+            rng.exponential(mean_gap, handled)
+            return float(times[handled])
 
     def start_delay(self, at: float) -> float:
         """Hours until g GPUs are free of claims, up gangs and gangs in their grace (this

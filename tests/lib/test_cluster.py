@@ -178,6 +178,36 @@ def test_most_recently_admitted_first_makes_the_young_gang_the_victim():
     assert cv["recent"] > cv["random"] + 0.1
 
 
+@pytest.mark.parametrize("hold, grace, interval", [("exponential", 0.0, None),
+                                                   ("lognormal", 0.3, 0.5),
+                                                   ("deterministic", 0.0, 0.25)])
+def test_a_full_pool_turns_arrivals_away_as_one_by_one(monkeypatch, hold, grace, interval):
+    """Where every request's place is taken the simulator draws the arrivals' gaps in
+    blocks: the same run, to the last number and event, as turning them away one by one
+    (each gap drawn alone, as for an arrival admitted)."""
+    import pickle
+
+    from spotmath.model import simulate_cluster
+
+    def one_by_one(self, at, event):
+        while True:
+            self.turned_away += at >= self.warm
+            at += float(self.rng.exponential(1 / self.pool.hp_rate))
+            if at >= event or at >= self.end:
+                return at
+
+    pool = SharedPool.checked(16, "40/h", "30min", 4)  # 20 requests at once on average, 4 fit
+    kwargs = dict(hours=300, warmup=5, hold=hold, hold_cv=1.5, grace=grace,
+                  interval=interval, checkpoint_cost=0.02, startup=0.1, log=True)
+    for seed in range(3):
+        runs = [simulate_pool(pool, [8, 4], seed=seed, **kwargs)]
+        with monkeypatch.context() as patch:
+            patch.setattr(simulate_cluster._Pool, "turned_away_until", one_by_one)
+            runs.append(simulate_pool(pool, [8, 4], seed=seed, **kwargs))
+        assert runs[0].turned_away > 1000
+        assert pickle.dumps(runs[0]) == pickle.dumps(runs[1])  # every field and event
+
+
 def test_the_simulator_logs_admissions_preemptions_and_writes_in_order():
     pool = SharedPool.checked(16, 2.0, 1.0, 4)
     run = simulate_pool(pool, [8], hours=50, warmup=0, interval=0.25,
