@@ -7,9 +7,11 @@ import functools
 import http.server
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import threading
+import time
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,28 +26,69 @@ from spotmath.book.parameters import BOOK_TABLE, CHAPTER_PARAMETERS, BookParamet
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-@pytest.fixture(scope="session")
-def built_book(tmp_path_factory) -> Path:
-    """The HTML book, built from a clean output folder with warnings as errors.
+class _BookBuild:
+    """The strict build of the HTML book (warnings as errors), once per test run, in the
+    background: under pytest-xdist the workers share the run's temporary folder, and the
+    first to take the lock starts the build, which writes its exit status when it ends;
+    every worker goes on with its other tests meanwhile and waits only where one needs
+    the book."""
 
-    Built once per test run: under pytest-xdist the workers share the run's temporary
-    folder, and the first to take the lock builds while the others wait for it.
-    """
+    def __init__(self, shared: Path):
+        self.shared, self.out = shared, shared / "built-book"
+        self.log, self.status = shared / "built-book.log", shared / "built-book.status"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with open(self.shared / "built-book.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            started = self.shared / "built-book.started"
+            if started.exists():
+                return
+            started.write_text("started\n")
+            build = shlex.join([shutil.which("jupyter-book") or "jupyter-book", "build",
+                                str(ROOT), "--path-output", str(self.out), "-W", "-n",
+                                "--keep-going"])
+            status = shlex.quote(str(self.status))
+            # the status is written whole (renamed into place) once the build has ended
+            self.process = subprocess.Popen(
+                ["sh", "-c", f"{build} > {shlex.quote(str(self.log))} 2>&1; "
+                             f"echo $? > {status}.part && mv {status}.part {status}"])
+
+    def wait(self) -> Path:
+        """The built book's HTML folder; fails with the build's output if it failed."""
+        self.start()
+        deadline = time.monotonic() + 1800
+        while not self.status.exists():
+            assert time.monotonic() < deadline, "the book's build took over 30 minutes"
+            time.sleep(0.2)
+        code = int(self.status.read_text())
+        assert code == 0, self.log.read_text()[-8000:]
+        return self.out / "_build" / "html"
+
+    def finish(self) -> None:
+        """This worker's build, if it started one, ended before the worker ends."""
+        if self.process is not None:
+            self.process.wait(timeout=1800)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def book_build(request, tmp_path_factory) -> _BookBuild:
+    """The book's build, started as this worker's first book test begins where any test
+    of the run needs the built book."""
     shared = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         shared = shared.parent  # the folder all workers of this run have in common
-    out, done = shared / "built-book", shared / "built-book.ok"
-    with open(shared / "built-book.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            shutil.rmtree(out, ignore_errors=True)
-            result = subprocess.run(
-                [shutil.which("jupyter-book") or "jupyter-book", "build", str(ROOT),
-                 "--path-output", str(out), "-W", "-n", "--keep-going"],
-                capture_output=True, text=True, timeout=1800)
-            assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-4000:]
-            done.write_text("built\n")
-    return out / "_build" / "html"
+    build = _BookBuild(shared)
+    if any("built_book" in getattr(item, "fixturenames", ()) for item in request.session.items):
+        build.start()
+    yield build
+    build.finish()
+
+
+@pytest.fixture(scope="session")
+def built_book(book_build) -> Path:
+    """The HTML book, built from a clean output folder with warnings as errors."""
+    return book_build.wait()
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):

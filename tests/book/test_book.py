@@ -1,99 +1,13 @@
 """The book builds with warnings as errors (the `built_book` fixture, in conftest.py), and
-every chapter in the toc has its page."""
+every chapter in the toc has its page; the executor the build uses runs every chapter and
+names each failure.  The tests that need no built book come first: the build runs in the
+background meanwhile."""
 
 from pathlib import Path
 
 import pytest
 
 from spotmath.book import ROOT
-
-
-def test_every_chapter_has_a_page(built_book, toc_files):
-    for name in toc_files:
-        assert (built_book / f"{name}.html").is_file(), name
-    assert (built_book / "index.html").is_file()
-
-
-def test_equation_anchors_exist(built_book):
-    """Each label on the How-to-cite page is an anchor `equation-LABEL` in the HTML."""
-    import re
-
-    cite = (ROOT / "book" / "cite.md").read_text()
-    html = "".join(path.read_text() for path in (built_book / "book").glob("*.html"))
-    for label in set(re.findall(r"`(eq-[\w-]+)`", cite)):
-        assert f'id="equation-{label}"' in html, label
-
-
-def test_bibliography_and_glossary_pages(built_book):
-    references = (built_book / "book" / "references.html").read_text()
-    for author in ("Young", "Daly", "Bougeret"):
-        assert author in references
-    glossary = (built_book / "book" / "glossary.html").read_text()
-    assert 'id="term-T"' in glossary and 'id="term-R"' in glossary
-
-
-def test_no_shown_code_or_output_line_is_wider_than_the_column(built_book):
-    """Every line in a page's code and text output blocks fits in 80 characters, so the
-    book's content column never scrolls sideways."""
-    import html
-    import re
-
-    wide = []
-    for page in sorted((built_book / "book").glob("*.html")):
-        text = page.read_text()
-        for block in re.findall(r"<pre[^>]*>(.*?)</pre>", text, flags=re.S):
-            plain = html.unescape(re.sub(r"<[^>]+>", "", block))
-            wide += [(page.name, line) for line in plain.splitlines() if len(line) > 80]
-    assert not wide, wide
-
-
-def test_setup_cells_are_not_shown(built_book):
-    """Imports and parameter checks are removed from the pages (the parameters stay)."""
-    for page in sorted((built_book / "book").glob("*.html")):
-        text = page.read_text()
-        assert "check_book_parameters" not in text, page.name
-        assert "import spotmath as sm" not in text, page.name
-
-
-#: Pages that are not chapters: the introduction opens the book, the rest are reference.
-_NOT_CHAPTERS = {"book/intro", "book/glossary", "book/cite", "book/references"}
-
-
-def test_each_chapter_opens_with_an_overview_and_its_prerequisites(built_book, toc_files):
-    """Title, a paragraph saying what the chapter answers, then a Prerequisites table of
-    earlier chapters, before the first code."""
-    import re
-
-    order = toc_files
-    for name in order:
-        if name in _NOT_CHAPTERS:
-            continue
-        text = (built_book / f"{name}.html").read_text()
-        body = text[text.index("<h1"):]
-        prerequisites = body.find('id="prerequisites"')
-        assert prerequisites > 0, f"{name}: no Prerequisites section"
-        assert body.find("<p>") < prerequisites, f"{name}: no overview before it"
-        first_code = body.find('class="cell docutils container"')
-        assert first_code == -1 or prerequisites < first_code, name
-        section = body[prerequisites:body.find("</table>", prerequisites)]
-        rows = re.findall(r'href="(\w+)\.html".*?</td>\s*<td[^>]*>\s*(?:<p>)?(\w+)',
-                          section, flags=re.S)
-        assert rows, f"{name}: the prerequisites link no chapter"
-        for target, importance in rows:  # what is necessary comes earlier in the book
-            assert importance in ("Necessary", "Helpful"), (name, importance)
-            if importance == "Necessary":
-                assert f"book/{target}" in order[:order.index(name)], (name, target)
-
-
-def test_every_figure_and_table_is_cited_in_the_prose(built_book):
-    """Each numbered figure and table (`:name: fig-...`, `tbl-...`) has a {numref} link."""
-    import re
-
-    pages = {page.name: page.read_text() for page in (built_book / "book").glob("*.html")}
-    for page, text in pages.items():
-        for label in re.findall(r'<(?:figure|table|div)[^>]*\bid="((?:fig|tbl)-[\w-]+)"', text):
-            assert re.search(rf'href="[^"]*#{label}"><span class="std std-numref">', text), (
-                page, label)
 
 
 def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
@@ -194,3 +108,91 @@ def test_the_executors_chapters_keep_to_one_linear_algebra_thread(tmp_path, monk
     assert execute_chapters({source: (output, {})}) == {}
     printed = nbformat.read(output, as_version=4).cells[0].outputs[0]["text"]
     assert printed == "1 3 1\n"
+
+
+def test_every_chapter_has_a_page(built_book, toc_files):
+    for name in toc_files:
+        assert (built_book / f"{name}.html").is_file(), name
+    assert (built_book / "index.html").is_file()
+
+
+def test_equation_anchors_exist(built_book):
+    """Each label on the How-to-cite page is an anchor `equation-LABEL` in the HTML."""
+    import re
+
+    cite = (ROOT / "book" / "cite.md").read_text()
+    html = "".join(path.read_text() for path in (built_book / "book").glob("*.html"))
+    for label in set(re.findall(r"`(eq-[\w-]+)`", cite)):
+        assert f'id="equation-{label}"' in html, label
+
+
+def test_bibliography_and_glossary_pages(built_book):
+    references = (built_book / "book" / "references.html").read_text()
+    for author in ("Young", "Daly", "Bougeret"):
+        assert author in references
+    glossary = (built_book / "book" / "glossary.html").read_text()
+    assert 'id="term-T"' in glossary and 'id="term-R"' in glossary
+
+
+def test_no_shown_code_or_output_line_is_wider_than_the_column(built_book):
+    """Every line in a page's code and text output blocks fits in 80 characters, so the
+    book's content column never scrolls sideways."""
+    import html
+    import re
+
+    wide = []
+    for page in sorted((built_book / "book").glob("*.html")):
+        text = page.read_text()
+        for block in re.findall(r"<pre[^>]*>(.*?)</pre>", text, flags=re.S):
+            plain = html.unescape(re.sub(r"<[^>]+>", "", block))
+            wide += [(page.name, line) for line in plain.splitlines() if len(line) > 80]
+    assert not wide, wide
+
+
+def test_setup_cells_are_not_shown(built_book):
+    """Imports and parameter checks are removed from the pages (the parameters stay)."""
+    for page in sorted((built_book / "book").glob("*.html")):
+        text = page.read_text()
+        assert "check_book_parameters" not in text, page.name
+        assert "import spotmath as sm" not in text, page.name
+
+
+#: Pages that are not chapters: the introduction opens the book, the rest are reference.
+_NOT_CHAPTERS = {"book/intro", "book/glossary", "book/cite", "book/references"}
+
+
+def test_each_chapter_opens_with_an_overview_and_its_prerequisites(built_book, toc_files):
+    """Title, a paragraph saying what the chapter answers, then a Prerequisites table of
+    earlier chapters, before the first code."""
+    import re
+
+    order = toc_files
+    for name in order:
+        if name in _NOT_CHAPTERS:
+            continue
+        text = (built_book / f"{name}.html").read_text()
+        body = text[text.index("<h1"):]
+        prerequisites = body.find('id="prerequisites"')
+        assert prerequisites > 0, f"{name}: no Prerequisites section"
+        assert body.find("<p>") < prerequisites, f"{name}: no overview before it"
+        first_code = body.find('class="cell docutils container"')
+        assert first_code == -1 or prerequisites < first_code, name
+        section = body[prerequisites:body.find("</table>", prerequisites)]
+        rows = re.findall(r'href="(\w+)\.html".*?</td>\s*<td[^>]*>\s*(?:<p>)?(\w+)',
+                          section, flags=re.S)
+        assert rows, f"{name}: the prerequisites link no chapter"
+        for target, importance in rows:  # what is necessary comes earlier in the book
+            assert importance in ("Necessary", "Helpful"), (name, importance)
+            if importance == "Necessary":
+                assert f"book/{target}" in order[:order.index(name)], (name, target)
+
+
+def test_every_figure_and_table_is_cited_in_the_prose(built_book):
+    """Each numbered figure and table (`:name: fig-...`, `tbl-...`) has a {numref} link."""
+    import re
+
+    pages = {page.name: page.read_text() for page in (built_book / "book").glob("*.html")}
+    for page, text in pages.items():
+        for label in re.findall(r'<(?:figure|table|div)[^>]*\bid="((?:fig|tbl)-[\w-]+)"', text):
+            assert re.search(rf'href="[^"]*#{label}"><span class="std std-numref">', text), (
+                page, label)
