@@ -212,9 +212,9 @@ class ModelPolicy(_Solved):
     ``action[left, work, available, state]``: 0 idle, 1 spot, 2 on-demand, with ``left``
     ticks before the deadline, ``work`` grid steps of compute left, ``available`` 1 when
     the coming tick has spot and ``state`` the job's state (0 idle, then spot and
-    on-demand each by ticks into the stint, capped where the changeover is over).  Only states a
-    job that starts idle with all its compute left can reach are solved (the others say
-    on-demand).  ``expected_cost[left, work, available]`` is the least expected cost from
+    on-demand each by ticks into the stint, capped where the changeover is over).  Only
+    states a job that starts idle with all its compute left can reach are solved (the
+    others say on-demand).  ``expected_cost[left, work, available]`` is the least expected cost from
     an idle job, in ticks of on-demand (:meth:`expected` gives hours).
     """
 
@@ -274,9 +274,9 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
     (compute left, spot now, state) over the compute left ``lo … hi`` (grid steps, the
     band :func:`_band`), given ``value``, the least expected cost of every (compute left,
     spot now, state) one tick later (C-ordered; the states last, so that each array
-    operation runs along them).  The least is kept, a tie going to the action
-    yielded first.  Returns the action and the expected cost from an idle job for every
-    (ticks left, compute left, ...): on-demand and infinity outside the band.
+    operation runs along them).  The least is kept, a tie going to the action yielded
+    first.  Returns the action and the expected cost from an idle job for every (ticks
+    left, compute left, ...): on-demand and infinity outside the band.
     """
     shape = (work_steps + 1, 2, states)
     value, earlier = np.full(shape, math.inf), np.full(shape, math.inf)
