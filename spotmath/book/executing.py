@@ -217,8 +217,8 @@ def execute_chapters(jobs: dict[Path, tuple[Path, dict[str, Any]]],
             worker.wait()
         if own:
             processes.stop_all()
-        # safe: the mkdtemp folder made above, holding only the kernels' socket folders
-        shutil.rmtree(environment[KERNEL_FOLDER], ignore_errors=True)
+        # the folder of the kernels' socket folders, whatever happened
+        shutil.rmtree(environment[KERNEL_FOLDER], ignore_errors=True)  # safe: mkdtemp above
     return failed
 
 

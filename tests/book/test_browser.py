@@ -144,7 +144,7 @@ load();
 
 
 @pytest.fixture(scope="module")
-def pages_seen(server, built_book, tmp_path_factory, toc_files, run_harness, requests_seen):
+def pages_seen(tmp_path_factory, toc_files, run_harness, requests_seen):
     """Every page of the book loaded once in one browser, 1280 x 900, MathJax given its
     time: {"pages": {name: what the page showed}, "chapters": the toc's pages, "requests":
     every (path, status) the server answered meanwhile}."""
