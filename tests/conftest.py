@@ -23,18 +23,27 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np
 import pytest
-from hypothesis import settings
-from scipy import stats
-from scipy.stats import norm
 
 #: The checkout these tests belong to (its data, README and references), wherever spotmath
 #: itself is installed from.
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = ROOT / "book" / "data" / "traces"
 
-# Some examples solve a whole programme or plan (a second or more): no per-example deadline.
-settings.register_profile("spotmath", deadline=None, max_examples=100)
-settings.load_profile("spotmath")
+
+def pytest_configure(config):
+    """Hypothesis's settings for the processes that run tests, before they collect any (a
+    test's ``@settings`` takes what it leaves unset from the profile loaded then).
+
+    Some examples solve a whole programme or plan (a second or more): no per-example
+    deadline.  A pytest-xdist controller runs no test: it starts its workers without
+    importing Hypothesis (nor SciPy's statistics, which the fixtures import when used).
+    """
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        return
+    from hypothesis import settings
+
+    settings.register_profile("spotmath", deadline=None, max_examples=100)
+    settings.load_profile("spotmath")
 
 
 def _run(*args):
@@ -119,6 +128,8 @@ def separates_at_break_even():
 def z_limit():
     """``z_limit(comparisons)``: standard errors allowed when that many comparisons are
     checked at once at a 0.1% chance of a false alarm in all (Bonferroni)."""
+    from scipy.stats import norm
+
     def limit(comparisons: int = 1, false_alarm: float = 0.001) -> float:
         return float(norm.isf(false_alarm / (2 * comparisons)))
 
@@ -239,6 +250,8 @@ class Bamboo:
 
     @staticmethod
     def scipy_weibull(lifetimes, preempted):
+        from scipy import stats
+
         data = stats.CensoredData(uncensored=lifetimes[preempted], right=lifetimes[~preempted])
         shape, _, scale = stats.weibull_min.fit(data, floc=0)
         return shape, scale
