@@ -398,7 +398,10 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         reach = j + finish_m <= np.where(gg < 2, ends[j], ticks)
         finish = j * tick + took
         paid = cc + price[gg] * (finish_m * tick if billing == "tick" else took)
-        for k in np.flatnonzero(reach & (finish <= deadline + TOLERANCE)):
+        # the best's cost only falls: a finish dearer than it by more than the tolerance
+        # can never take its place
+        affordable = paid <= (math.inf if best is None else best[0]) + TOLERANCE
+        for k in np.flatnonzero(reach & (finish <= deadline + TOLERANCE) & affordable):
             key = (float(paid[k]), float(finish[k]))
             if best is None or key[0] < best[0] - TOLERANCE or (
                     key[0] <= best[0] + TOLERANCE and key[1] < best[1] - TOLERANCE):
@@ -420,9 +423,8 @@ _GROUP_KINDS = np.array([kind for kind, _ in _GROUPS])
 
 
 class _Search:
-    """The search's bookkeeping: candidates by boundary, the live stints (in the order of
-    their groups, each group in order of start), and every kept state's parent for the
-    way back."""
+    """The search's bookkeeping: candidates by boundary, the live stints (in the order
+    they started), and every kept state's parent for the way back."""
 
     def __init__(self, ticks: int):
         self.free = _Points(ticks + 1)
@@ -434,17 +436,16 @@ class _Search:
         self.cost = np.zeros(0)
         self.finish_m = np.zeros(0, np.int64)
         self.id = np.zeros(0, np.int64)
-        # every stint: kind, start and parent (a free point as -1 - id, or the stint it
-        # switched from and that stint's length)
-        self.stint_kind: list[int] = []
-        self.stint_start: list[int] = []
-        self.stint_from: list[tuple[int, int]] = []
+        # every stint: group, start and parent (a free point as -1 - id, or the stint it
+        # switched from and that stint's length), a chunk a boundary (joined on the way
+        # back)
+        self.stints: list[tuple[np.ndarray, ...]] = []
+        self.stint_count = 0
         # free points: boundary and parent, coded as 4 id + how (how: 1 idle after a
         # free point, 2 taken from a stint, 3 idle after a stint ended by choice; -1 the
-        # start), and the parent stint's length
-        self.free_at: list[int] = []
-        self.free_parent: list[int] = []
-        self.free_length: list[int] = []
+        # start), and the parent stint's length, a chunk a boundary
+        self.frees: list[tuple[np.ndarray, ...]] = []
+        self.free_count = 0
 
     _COLUMNS = ("group", "start", "progress", "cost", "finish_m", "id")
 
@@ -458,46 +459,46 @@ class _Search:
             setattr(self, name, getattr(self, name)[mask])
 
     def add_free(self, at: int, parent: np.ndarray, length: np.ndarray) -> np.ndarray:
-        first = len(self.free_at)
-        self.free_at.extend([at] * parent.size)
-        self.free_parent.extend(parent.astype(np.int64).tolist())
-        self.free_length.extend(length.astype(np.int64).tolist())
-        return np.arange(first, first + parent.size)
+        """Free points at ``at``; their ids."""
+        first = self.free_count
+        self.free_count += parent.size
+        self.frees.append((np.full(parent.size, at), parent, length))
+        return np.arange(first, self.free_count)
 
     def add_stints(self, group, at, progress, cost, finish_m, source, length
                    ) -> np.ndarray:
-        """Stints starting at ``at``, in the order of their groups; their ids."""
-        first = len(self.stint_kind)
-        ids = np.arange(first, first + progress.size)
-        self.stint_kind.extend(_GROUP_KINDS[group].tolist())
-        self.stint_start.extend([at] * progress.size)
-        self.stint_from.extend(zip(source.astype(np.int64).tolist(),
-                                   length.astype(np.int64).tolist()))
-        added = (group, np.full(progress.size, at), progress, cost, finish_m, ids)
-        # each group's stints stay in order of start: the new after the old
-        order = np.argsort(np.concatenate((self.group, group)), kind="stable")
+        """Stints starting at ``at``; their ids."""
+        first = self.stint_count
+        self.stint_count += progress.size
+        ids = np.arange(first, self.stint_count)
+        starts = np.full(progress.size, at)
+        self.stints.append((group, starts, source, length))
+        added = (group, starts, progress, cost, finish_m, ids)
         for name, values in zip(self._COLUMNS, added):
-            setattr(self, name, np.concatenate((getattr(self, name), values))[order])
+            setattr(self, name, np.concatenate((getattr(self, name), values)))
         return ids
 
     def way_back(self, stint: int, length: int) -> np.ndarray:
         """The schedule that ends with ``stint`` run for ``length`` ticks."""
-        kinds = np.full(self.stint_start[stint] + length, IDLE, dtype=np.int8)
+        group, stint_start, stint_from, from_length = (
+            np.concatenate(column).astype(np.int64).tolist() for column in zip(*self.stints))
+        free_at, free_parent, free_length = (
+            np.concatenate(column).astype(np.int64).tolist() for column in zip(*self.frees))
+        kinds = np.full(stint_start[stint] + length, IDLE, dtype=np.int8)
         while True:
-            start = self.stint_start[stint]
-            kinds[start:start + length] = self.stint_kind[stint]
-            source, source_length = self.stint_from[stint]
-            if source >= 0:  # switched straight from another stint
-                stint, length = source, source_length
+            start = stint_start[stint]
+            kinds[start:start + length] = _GROUP_KINDS[group[stint]]
+            if stint_from[stint] >= 0:  # switched straight from another stint
+                stint, length = stint_from[stint], from_length[stint]
                 continue
-            point = -1 - source
+            point = -1 - stint_from[stint]
             while True:
-                code = self.free_parent[point]
+                code = free_parent[point]
                 if code < 0:  # the start
                     return kinds
-                how, parent, parent_length = code % 4, code // 4, self.free_length[point]
+                how, parent, parent_length = code % 4, code // 4, free_length[point]
                 if how in (1, 3):  # idle through the tick before
-                    kinds[self.free_at[point] - 1] = IDLE
+                    kinds[free_at[point] - 1] = IDLE
                 if how == 1:
                     point = parent
                     continue
