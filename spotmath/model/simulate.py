@@ -351,20 +351,26 @@ def simulate(
     rework, restarts, writes = np.zeros(n_jobs), np.zeros(n_jobs), np.zeros(n_jobs)
     segments = 0
 
+    def first_clock(idx: np.ndarray) -> np.ndarray:
+        return clocks[idx, 0] if clock_count == 1 else clocks[idx].min(axis=1)
+
     def next_preemption(idx: np.ndarray) -> np.ndarray:
-        return np.minimum(clocks[idx].min(axis=1), bulk[idx])
+        clock = first_clock(idx)
+        return np.minimum(clock, bulk[idx]) if bulk_rate > 0 else clock
 
     def preempt(idx: np.ndarray, at: np.ndarray) -> None:
         """Replace what was preempted at time ``at`` in jobs ``idx``."""
         preemptions[idx] += 1
-        by_bulk = bulk[idx] <= clocks[idx].min(axis=1)
-        whole, single = idx[by_bulk], idx[~by_bulk]
-        if whole.size:
-            clocks[whole] = at[by_bulk, None] + node_gaps((whole.size, clock_count))
-            bulk[whole] = at[by_bulk] + bulk_gaps(whole.size)
+        single = idx  # (without pool-wide reclaims, every preemption is a node's)
+        if bulk_rate > 0:
+            by_bulk = bulk[idx] <= first_clock(idx)
+            whole, single, at_whole, at = idx[by_bulk], idx[~by_bulk], at[by_bulk], at[~by_bulk]
+            if whole.size:
+                clocks[whole] = at_whole[:, None] + node_gaps((whole.size, clock_count))
+                bulk[whole] = at_whole + bulk_gaps(whole.size)
         if single.size:
-            node = clocks[single].argmin(axis=1)
-            clocks[single, node] = at[~by_bulk] + node_gaps(single.size)
+            node = 0 if clock_count == 1 else clocks[single].argmin(axis=1)
+            clocks[single, node] = at + node_gaps(single.size)
 
     def restart(idx: np.ndarray) -> None:
         """Restart jobs ``idx`` (just preempted at t[idx])."""
@@ -378,6 +384,10 @@ def simulate(
         while pending.size:
             nxt = next_preemption(pending)
             hit = nxt < t[pending] + R
+            if not hit.any():  # (most often: every restart completes)
+                restarts[pending] += R
+                t[pending] += R
+                return
             ok = pending[~hit]
             restarts[ok] += R
             t[ok] += R
