@@ -801,6 +801,7 @@ def two_level_segment() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     return alpha, beta, kappa.subs(A2, sp.Symbol("A_2"))
 
 
+@cache
 def _two_level_parts() -> tuple[sp.Expr, sp.Expr]:
     """(c, Θ) in A₁, π, A₂: 1/α = 1 + c(e^{λL} − 1) and κ = Θβ/c, both free of L."""
     alpha, beta, kappa = two_level_segment()
