@@ -187,6 +187,47 @@ def test_each_chapter_opens_with_an_overview_and_its_prerequisites(built_book, t
                 assert f"book/{target}" in order[:order.index(name)], (name, target)
 
 
+def test_numbered_references_load_each_page_once():
+    """The environment numbered references are resolved with: each page's doctree loaded
+    once and kept, everything else the environment's own."""
+    from spotmath.book import numbered_references
+
+    loads = []
+
+    class Environment:
+        toc_fignumbers = {"book/waste": {}}
+
+        def get_doctree(self, name):
+            loads.append(name)
+            return object()
+
+    pages = numbered_references._Pages(Environment(), {})
+    first = pages.get_doctree("book/waste")
+    assert pages.get_doctree("book/waste") is first
+    assert pages.get_doctree("book/gangs") is not first
+    assert loads == ["book/waste", "book/gangs"]
+    assert pages.toc_fignumbers == {"book/waste": {}}
+
+
+def test_every_numbered_reference_names_the_number_its_target_shows(built_book):
+    """Each {numref} link reads "Fig. N" or "Table N" where N is the number in the caption
+    of the figure or table it points to (resolved by spotmath.book.numbered_references, each
+    page loaded once; the caption's number is Sphinx's own numbering of the target)."""
+    import re
+
+    pages = {page.name: page.read_text() for page in (built_book / "book").glob("*.html")}
+    links = 0
+    for page, text in pages.items():
+        for target, label, shown in re.findall(
+                r'href="([\w.]*)#([\w-]+)"><span class="std std-numref">([^<]*)</span>', text):
+            where = pages[target or page]
+            at = where.index(f'id="{label}"')
+            caption = re.search(r'<span class="caption-number">([^<]*)</span>', where[at:])
+            assert caption and caption.group(1).strip() == shown, (page, label, shown)
+            links += 1
+    assert links >= 60
+
+
 def test_every_figure_and_table_is_cited_in_the_prose(built_book):
     """Each numbered figure and table (`:name: fig-...`, `tbl-...`) has a {numref} link."""
     import re
