@@ -361,16 +361,17 @@ def simulate(
     def preempt(idx: np.ndarray, at: np.ndarray) -> None:
         """Replace what was preempted at time ``at`` in jobs ``idx``."""
         preemptions[idx] += 1
-        single = idx  # (without pool-wide reclaims, every preemption is a node's)
+        single, at_single = idx, at  # without pool-wide reclaims, each is a node's
         if bulk_rate > 0:
             by_bulk = bulk[idx] <= first_clock(idx)
-            whole, single, at_whole, at = idx[by_bulk], idx[~by_bulk], at[by_bulk], at[~by_bulk]
+            whole, at_whole = idx[by_bulk], at[by_bulk]
+            single, at_single = idx[~by_bulk], at[~by_bulk]
             if whole.size:
                 clocks[whole] = at_whole[:, None] + node_gaps((whole.size, clock_count))
                 bulk[whole] = at_whole + bulk_gaps(whole.size)
         if single.size:
             node = 0 if clock_count == 1 else clocks[single].argmin(axis=1)
-            clocks[single, node] = at + node_gaps(single.size)
+            clocks[single, node] = at_single + node_gaps(single.size)
 
     def restart(idx: np.ndarray) -> None:
         """Restart jobs ``idx`` (just preempted at t[idx])."""
