@@ -343,24 +343,35 @@ def simulate(
     def bulk_gaps(size) -> np.ndarray:
         return rng.exponential(1 / bulk_rate, size) if bulk_rate > 0 else np.full(size, np.inf)
 
+    # The jobs still running, in the order of their index, and their state; a job that
+    # finishes is written to the results and dropped, so every array operation below
+    # runs over the running jobs alone (``everyone``: all of them, without an index).
+    ids = np.arange(n_jobs)
     clocks = node_gaps((n_jobs, clock_count))  # absolute time of each clock's next preemption
     bulk = bulk_gaps(n_jobs)  # absolute time of each job's next bulk reclaim
     t = np.zeros(n_jobs)
     left = np.full(n_jobs, p["work"])
     preemptions = np.zeros(n_jobs, dtype=np.int64)
     rework, restarts, writes = np.zeros(n_jobs), np.zeros(n_jobs), np.zeros(n_jobs)
+    results = {name: np.zeros_like(values) for name, values in (
+        ("wall", t), ("preemptions", preemptions), ("rework", rework),
+        ("restarts", restarts), ("writes", writes))}
     segments = 0
+    everyone = slice(None)
 
-    def first_clock(idx: np.ndarray) -> np.ndarray:
+    def first_clock(idx: np.ndarray | slice) -> np.ndarray:
         return clocks[idx, 0] if clock_count == 1 else clocks[idx].min(axis=1)
 
-    def next_preemption(idx: np.ndarray) -> np.ndarray:
+    def next_preemption(idx: np.ndarray | slice) -> np.ndarray:
+        """A new array (not a view of the clocks, which preempt changes)."""
         clock = first_clock(idx)
-        return np.minimum(clock, bulk[idx]) if bulk_rate > 0 else clock
+        return np.minimum(clock, bulk[idx]) if bulk_rate > 0 else clock.copy()
 
-    def preempt(idx: np.ndarray, at: np.ndarray) -> None:
+    def preempt(idx: np.ndarray | slice, at: np.ndarray) -> None:
         """Replace what was preempted at time ``at`` in jobs ``idx``."""
         preemptions[idx] += 1
+        if idx is everyone and (bulk_rate > 0 or clock_count > 1):
+            idx = np.arange(at.size)  # the cases below pick jobs by index
         single, at_single = idx, at  # without pool-wide reclaims, each is a node's
         if bulk_rate > 0:
             by_bulk = bulk[idx] <= first_clock(idx)
@@ -369,68 +380,76 @@ def simulate(
             if whole.size:
                 clocks[whole] = at_whole[:, None] + node_gaps((whole.size, clock_count))
                 bulk[whole] = at_whole + bulk_gaps(whole.size)
-        if single.size:
+        if at_single.size:
             node = 0 if clock_count == 1 else clocks[single].argmin(axis=1)
-            clocks[single, node] = at_single + node_gaps(single.size)
+            clocks[single, node] = at_single + node_gaps(at_single.size)
 
-    def restart(idx: np.ndarray) -> None:
-        """Restart jobs ``idx`` (just preempted at t[idx])."""
+    def restart() -> None:
+        """Restart every running job (each just preempted at its t)."""
         if not restart_preemptible:  # clocks stand still while restarting
-            clocks[idx] += R
-            bulk[idx] += R
-            restarts[idx] += R
-            t[idx] += R
+            clocks[...] += R
+            bulk[...] += R
+            restarts[...] += R
+            t[...] += R
             return
-        pending = idx
+        # a restart completes in R, or is preempted in turn and starts again from then
+        nxt = next_preemption(everyone)
+        hit = nxt < t + R
+        restarts[...] += np.where(hit, nxt - t, R)
+        t[...] = np.where(hit, nxt, t + R)
+        pending = np.flatnonzero(hit)  # (few: from here on, by index)
         while pending.size:
+            preempt(pending, t[pending])
             nxt = next_preemption(pending)
             hit = nxt < t[pending] + R
-            if not hit.any():  # (most often: every restart completes)
-                restarts[pending] += R
-                t[pending] += R
-                return
-            ok = pending[~hit]
+            ok, again = pending[~hit], pending[hit]
             restarts[ok] += R
             t[ok] += R
-            again = pending[hit]
             restarts[again] += nxt[hit] - t[again]
             t[again] = nxt[hit]
-            preempt(again, nxt[hit])
             pending = again
 
-    active = np.arange(n_jobs)
-    while active.size:
-        P = next_preemption(active)
-        now, todo = t[active], left[active]
-        count = np.ceil(todo / T - _DONE)  # segments to go, the last possibly shorter
-        finish = P >= now + todo + count * C
-        done = active[finish]
-        t[done] += todo[finish] + count[finish] * C
-        writes[done] += count[finish] * C
-        left[done] = 0
-        segments += int(count[finish].sum())
+    while ids.size:
+        P = next_preemption(everyone)
+        count = np.ceil(left / T - _DONE)  # segments to go, the last possibly shorter
+        finish = P >= t + left + count * C
+        if finish.any():
+            done = ids[finish]
+            results["wall"][done] = t[finish] + (left[finish] + count[finish] * C)
+            results["writes"][done] = writes[finish] + count[finish] * C
+            for name, values in (("preemptions", preemptions), ("rework", rework),
+                                 ("restarts", restarts)):
+                results[name][done] = values[finish]
+            segments += int(count[finish].sum())
+            going = ~finish
+            ids, clocks, bulk, t, left, P, count = (
+                values[going] for values in (ids, clocks, bulk, t, left, P, count))
+            preemptions, rework, restarts, writes = (
+                values[going] for values in (preemptions, rework, restarts, writes))
+            if not ids.size:
+                break
 
-        cut = active[~finish]
-        u, todo, count = P[~finish] - now[~finish], todo[~finish], count[~finish]
+        u = P - t
         full = np.minimum(np.floor(u / (T + C)), count - 1)  # segments completed before P
         offset = u - full * (T + C)  # time into the interrupted segment
-        length = np.where(full < count - 1, T, todo - (count - 1) * T)  # its compute length
-        # An announced preemption while computing: the on-notice write took the last C_n.
-        saves = (offset < length) & (rng.random(cut.size) < share if share > 0 else False)
-        kept = np.where(saves, np.maximum(offset - write, 0.0), 0.0)
-        on_notice = np.where(saves, np.minimum(offset, write), 0.0)
-        # Any other preemption within P of a write rolls back the interval before it too.
-        rolled = np.where((full >= 1) & (offset < persist) & ~saves, T, 0.0)
-        writes[cut] += full * C + on_notice
-        rework[cut] += offset - on_notice - kept + rolled
-        left[cut] = todo - full * T - kept + rolled
-        segments += int(full.sum()) + cut.size
-        t[cut] = P[~finish]
-        preempt(cut, P[~finish])
-        restart(cut)
-        active = cut
+        saves, kept, on_notice, rolled = False, 0.0, 0.0, 0.0
+        if share > 0:  # announced while computing: the on-notice write took the last C_n
+            length = np.where(full < count - 1, T, left - (count - 1) * T)  # its compute
+            saves = (offset < length) & (rng.random(ids.size) < share)
+            kept = np.where(saves, np.maximum(offset - write, 0.0), 0.0)
+            on_notice = np.where(saves, np.minimum(offset, write), 0.0)
+        if persist > 0:  # any other within P of a write rolls back the interval before it
+            rolled = np.where((full >= 1) & (offset < persist) & np.logical_not(saves), T, 0.0)
+        writes += full * C + on_notice
+        rework += offset - on_notice - kept + rolled
+        left = left - full * T - kept + rolled
+        segments += int(full.sum()) + ids.size
+        t = P
+        preempt(everyone, P)
+        restart()
 
-    return Simulation(p["work"], t, preemptions, rework, restarts, writes, segments)
+    return Simulation(p["work"], results["wall"], results["preemptions"], results["rework"],
+                      results["restarts"], results["writes"], segments)
 
 
 @fill_doc
