@@ -35,6 +35,25 @@ def test_package_exports_resolve():
         assert getattr(spotmath, public) is not None, public
 
 
+def test_the_package_imports_each_name_on_first_use():
+    """`import spotmath` alone loads no SciPy (nor does any spotmath.book module through
+    it: the book's Sphinx extensions and chapter workers start without it); a public name
+    or a part of the package, once used, is there."""
+    import subprocess
+    import sys
+
+    code = ("import sys, spotmath; assert 'scipy' not in sys.modules; "
+            "assert spotmath.make_plan(0.25, 1/6, 1/60, 0.6, 8).gang_size == 8; "
+            "assert 'scipy' in sys.modules and 'make_plan' in vars(spotmath); "
+            "assert spotmath.model.numerics.exact_interval is spotmath.exact_interval; "
+            "assert set(spotmath.__all__) <= set(dir(spotmath)); "
+            "from spotmath import InputError, plan_table")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    with pytest.raises(AttributeError, match="no attribute 'nonesuch'"):
+        spotmath.nonesuch  # noqa: B018
+
+
 def test_the_library_stands_without_the_book():
     """Every module outside spotmath.book imports, and the commands plan, derive, fit,
     replay and deadline run, with none of the book's tools loaded (Jupyter, papermill, Sphinx,
