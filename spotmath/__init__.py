@@ -109,13 +109,14 @@ def __getattr__(name: str):
         value = getattr(importlib.import_module(_HOME[name], __name__), name)
         globals()[name] = value  # found directly from now on
         return value
-    if name in _SUBPACKAGES:  # as ``spotmath.model`` was once the package imported it
+    if name in _SUBPACKAGES:  # a part of the package as an attribute: spotmath.model
         return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'spotmath' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "DERIVATIONS", "derivation", "InputError", "check_parameters",

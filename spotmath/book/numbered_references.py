@@ -1,13 +1,12 @@
 """Sphinx extension: numbered references resolved with one read of each page they point to.
 
 Sphinx 7.4 resolves every ``{numref}`` by loading the whole doctree of the page it points
-to (``env.get_doctree``: unpickling the page, about 20 ms for a chapter with its outputs)
-to find the target's kind (figure, table, equation) and its number.  The book's numbered
-references loaded a chapter each time, some 2 s of a build.  Here, while the pages are
-written, each page's doctree is loaded once for resolving them and kept, read only (the
-resolution looks a node up by its id and reads its kind); every other use of
-``get_doctree`` is Sphinx's own.  The cache is emptied before each reading of the sources
-and when the build ends.
+to (``env.get_doctree``: unpickling the page, a chapter with all its outputs) to find the
+target's kind (figure, table, equation) and its number: a chapter loaded again for each
+reference to it.  Here, while the pages are written, each page's doctree is loaded once
+for resolving them and kept, read only (the resolution looks a node up by its id and
+reads its kind); every other use of ``get_doctree`` is Sphinx's own.  The cache is emptied
+before each reading of the sources and when the build ends.
 """
 
 from __future__ import annotations
