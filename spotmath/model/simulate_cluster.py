@@ -197,6 +197,7 @@ class _Pool:
         self.events: list[tuple[float, int, str]] = []
         self.serial = 0
         self.top = pool.top  # the most requests in service at once
+        self.mean_gap = 1 / pool.hp_rate  # hours between requests, on average
 
     def push(self, at: float, kind: str) -> None:
         self.serial += 1
@@ -216,7 +217,7 @@ class _Pool:
     def run(self) -> PoolRun:
         # the loop runs once an event, millions of times: what it calls is looked up once
         events, end, pop = self.events, self.end, heapq.heappop
-        gap, mean_gap = self.rng.exponential, 1 / self.pool.hp_rate
+        gap, mean_gap = self.rng.exponential, self.mean_gap
         self.admit(0.0)
         self.push(float(gap(mean_gap)), "arrival")
         while events:
@@ -268,7 +269,7 @@ class _Pool:
         the end; that one's time.  The gaps are drawn in blocks, and the generator left
         where drawing them one by one would leave it (the same run, arrival for arrival,
         in far less time where a pool stays full for many arrivals)."""
-        rng, mean_gap, block = self.rng, 1 / self.pool.hp_rate, 64
+        rng, mean_gap, block = self.rng, self.mean_gap, 64
         while True:
             state = rng.bit_generator.state
             times = np.add.accumulate(np.concatenate(([at], rng.exponential(mean_gap, block))))

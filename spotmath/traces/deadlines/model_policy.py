@@ -214,8 +214,8 @@ class ModelPolicy(_Solved):
     the coming tick has spot and ``state`` the job's state (0 idle, then spot and
     on-demand each by ticks into the stint, capped where the changeover is over).  Only
     states a job that starts idle with all its compute left can reach are solved (the
-    others say on-demand).  ``expected_cost[left, work, available]`` is the least expected cost from
-    an idle job, in ticks of on-demand (:meth:`expected` gives hours).
+    others say on-demand).  ``expected_cost[left, work, available]`` is the least
+    expected cost from an idle job, in ticks of on-demand (:meth:`expected` gives hours).
     """
 
     action: np.ndarray
