@@ -174,6 +174,55 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
                  interval, checkpoint_cost, startup, rng, log).run()
 
 
+class _Exponentials:
+    """Standard exponential draws of a generator, drawn in blocks and handed out one at a
+    time (a call) or a run at a time (:meth:`take`, then :meth:`skip` for those used), in
+    the order drawing them one by one gives: a run that draws nothing else is the same
+    to the last bit, in a fraction of the time.  (NumPy's draw of mean m is m times a
+    standard one.)"""
+
+    def __init__(self, rng: np.random.Generator, block: int = 4096):
+        self.rng, self.block = rng, block
+        self.values: list[float] = []
+        self.used = 0
+
+    def __call__(self) -> float:
+        if self.used == len(self.values):
+            self.values, self.used = self.rng.standard_exponential(self.block).tolist(), 0
+        self.used += 1
+        return self.values[self.used - 1]
+
+    def take(self, count: int) -> np.ndarray:
+        """The next ``count`` draws, not yet used (:meth:`skip` uses them)."""
+        while len(self.values) - self.used < count:
+            self.values = self.values[self.used:] + self.rng.standard_exponential(
+                max(self.block, count)).tolist()
+            self.used = 0
+        return np.array(self.values[self.used:self.used + count])
+
+    def skip(self, count: int) -> None:
+        self.used += count
+
+
+class _OneByOne:
+    """Standard exponential draws made one at a time: where the run draws other laws from
+    the same generator (lognormal holds, random victims) in between."""
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng, self.state = rng, None
+
+    def __call__(self) -> float:
+        return float(self.rng.standard_exponential())
+
+    def take(self, count: int) -> np.ndarray:
+        self.state = self.rng.bit_generator.state
+        return self.rng.standard_exponential(count)
+
+    def skip(self, count: int) -> None:
+        self.rng.bit_generator.state = self.state  # only the draws used are drawn
+        self.rng.standard_exponential(count)
+
+
 class _Pool:
     """The event loop's state."""
 
@@ -186,110 +235,108 @@ class _Pool:
         self.interval, self.write, self.startup = interval, checkpoint_cost, startup
         self.records = [GangRecord(size) for size in sizes]
         self.log: list[PoolEvent] | None = [] if log else None
-        self.in_service = 0
         self.up: dict[int, float] = {}  # gang: admitted at
         self.up_gpus = 0  # the GPUs of the gangs in self.up
         self.leaving: list[tuple[float, int]] = []  # (killed at, GPUs) of gangs in grace
         self.waiting: list[tuple[float, int]] = [(0.0, gang) for gang in range(len(sizes))]
+        self.least_waiting = min(sizes, default=math.inf)  # the smallest gang waiting
         self.gone: dict[int, float] = {}  # gang: killed at (the log's waits start there)
         self.delays: list[float] = []
         self.turned_away = 0
-        self.events: list[tuple[float, int, str]] = []
-        self.serial = 0
-        self.top = pool.top  # the most requests in service at once
         self.mean_gap = 1 / pool.hp_rate  # hours between requests, on average
-
-    def push(self, at: float, kind: str) -> None:
-        self.serial += 1
-        heapq.heappush(self.events, (at, self.serial, kind))
+        only_exponential = hold != "lognormal" and victim == "recent"
+        self.draw = _Exponentials(rng) if only_exponential else _OneByOne(rng)
 
     def holding(self) -> float:
+        """A deterministic or lognormal holding time (:meth:`run` draws exponential ones as
+        standard draws times the mean)."""
         mean = self.pool.hp_hold
-        if self.hold == "exponential":
-            return float(self.rng.exponential(mean))
         if self.hold == "deterministic":
             return mean
         return float(mean * self.rng.lognormal(-self.sigma**2 / 2, self.sigma))
 
-    def free(self) -> int:
-        return self.pool.gpus - self.in_service * self.pool.hp_gpus - self.up_gpus
-
     def run(self) -> PoolRun:
-        # the loop runs once an event, millions of times: what it calls is looked up once
-        events, end, pop = self.events, self.end, heapq.heappop
-        gap, mean_gap = self.rng.exponential, self.mean_gap
-        self.admit(0.0)
-        self.push(float(gap(mean_gap)), "arrival")
-        while events:
-            at, _, kind = pop(events)
+        # One pass an event, millions of times: the count of requests in service is a
+        # local, and the rarer steps (preempting, admitting, a start behind gangs in their
+        # grace) are methods.  A request's end at the same time as an arrival comes first.
+        ends: list[float] = []  # when the requests in service end: a heap
+        end, warm, top, hp = self.end, self.warm, self.pool.top, self.pool.hp_gpus
+        draw, mean_gap, delays = self.draw, self.mean_gap, self.delays
+        # a holding time is hold_mean × holding()
+        hold_mean, holding = ((self.pool.hp_hold, draw) if self.hold == "exponential"
+                              else (1.0, self.holding))
+        pop, push = heapq.heappop, heapq.heappush
+        claimable = self.pool.gpus - self.headroom  # what requests and gangs may claim
+        crowded = claimable - hp  # claims above it make room for a request
+        in_service = 0
+        self.admit(0.0, in_service)
+        arrival = mean_gap * draw()
+        while True:
+            if ends and ends[0] <= arrival:
+                at = pop(ends)
+                if at >= end:
+                    break
+                in_service -= 1
+                if claimable - in_service * hp - self.up_gpus >= self.least_waiting:
+                    self.admit(at, in_service)
+                continue
+            at = arrival
             if at >= end:
                 break
-            if kind != "arrival":
-                self.in_service -= 1
-                self.admit(at)
+            if in_service >= top:  # full: turned away until a request ends
+                arrival = self.turned_away_until(at, ends[0])
                 continue
-            # the next arrival is handled at once while it comes before every queued
-            # event (as the queue would give it: a tie goes to the event queued first)
-            while at < end:
-                if self.in_service >= self.top:  # full: turned away until the next event
-                    at = self.turned_away_until(at, events[0][0] if events else math.inf)
-                else:
-                    self.arrival(at)
-                    at += float(gap(mean_gap))
-                if events and events[0][0] <= at:
-                    self.push(at, "arrival")
-                    break
-            else:  # the next arrival is past the end, before every queued event
-                break
+            if in_service * hp + self.up_gpus > crowded and self.up:
+                self.preempt(at, in_service)
+            delay = self.start_delay(at, in_service) if self.leaving else 0.0
+            in_service += 1
+            if at >= warm:
+                delays.append(delay)
+            push(ends, at + hold_mean * holding())
+            arrival = at + mean_gap * draw()
         for gang, since in list(self.up.items()):
             self.stop(gang, since, self.end, self.end, finished=False)
         return PoolRun(self.records, self.end - self.warm, self.log or [],
                        np.array(self.delays), self.turned_away)
 
-    def arrival(self, at: float) -> None:
-        if self.in_service >= self.top:
-            self.turned_away += at >= self.warm
-            return
-        while self.free() < self.pool.hp_gpus + self.headroom and self.up:
+    def free(self, in_service: int) -> int:
+        return self.pool.gpus - in_service * self.pool.hp_gpus - self.up_gpus
+
+    def preempt(self, at: float, in_service: int) -> None:
+        """Stop up gangs, by victim order, until a request's g GPUs and the headroom are
+        unclaimed; each waits from ``at`` and holds its GPUs through its grace."""
+        while self.free(in_service) < self.pool.hp_gpus + self.headroom and self.up:
             gang = self.choose_victim()
             since = self.up.pop(gang)
             self.up_gpus -= self.sizes[gang]
             self.stop(gang, since, at, at + self.grace, finished=True)
             self.waiting.append((at, gang))
+            self.least_waiting = min(self.least_waiting, self.sizes[gang])
             self.leaving.append((at + self.grace, self.sizes[gang]))
-        delay = self.start_delay(at)
-        self.in_service += 1
-        if at >= self.warm:
-            self.delays.append(delay)
-        self.push(at + self.holding(), "departure")
 
     def turned_away_until(self, at: float, event: float) -> float:
         """Arrivals from ``at`` while every request's place is taken: each is turned away,
         and nothing else changes, until one comes at or after the next queued ``event`` or
-        the end; that one's time.  The gaps are drawn in blocks, and the generator left
-        where drawing them one by one would leave it (the same run, arrival for arrival,
-        in far less time where a pool stays full for many arrivals)."""
-        rng, mean_gap, block = self.rng, self.mean_gap, 64
+        the end; that one's time.  The gaps are taken in blocks (far less time where a
+        pool stays full for many arrivals), only those used drawn."""
+        mean_gap, block = self.mean_gap, 64
         while True:
-            state = rng.bit_generator.state
-            times = np.add.accumulate(np.concatenate(([at], rng.exponential(mean_gap, block))))
+            times = np.add.accumulate(np.concatenate(([at], mean_gap * self.draw.take(block))))
             past = np.flatnonzero((times[1:] >= event) | (times[1:] >= self.end))
             handled = block if past.size == 0 else int(past[0]) + 1
             self.turned_away += int(np.count_nonzero(times[:handled] >= self.warm))
+            self.draw.skip(handled)
             if past.size == 0:
                 at, block = float(times[-1]), min(4 * block, 65536)
                 continue
-            rng.bit_generator.state = state  # only the gaps used are drawn
-            rng.exponential(mean_gap, handled)
             return float(times[handled])
 
-    def start_delay(self, at: float) -> float:
+    def start_delay(self, at: float, in_service: int) -> float:
         """Hours until g GPUs are free of claims, up gangs and gangs in their grace (this
         request's claim not yet made); the gangs leave in the order of their kills."""
-        if not self.leaving:  # no gang in its grace: the GPUs are free now
-            return 0.0
         self.leaving = sorted((kill, size) for kill, size in self.leaving if kill > at)
-        short = self.pool.hp_gpus - self.free() + sum(size for _, size in self.leaving)
+        short = (self.pool.hp_gpus - self.free(in_service)
+                 + sum(size for _, size in self.leaving))
         delay = 0.0
         for kill, size in self.leaving:
             if short <= 0:
@@ -299,16 +346,25 @@ class _Pool:
         return delay
 
     def choose_victim(self) -> int:
-        up = list(self.up)
-        if self.victim == "recent":
-            return max(up, key=lambda gang: (self.up[gang], gang))
-        return up[int(self.rng.integers(len(up)))]
+        if self.victim == "random":
+            return list(self.up)[int(self.rng.integers(len(self.up)))]
+        # the most recently admitted, the highest index among those admitted together:
+        # the gangs up are kept in the order of their admissions, so they are the last
+        latest, chosen = self.up[next(reversed(self.up))], -1
+        for gang in reversed(self.up):
+            if self.up[gang] < latest:
+                break
+            chosen = max(chosen, gang)
+        return chosen
 
-    def admit(self, at: float) -> None:
+    def admit(self, at: float, in_service: int) -> None:
+        """Admit the waiting gangs, first come first served, each that fits."""
         self.waiting.sort()
         still = []
+        room = self.free(in_service) - self.headroom
         for since, gang in self.waiting:
-            if self.sizes[gang] + self.headroom <= self.free():
+            if self.sizes[gang] <= room:
+                room -= self.sizes[gang]
                 self.up[gang] = at
                 self.up_gpus += self.sizes[gang]
                 if since < at and since >= self.warm:
@@ -321,6 +377,7 @@ class _Pool:
             else:
                 still.append((since, gang))
         self.waiting = still
+        self.least_waiting = min([self.sizes[gang] for _, gang in still], default=math.inf)
 
     def stop(self, gang: int, since: float, notice: float, kill: float,
              finished: bool) -> None:

@@ -192,7 +192,7 @@ def test_a_full_pool_turns_arrivals_away_as_one_by_one(monkeypatch, hold, grace,
     def one_by_one(self, at, event):
         while True:
             self.turned_away += at >= self.warm
-            at += float(self.rng.exponential(1 / self.pool.hp_rate))
+            at += self.mean_gap * self.draw()
             if at >= event or at >= self.end:
                 return at
 
@@ -206,6 +206,45 @@ def test_a_full_pool_turns_arrivals_away_as_one_by_one(monkeypatch, hold, grace,
             runs.append(simulate_pool(pool, [8, 4], seed=seed, **kwargs))
         assert runs[0].turned_away > 1000
         assert pickle.dumps(runs[0]) == pickle.dumps(runs[1])  # every field and event
+
+
+@pytest.mark.parametrize("hold", ["exponential", "deterministic"])
+def test_draws_in_blocks_run_as_draws_one_at_a_time(monkeypatch, hold):
+    """Where only exponential gaps and holds are drawn the simulator draws them in
+    blocks: the same run, to the last number and event, as drawing each from the
+    generator when it is needed (as runs with other laws do)."""
+    import pickle
+
+    from spotmath.model import simulate_cluster
+
+    pool = SharedPool.checked(16, "6/h", "30min", 4)  # full at times: arrivals turned away
+    kwargs = dict(hours=300, warmup=5, hold=hold, grace=0.1, interval=0.5,
+                  checkpoint_cost=0.02, startup=0.1, log=True)
+    for seed in range(3):
+        runs = [simulate_pool(pool, [8, 4, 4], seed=seed, **kwargs)]
+        with monkeypatch.context() as patch:
+            patch.setattr(simulate_cluster, "_Exponentials", simulate_cluster._OneByOne)
+            runs.append(simulate_pool(pool, [8, 4, 4], seed=seed, **kwargs))
+        assert runs[0].turned_away > 10 and runs[0].gangs[2].preemptions > 10
+        assert pickle.dumps(runs[0]) == pickle.dumps(runs[1])  # every field and event
+
+
+def test_the_blocks_hand_out_the_draws_one_at_a_time_would_give():
+    """A call, or a run taken and skipped, gives the next standard exponentials of the
+    generator, across the ends of blocks; m times one is NumPy's draw of mean m."""
+    from spotmath.model.simulate_cluster import _Exponentials
+
+    blocks, alone = _Exponentials(np.random.default_rng(4), block=5), np.random.default_rng(4)
+    for count in (1, 3, 1, 7, 12, 1, 2, 40):
+        taken = blocks.take(count)
+        if count % 2:  # used one at a time
+            got = [blocks() for _ in range(count)]
+            assert got == taken.tolist()
+        else:
+            blocks.skip(count)
+            got = taken.tolist()
+        assert [2.5 * value for value in got] == [float(alone.exponential(2.5))
+                                                  for _ in range(count)]
 
 
 def test_the_simulator_logs_admissions_preemptions_and_writes_in_order():
