@@ -46,6 +46,17 @@ def pytest_configure(config):
     settings.load_profile("spotmath")
 
 
+def pytest_collection_modifyitems(items):
+    """The tests marked ``derives`` first, in their order, then the others in theirs.
+
+    SymPy's derivations are cached in each process and take seconds; pytest-xdist's work
+    stealing hands each worker a contiguous share of this order, so one worker's share
+    starts with every such test and derives each formula once (a worker that runs out
+    takes over tests from the end of another's share, not its beginning).
+    """
+    items.sort(key=lambda item: item.get_closest_marker("derives") is None)
+
+
 def _run(*args):
     """Run the command in this process (fast); the same parser and handlers as the script."""
     from spotmath.cli import main

@@ -157,6 +157,7 @@ def test_bad_input_is_one_line_exit_2(args, names, cli):
     assert names in lines[0] and "Traceback" not in result.stderr
 
 
+@pytest.mark.derives
 def test_derive_lists_and_prints_latex(cli):
     listing = cli("derive", "--list")
     assert listing.returncode == 0

@@ -18,6 +18,8 @@ from spotmath.model import derivations as D
 from spotmath.model.cluster import SharedPool, gang_in_pool, up_time_hazard
 from spotmath.model.simulate_cluster import simulate_pool
 
+pytestmark = pytest.mark.derives  # SymPy: run first, together (tests/conftest.py)
+
 #: (G, α, h, g, N): g > 1 and g = 1, N a multiple of g and not, light and heavy loads.
 SETTINGS = [(64, 2.0, 2.0, 8, 16), (16, 2.0, 1.0, 4, 8), (32, 12.0, 2.0, 1, 5),
             (48, 3.0, 3.0, 4, 10), (24, 8.0, 1.0, 2, 7), (40, 0.5, 4.0, 8, 12)]

@@ -4,10 +4,13 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from spotmath.model import _generated as G
 from spotmath.model import codegen
 from spotmath.model import derivations as D
+
+pytestmark = pytest.mark.derives  # SymPy: run first, together (tests/conftest.py)
 
 
 def test_generated_module_is_what_the_derivations_print_now():

@@ -12,6 +12,8 @@ import sympy as sp
 from spotmath.model import derivations as D
 from spotmath.model.derivations import C, N, R, T, d, lam
 
+pytestmark = pytest.mark.derives  # SymPy: run first, together (tests/conftest.py)
+
 
 def same(a, b):
     return sp.simplify(a - b) == 0

@@ -20,6 +20,8 @@ from spotmath.model import _full_model, numerics
 from spotmath.model import derivations as D
 from spotmath.model.simulate import simulate, simulate_reference
 
+pytestmark = pytest.mark.derives  # SymPy: run first, together (tests/conftest.py)
+
 RATE, COST, RESTART = 0.25, 1 / 60, 1 / 6
 
 

@@ -17,6 +17,8 @@ from spotmath.model import numerics, two_level
 from spotmath.model.plan import make_plan
 from spotmath.model.simulate_two_level import simulate_two_level
 
+pytestmark = pytest.mark.derives  # SymPy: run first, together (tests/conftest.py)
+
 lam, T, C, R, C1, R1, p, n = D.lam, D.T, D.C, D.R, D.C1, D.R1, D.p_loss, D.n2
 
 

@@ -11,6 +11,8 @@ from spotmath.model import derivations as D
 from spotmath.model import numerics, two_level
 from spotmath.model.simulate_two_level import simulate_two_level
 
+pytestmark = pytest.mark.derives  # SymPy: run first, together (tests/conftest.py)
+
 lam, T, C, R, C1, R1, p, n, P = D.lam, D.T, D.C, D.R, D.C1, D.R1, D.p_loss, D.n2, D.P
 VALUES = dict(level1_cost=0.02, checkpoint_cost=0.08, level1_restart=0.05, restart_time=0.2)
 
