@@ -351,6 +351,30 @@ def waste_first_order_two_level(lam, T, C1, C, R1, R, p_loss, n2):
         return lam*(p_loss*(R + (1/2)*T*n2) + (1 - p_loss)*(R1 + (1/2)*T)) + (C + C1*(n2 - 1))/(T*n2)
 
 
+def two_level_period_time_lossy_preemptible(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_period_time_lossy_preemptible"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return (p_loss*exp(R*lam) - p_loss + 1)*expm1((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1)))/(lam*p_loss)
+
+
+def two_level_period_time_lossy_protected(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_period_time_lossy_protected"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return (R*p_loss - R1*p_loss + R1 + lam**(-1.0))*expm1((n2 - 1)*log1p(p_loss*expm1(lam*(C1 + T))) + log1p(p_loss*expm1(lam*(C + T))))/p_loss
+
+
+def two_level_condition_lossy_preemptible(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_condition_lossy_preemptible"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return T*(lam*p_loss*(n2 - 1)*exp(R1*lam)*exp(lam*(C1 + T))/((p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1) + 1)*(p_loss*exp(R1*lam) - p_loss + 1)) + lam*p_loss*exp(R1*lam)*exp(lam*(C + T))/((p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1) + 1)*(p_loss*exp(R1*lam) - p_loss + 1)))*(p_loss*exp(R*lam) - p_loss + 1)*exp((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1)))/(lam*p_loss) - (p_loss*exp(R*lam) - p_loss + 1)*expm1((n2 - 1)*log1p(p_loss*exp(R1*lam)*expm1(lam*(C1 + T))/(p_loss*exp(R1*lam) - p_loss + 1)) + log1p(p_loss*exp(R1*lam)*expm1(lam*(C + T))/(p_loss*exp(R1*lam) - p_loss + 1)))/(lam*p_loss)
+
+
+def two_level_condition_lossy_protected(lam, T, C1, C, R1, R, p_loss, n2):
+    """two_level_condition_lossy_protected"""
+    with errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return T*(lam*p_loss*(n2 - 1)*exp(lam*(C1 + T))/(p_loss*expm1(lam*(C1 + T)) + 1) + lam*p_loss*exp(lam*(C + T))/(p_loss*expm1(lam*(C + T)) + 1))*(R*p_loss - R1*p_loss + R1 + lam**(-1.0))*exp((n2 - 1)*log1p(p_loss*expm1(lam*(C1 + T))) + log1p(p_loss*expm1(lam*(C + T))))/p_loss - (R*p_loss - R1*p_loss + R1 + lam**(-1.0))*expm1((n2 - 1)*log1p(p_loss*expm1(lam*(C1 + T))) + log1p(p_loss*expm1(lam*(C + T))))/p_loss
+
+
 def erlang_b_step(b_below, alpha, hold, level):
     """B_k = αh B_{k−1} / (k + αh B_{k−1}): Erlang's B, π_k over the sum to k, level by level."""
     with errstate(over="ignore"):

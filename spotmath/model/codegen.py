@@ -12,7 +12,9 @@ rewritten expressions by :mod:`spotmath.web.codegen`.
 
 Each generated function lets an exponential overflow to infinity quietly: that is the
 correct limit of these formulas (a waste tends to 1).  A Piecewise one also evaluates the
-branches it does not take (NumPy's ``select``), quietly.
+branches it does not take (NumPy's ``select``), quietly; so the two-level period and
+optimality condition, which the optimum's search evaluates thousands of times at p > 0, also
+come as that branch alone (``…_lossy_…``).
 """
 
 from __future__ import annotations
@@ -46,6 +48,14 @@ def _notice_condition(part: int) -> sp.Expr:
         lam, T, C = derivations.lam, derivations.T, derivations.C
         return sp.expand(sp.powsimp(sp.expand(g * sp.exp(-lam * (T + C)))))
     return sp.Poly(slope, derivations.T).all_coeffs()[part - 1]
+
+
+def _lossy(piecewise: sp.Piecewise) -> sp.Expr:
+    """A two-level Piecewise's branch for p > 0 (its other is p = 0, where c = 0)."""
+    (zero, at_zero), (general, otherwise) = piecewise.args
+    if at_zero != sp.Eq(derivations.p_loss, 0) or otherwise is not sp.true:
+        raise ValueError(f"not a two-level Piecewise on p = 0: {piecewise}")
+    return general
 
 
 def _optimality(derivative: bool) -> sp.Expr:
@@ -143,6 +153,16 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     "two_level_rollback_chance_protected": (
         lambda: derivations.two_level_rollback_chance(False), ("lam", "R1", "p_loss")),
     "waste_first_order_two_level": (derivations.waste_first_order_two_level, _TWO_LEVEL),
+    # the same period and condition where p > 0 alone: NumPy's select computes every
+    # branch of a Piecewise, and the optimum searches only at p > 0
+    "two_level_period_time_lossy_preemptible": (
+        lambda: _lossy(derivations.two_level_period_time(True)), _TWO_LEVEL),
+    "two_level_period_time_lossy_protected": (
+        lambda: _lossy(derivations.two_level_period_time(False)), _TWO_LEVEL),
+    "two_level_condition_lossy_preemptible": (
+        lambda: _lossy(derivations.two_level_optimality_condition(True)), _TWO_LEVEL),
+    "two_level_condition_lossy_protected": (
+        lambda: _lossy(derivations.two_level_optimality_condition(False)), _TWO_LEVEL),
     # a shared pool: Erlang's chain, level by level
     "erlang_b_step": (derivations.erlang_b_step, ("b_below", "alpha", "hold", "level")),
     "pool_preemption_rate": (derivations.pool_preemption_rate_from_b, ("b_star", "alpha")),
@@ -175,12 +195,18 @@ def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
     return terms.replace(sp.exp(power) - 1, expm1(power))
 
 
+#: The two-level branches for p > 0 alone: as given, and as quiet as their Piecewise (far
+#: past the optimum's root the period overflows, and h is ∞ − ∞: NaN, counted as above).
+_LOSSY = {f"{name}_lossy_{variant}" for variant in ("preemptible", "protected")
+          for name in ("two_level_period_time", "two_level_condition")}
+
 #: Formulas printed as their thunk gives them: rewriting would combine their terms (the
 #: two-level ones already hold expm1 and log1p; rewriting expands Θ's sum into terms that
 #: overflow to ∞ − ∞; it turns log Γ into the log of a Γ that overflows).
-_AS_GIVEN = {"lost_work_exact", *(f"{name}_{variant}" for variant in ("preemptible", "protected")
-                                   for name in ("two_level_period_time", "waste_two_level",
-                                                "two_level_condition")),
+_AS_GIVEN = {"lost_work_exact", *_LOSSY,
+             *(f"{name}_{variant}" for variant in ("preemptible", "protected")
+               for name in ("two_level_period_time", "waste_two_level",
+                            "two_level_condition")),
              "waste_two_level_persist", "pool_log_up_share"}
 
 
@@ -244,7 +270,8 @@ def generate() -> str:
         # NumPy's select evaluates every branch of a Piecewise: one not taken may divide
         # by zero (the two-level period at p = 0), and its value is discarded.
         quiet = ('over="ignore", invalid="ignore", divide="ignore"'
-                 if rewritten(name)[0].has(sp.Piecewise) else 'over="ignore"')
+                 if rewritten(name)[0].has(sp.Piecewise) or name in _LOSSY
+                 else 'over="ignore"')
         functions.append(
             f"def {name}({', '.join(arguments)}):\n"
             f"    \"\"\"{summary(name).replace(chr(92), chr(92) * 2)}\"\"\"\n"

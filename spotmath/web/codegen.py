@@ -30,11 +30,15 @@ JS_PATH = WEB / "formulas.js"
 #: What the calculator shares with spotmath.inputs and spotmath plan: units, patterns,
 #: words, formats, defaults and JSON keys.
 DATA_JS_PATH = WEB / "data.js"
-#: Formulas the page's calculator does not use (a shared pool is a command's question:
-#: ``spotmath cluster``), so they are not printed in JavaScript.
+#: Formulas the page's calculator does not use, so they are not printed in JavaScript: a
+#: shared pool is a command's question (``spotmath cluster``), and the two-level branches
+#: for p > 0 alone spare NumPy the branch its select would also compute (a JavaScript
+#: conditional computes only the one it takes).
 NOT_ON_PAGE = {"erlang_b_step", "pool_preemption_rate", "pool_log_up_share",
                 "readmission_wait", "passage_mean_step", "passage_second_moment_step",
-                "passage_down_step", "pool_restart_time"}
+                "passage_down_step", "pool_restart_time",
+                "two_level_period_time_lossy_preemptible", "two_level_period_time_lossy_protected",
+                "two_level_condition_lossy_preemptible", "two_level_condition_lossy_protected"}
 
 
 class _JavaScript(JavascriptCodePrinter):

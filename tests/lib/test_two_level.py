@@ -54,6 +54,29 @@ def test_fast_copies_never_lost_is_the_single_level_model_at_the_fast_level(pree
     assert _same(zero.subs(n, 1), single.subs(R, R1))
 
 
+@pytest.mark.parametrize("variant", ["preemptible", "protected"])
+def test_the_branch_for_a_loss_above_zero_is_the_piecewise_to_the_last_bit(variant):
+    """The optimum's search calls the generated p > 0 branch alone (NumPy's select would
+    compute both): the same numbers as the Piecewise, NaN and ∞ where it has them, over
+    intervals from a microsecond to past the period's overflow."""
+    from spotmath.model import _generated as G
+
+    rng = np.random.default_rng(7)
+    finite = beyond = 0
+    for _ in range(40):
+        rate, fast, durable, fast_restart, restart = np.exp(rng.uniform(-4, 2, 5))
+        loss, every = rng.uniform(1e-6, 1), np.arange(1.0, 200.0)
+        intervals = np.geomspace(1e-6, 5e3 / rate, every.size)
+        arguments = (rate, intervals, fast, durable, fast_restart, restart, loss, every)
+        for name in ("two_level_period_time", "two_level_condition"):
+            piecewise = getattr(G, f"{name}_{variant}")(*arguments)
+            lossy = getattr(G, f"{name}_lossy_{variant}")(*arguments)
+            assert np.array_equal(piecewise, lossy, equal_nan=True), name
+            finite += np.isfinite(lossy).sum()
+            beyond += (~np.isfinite(lossy)).sum()
+    assert finite > 1000 and beyond > 100
+
+
 @pytest.mark.parametrize("preemptible", [True, False])
 def test_the_general_branch_tends_to_the_loss_free_one(preemptible):
     period = D.two_level_period_time(preemptible)
