@@ -113,29 +113,37 @@ def brute_force(spot, tick, compute, deadline, changeover, discount, billing,
                 checkpoints=None):
     """Every schedule of the window, each run by the simulator (the checkpoint mode's
     with ``checkpoints``); the cheapest that meets the deadline, then the earliest
-    finish."""
+    finish.
+
+    The schedules are taken in lexicographic order, so those that share a first m ticks
+    come together: where a run finishes in its first m ticks (the simulator reads no
+    later tick), or its tick m − 1 takes spot where there is none, the others with those
+    first m ticks are the same run, or as impossible, and are passed over.
+    """
     ticks = math.ceil(deadline / tick - 1e-9)
     job = Job(compute, deadline, changeover, discount, tick, billing)
-    best = None
-    for kinds in itertools.product((IDLE, SPOT, ON_DEMAND), repeat=ticks):
-        if any(kind == SPOT and not (i < len(spot) and spot[i])
-               for i, kind in enumerate(kinds)):
-            continue
-        try:
-            if checkpoints is None:
-                run = simulate(job, spot, "any", following(kinds),
-                                          safety_net=False)
-            else:
-                run = simulate_checkpointed(
-                    job, checkpoints, spot, "any", following(kinds),
-                    safety_net=False)
-        except RuntimeError:
-            continue
-        if not run.met or len(run.kinds) > ticks:
-            continue
-        key = (round(run.cost, 9), round(run.finish_h, 9))
-        if best is None or key < best:
-            best = key
+    best, code = None, 0
+    while code < 3**ticks:
+        digits = [(code // 3**(ticks - 1 - i)) % 3 for i in range(ticks)]
+        kinds = [(IDLE, SPOT, ON_DEMAND)[digit] for digit in digits]
+        used = next((i + 1 for i, kind in enumerate(kinds)
+                     if kind == SPOT and not (i < len(spot) and spot[i])), None)
+        if used is None:
+            try:
+                if checkpoints is None:
+                    run = simulate(job, spot, "any", following(kinds), safety_net=False)
+                else:
+                    run = simulate_checkpointed(job, checkpoints, spot, "any",
+                                                following(kinds), safety_net=False)
+            except RuntimeError:
+                run = None
+            used = min(len(run.kinds), ticks) if run is not None else ticks
+            if run is not None and run.met and len(run.kinds) <= ticks:
+                key = (round(run.cost, 9), round(run.finish_h, 9))
+                if best is None or key < best:
+                    best = key
+        block = 3**(ticks - used)  # the schedules with these first `used` ticks
+        code = (code // block + 1) * block
     return best
 
 
