@@ -7,10 +7,12 @@ Nothing here imports Jupyter: `pytest tests/lib` runs with the library and its t
 import collections
 import contextlib
 import csv
+import importlib
 import io
 import json
 import math
 import os
+import pkgutil
 import subprocess
 from pathlib import Path
 
@@ -55,6 +57,41 @@ def pytest_collection_modifyitems(items):
     takes over tests from the end of another's share, not its beginning).
     """
     items.sort(key=lambda item: item.get_closest_marker("derives") is None)
+
+
+def _library_modules(public: bool = False) -> list[str]:
+    """The library's package and modules (``public``: those whose names start with no
+    underscore), spotmath.book's left out (tests/book checks them) and not imported:
+    ``pkgutil.walk_packages`` imports each package it looks into, and the book's wording
+    loads matplotlib and most of the library, in every test process."""
+    import spotmath
+
+    names = ["spotmath"]
+    for top in pkgutil.iter_modules(spotmath.__path__, "spotmath."):
+        if top.name in ("spotmath.book", "spotmath.__main__"):
+            continue
+        names.append(top.name)
+        if top.ispkg:
+            package = importlib.import_module(top.name)
+            names += [name for _, name, _ in pkgutil.walk_packages(package.__path__,
+                                                                   f"{top.name}.")]
+    return sorted(name for name in names
+                  if not (public and name.rpartition(".")[2].startswith("_")))
+
+
+def pytest_generate_tests(metafunc):
+    """A test that takes ``library_module`` runs for each of the library's modules (its
+    private ones too); one that takes ``public_module``, for each public one."""
+    if "library_module" in metafunc.fixturenames:
+        metafunc.parametrize("library_module", _library_modules())
+    if "public_module" in metafunc.fixturenames:
+        metafunc.parametrize("public_module", _library_modules(public=True))
+
+
+@pytest.fixture(scope="session")
+def public_modules() -> list[str]:
+    """The library's public modules, each a ``public_module``."""
+    return _library_modules(public=True)
 
 
 def _run(*args):

@@ -3,20 +3,16 @@ classes (plus named constants), never a one-letter SymPy symbol."""
 
 import importlib
 import inspect
-import pkgutil
 
 import pytest
 
 import spotmath
 
-#: The library's modules; the book's (spotmath.book) are checked in tests/book.
-MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(spotmath.__path__, "spotmath.")
-                 if not name.rpartition(".")[2].startswith("_")
-                 and not name.startswith("spotmath.book"))
 
-
-@pytest.mark.parametrize("name", MODULES)
-def test_all_lists_exactly_the_public_names(name):
+def test_all_lists_exactly_the_public_names(public_module):
+    """The package and each public module of the library (the book's are checked in
+    tests/book)."""
+    name = public_module
     module = importlib.import_module(name)
     exported = getattr(module, "__all__", None)
     assert exported is not None, f"{name} has no __all__"
@@ -54,7 +50,7 @@ def test_the_package_imports_each_name_on_first_use():
         spotmath.nonesuch  # noqa: B018
 
 
-def test_the_library_stands_without_the_book():
+def test_the_library_stands_without_the_book(public_modules):
     """Every module outside spotmath.book imports, and the commands plan, derive, fit,
     replay and deadline run, with none of the book's tools loaded (Jupyter, papermill, Sphinx,
     matplotlib, YAML): `pip install .` needs only NumPy, SciPy and SymPy."""
@@ -63,7 +59,7 @@ def test_the_library_stands_without_the_book():
 
     code = "\n".join([
         "import importlib, sys",
-        f"for name in {MODULES!r}: importlib.import_module(name)",
+        f"for name in {public_modules!r}: importlib.import_module(name)",
         "from spotmath.cli import main",
         "from spotmath.traces.synthetic import synthetic_trace",
         "from spotmath.traces import write_trace",

@@ -2,22 +2,17 @@
 
 import doctest
 import importlib
-import pkgutil
 
 import pytest
 
-import spotmath
 
-#: The library's modules; the book's machinery (spotmath.book) is tested in tests/book.
-MODULES = sorted(name for _, name, _ in pkgutil.walk_packages(spotmath.__path__, "spotmath.")
-                 if not name.endswith("__main__") and not name.startswith("spotmath.book"))
-
-
-@pytest.mark.parametrize("name", ["spotmath", *MODULES])
-def test_docstring_examples_run(name):
-    module = importlib.import_module(name)
+def test_docstring_examples_run(library_module):
+    """The package and each module of the library (the book's machinery is tested in
+    tests/book)."""
+    module = importlib.import_module(library_module)
     result = doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} failed"
+    assert result.failed == 0, (
+        f"{library_module}: {result.failed} of {result.attempted} failed")
 
 
 NUMPYDOC = ["model.numerics", "model.calibration", "model.plan", "model.simulate",
