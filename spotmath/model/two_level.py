@@ -504,10 +504,19 @@ def _rollback_chance(setting: _Setting) -> float:
                                                   setting.loss))
 
 
+#: Up to this n the search takes the doubling's n as its last candidate: the n below it
+#: are solved at once (:func:`_roots`), in less time than the bounds that would narrow
+#: it down.  Beyond it, bisection narrows it.
+_NARROWED_ABOVE = 256
+
+
 def _last_candidate(setting: _Setting, best_ratio: float) -> int:
     """An n ≥ 2 where a lower bound on every n' ≥ n reaches ``best_ratio``: no n from
-    there on can beat it.  Doubling, then bisection keeping such an n at the top (the
-    smallest one where :func:`_bound` is the deciding bound, which grows with n)."""
+    there on can beat it.  Doubling, then (above :data:`_NARROWED_ABOVE`) bisection
+    keeping such an n at the top (the smallest one where :func:`_bound` is the deciding
+    bound, which grows with n).  Any such n gives the same optimum: each n is solved on
+    its own, and none from it on can beat it.  (The page's JavaScript, which solves each
+    n alone, always narrows it.)"""
     chance = _rollback_chance(setting)
     if chance < 1e-250:  # the bounds' cλnT underflows to 0; n would be astronomical
         raise InputError(REFUSALS["loss_too_small"].format(
@@ -523,6 +532,8 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
             raise InputError(REFUSALS["loss_too_small"].format(
                 name="level1_loss", loss=setting.loss, most=MOST_SEGMENTS))
         high *= 2
+    if high <= _NARROWED_ABOVE:
+        return high
     low = high // 2
     while high - low > 1:
         middle = (low + high) // 2
