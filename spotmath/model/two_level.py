@@ -83,8 +83,8 @@ def _f_waste(model: str, preemptible: bool) -> Callable:
 
 
 def _f_period(preemptible: bool, lossy: bool) -> Callable:
-    """E₁; ``lossy``: its branch for p > 0 alone (the same numbers there, in about a third
-    of the time: NumPy's select computes every branch)."""
+    """E₁; ``lossy``: its branch for p > 0 alone (the same numbers there, without the
+    p = 0 branch NumPy's select would compute as well)."""
     if lossy:
         return (_generated.two_level_period_time_lossy_preemptible if preemptible
                 else _generated.two_level_period_time_lossy_protected)
