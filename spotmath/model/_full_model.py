@@ -27,7 +27,6 @@ import math
 from collections.abc import Callable
 
 import numpy as np
-from scipy.optimize import brentq
 
 from ..docs import fill_doc
 from ..inputs import InputError, check_choice, check_parameters
@@ -154,6 +153,8 @@ def waste_floor(
 
 def _monotone_root(g: Callable[[float], float], low: float, high: float) -> float | None:
     """The root of a monotone ``g`` in [low, high], or None if it keeps one sign there."""
+    from scipy.optimize import brentq  # on first use (spotmath.model.solving says why)
+
     g_low, g_high = g(low), g(high)
     if g_low == 0:
         return low

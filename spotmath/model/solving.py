@@ -5,6 +5,11 @@ Two models: ``"exact"`` is the renewal-reward model of Poisson preemptions (the 
 ``"first-order"`` the λ(T/2 + R) + C/T approximation.  Vectorised functions return a
 float for scalar input and an array otherwise (:func:`as_output`).  The solvers bracket a
 root by doubling or halving and finish with SciPy's ``brentq`` to 4 ulp (relative).
+
+SciPy's optimisers are imported where they are first called, here and in the library's
+other solvers: ``scipy.optimize`` is much of a command's start, and a command that solves
+nothing (``spotmath derive``, a refused value, a trace that does not read) need not wait
+for it.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from collections.abc import Callable
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq
 
 from ..inputs import check_choice
 
@@ -44,6 +48,8 @@ def root_up(function: Callable[[float], float], low: float, high: float) -> floa
 
     Raises :class:`ArithmeticError` when no sign change is found before ``high`` overflows.
     """
+    from scipy.optimize import brentq  # on first use (see the module's docstring)
+
     for _ in range(2000):
         if not math.isfinite(high):
             break
@@ -59,6 +65,8 @@ def root_down(function: Callable[[float], float], low: float, high: float,
 
     ``low`` never goes below ``floor`` (where the caller knows the function is >= 0).
     """
+    from scipy.optimize import brentq  # on first use (see the module's docstring)
+
     for _ in range(2000):
         if function(low) >= 0:
             return brentq(function, low, high, xtol=1e-300, rtol=4 * np.finfo(float).eps)

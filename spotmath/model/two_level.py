@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.optimize import minimize_scalar
 
 from ..docs import fill_doc
 from ..inputs import InputError, check_parameters
@@ -493,6 +492,8 @@ def _tail_bound(setting: _Setting, every: int, chance: float) -> float:
 def _least_over_intervals(function: Callable[[float], float], rate: float) -> float:
     """The least value of a function of log T with one minimum, T from 1e-9 to
     :data:`LONGEST` mean times between events, to 1e-10 in log T (the bounds above)."""
+    from scipy.optimize import minimize_scalar  # on first use (spotmath.model.solving)
+
     bounds = (math.log(1e-9 / rate), math.log(LONGEST / rate))
     found = minimize_scalar(function, bounds=bounds, method="bounded",
                             options={"xatol": 1e-10})

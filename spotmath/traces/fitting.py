@@ -26,7 +26,6 @@ from dataclasses import asdict, dataclass
 from functools import cache
 
 import numpy as np
-from scipy.optimize import brentq, minimize_scalar
 from scipy.special import chdtrc, gammaincinv
 
 from ..inputs import InputError, check_duration, check_number, check_parameters
@@ -144,6 +143,8 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
 
     def loglik(shape: float) -> float:
         return float(profile(shape, count, np.sum(np.exp(shape * logs)), log_sum))
+
+    from scipy.optimize import brentq, minimize_scalar  # on first use (model.solving)
 
     best = minimize_scalar(lambda x: -loglik(math.exp(x)), method="bounded",
                            bounds=tuple(math.log(b) for b in _SHAPES),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import gamma
 
 from ..inputs import InputError, check_duration, check_parameters, check_seed
@@ -53,6 +52,8 @@ def weibull_shape_from(mean: float, median: float) -> float:
     if not 0.01 < ratio < 0.99:
         raise InputError(f"median: {median:g} over the mean {mean:g} must be between 0.01 "
                          f"and 0.99 for a Weibull shape, got {ratio:.3g}")
+
+    from scipy.optimize import brentq  # on first use (spotmath.model.solving says why)
 
     def gap(k: float) -> float:
         return math.log(2) ** (1 / k) / gamma(1 + 1 / k) - ratio
