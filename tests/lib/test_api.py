@@ -33,12 +33,16 @@ def test_package_exports_resolve():
 
 def test_the_package_imports_each_name_on_first_use():
     """`import spotmath` alone loads no SciPy (nor does any spotmath.book module through
-    it: the book's Sphinx extensions and chapter workers start without it); a public name
-    or a part of the package, once used, is there."""
+    it: the book's Sphinx extensions and chapter workers start without it), and a command
+    that solves nothing no SciPy optimiser; a public name or a part of the package, once
+    used, is there."""
     import subprocess
     import sys
 
     code = ("import sys, spotmath; assert 'scipy' not in sys.modules; "
+            "from spotmath.cli import main; assert main(['derive', '--list']) == 0; "
+            "assert main(['plan', '--discount', '1.5']) == 2; "
+            "assert 'scipy.optimize' not in sys.modules; "
             "assert spotmath.make_plan(0.25, 1/6, 1/60, 0.6, 8).gang_size == 8; "
             "assert 'scipy' in sys.modules and 'make_plan' in vars(spotmath); "
             "assert spotmath.model.numerics.exact_interval is spotmath.exact_interval; "
