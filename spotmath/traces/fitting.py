@@ -118,6 +118,8 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
     >>> round(fit.shape, 2), fit.shape_ci95[0] < 0.7 < fit.shape_ci95[1]
     (0.7, True)
     """
+    from scipy.optimize import brentq, minimize_scalar  # on first use (model.solving)
+
     lifetimes = np.asarray(lifetimes, dtype=float)
     preempted = np.asarray(preempted, dtype=bool)
     zero = preempted & (lifetimes == 0)
@@ -143,8 +145,6 @@ def fit_weibull(lifetimes: np.ndarray, preempted: np.ndarray, tick: float = 0.0
 
     def loglik(shape: float) -> float:
         return float(profile(shape, count, np.sum(np.exp(shape * logs)), log_sum))
-
-    from scipy.optimize import brentq, minimize_scalar  # on first use (model.solving)
 
     best = minimize_scalar(lambda x: -loglik(math.exp(x)), method="bounded",
                            bounds=tuple(math.log(b) for b in _SHAPES),
