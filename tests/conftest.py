@@ -7,6 +7,7 @@ Nothing here imports Jupyter: `pytest tests/lib` runs with the library and its t
 import collections
 import contextlib
 import csv
+import functools
 import importlib
 import io
 import json
@@ -59,7 +60,8 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: item.get_closest_marker("derives") is None)
 
 
-def _library_modules(public: bool = False) -> list[str]:
+@functools.cache
+def _library_modules(public: bool = False) -> tuple[str, ...]:
     """The library's package and modules (``public``: those whose names start with no
     underscore), spotmath.book's left out (tests/book checks them) and not imported:
     ``pkgutil.walk_packages`` imports each package it looks into, and the book's wording
@@ -75,8 +77,8 @@ def _library_modules(public: bool = False) -> list[str]:
             package = importlib.import_module(top.name)
             names += [name for _, name, _ in pkgutil.walk_packages(package.__path__,
                                                                    f"{top.name}.")]
-    return sorted(name for name in names
-                  if not (public and name.rpartition(".")[2].startswith("_")))
+    return tuple(sorted(name for name in names
+                        if not (public and name.rpartition(".")[2].startswith("_"))))
 
 
 def pytest_generate_tests(metafunc):
@@ -89,7 +91,7 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture(scope="session")
-def public_modules() -> list[str]:
+def public_modules() -> tuple[str, ...]:
     """The library's public modules, each a ``public_module``."""
     return _library_modules(public=True)
 
