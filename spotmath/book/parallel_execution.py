@@ -14,17 +14,21 @@ jupyter-cache first.  This extension fills that cache just before Sphinx reads:
 - MyST-NB then finds every notebook in the cache.  A notebook that failed is not in the
   cache, so MyST-NB executes it once more and reports its error as usual.
 
-With any other execution mode the extension does nothing.
+With any other execution mode it executes nothing.  In every mode, once the chapters are
+executed, what the build holds to its end is frozen out of Python's garbage collections
+(:func:`_spare_the_collector`).
 """
 
 from __future__ import annotations
 
+import gc
 import shutil
 import tempfile
 from pathlib import Path
 
 from sphinx.util import logging
 
+from .chapters import GC_THRESHOLDS
 from .executing import execute_chapters, with_source_metadata
 
 __all__ = ["setup"]
@@ -71,7 +75,21 @@ def _execute(app, env, docnames) -> None:
                 len(notebooks) - len(failed), len(failed))
 
 
+def _spare_the_collector(app, env, docnames) -> None:
+    """Freeze what the build holds to its end out of Python's cyclic garbage collections.
+
+    Sphinx, docutils, MyST-NB and the theme are imported by now, and the executed
+    chapters are in the cache: each full collection while Sphinx reads and writes would
+    walk all of that again.  Frozen, the collector leaves it out, and collects less often
+    (:data:`spotmath.book.chapters.GC_THRESHOLDS`).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def setup(app):
     app.connect("env-get-outdated", _all_notebooks)
     app.connect("env-before-read-docs", _execute)
+    app.connect("env-before-read-docs", _spare_the_collector, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
