@@ -24,6 +24,10 @@ from pathlib import Path
 # not imported from there, which would load NumPy first).  A variable already set is kept.
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
+# Before the test modules import NumPy, SciPy, SymPy and Hypothesis: Python's cyclic
+# garbage collector collects its first generation every 10,000 allocations rather than
+# 700, so it walks what those imports keep less often (pytest_collection_finish).
+gc.set_threshold(10_000, 10, 10)
 
 import numpy as np
 import pytest
@@ -67,14 +71,11 @@ def pytest_collection_finish(session):
     Once collected, a test process holds the libraries it imported (NumPy, SciPy, SymPy,
     Hypothesis: some 170,000 objects) to the end, and each of Python's full collections
     would walk them all again (about a second and a half of each library test worker's
-    time).  Frozen, the collector leaves them out; the first generation is collected
-    every 10,000 allocations rather than 700 (fewer passes over what SymPy's derivations
-    and the simulators keep).  Only when unreachable cycles are freed changes, never a
-    result.
+    time, with the thresholds Python starts with).  Frozen, the collector leaves them
+    out.  Only when unreachable cycles are freed changes, never a result.
     """
     gc.collect()
     gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
 
 
 @functools.cache
