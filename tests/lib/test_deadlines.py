@@ -768,6 +768,27 @@ def test_every_checkpoint_runs_log_tiles_it_and_sums_to_what_it_reports():
             assert len(run.preempted_ticks) == run.preemptions
 
 
+def test_the_writes_of_one_amount_of_work_are_those_of_an_array_of_it():
+    """A float takes a path of its own (the Safety Net asks every tick): the same count as
+    the array's, at segment boundaries, past 2⁵³ segments and for no work at all, and the
+    same error for NaN and ∞."""
+    rng = np.random.default_rng(11)
+    for interval in (0.1, 1 / 3, 0.5, 2.0, 20.0, 1e-9, 1e300):
+        checkpoints = deadlines.Checkpoints(interval, 0.1)
+        work = np.concatenate((rng.uniform(0, 50, 300), np.exp(rng.uniform(-50, 600, 300)),
+                               np.arange(40) * interval,
+                               np.arange(40) * interval + rng.choice([-1e-9, 5e-10], 40),
+                               [0.0, -0.0, -1.0, 2.0**53, 1e200]))
+        counts = checkpoints.writes(work)
+        for one, count in zip(work.tolist(), counts.tolist()):
+            assert checkpoints.writes(one) == count and type(checkpoints.writes(one)) is int
+    for bad, error in ((math.nan, ValueError), (math.inf, OverflowError)):
+        with pytest.raises(error):
+            deadlines.Checkpoints(1.0, 0.1).writes(bad)
+        with pytest.raises(error):
+            int(deadlines.Checkpoints(1.0, 0.1).writes(np.array(bad)))
+
+
 def test_writes_at_every_tick_boundary_lose_nothing_and_match_the_papers_model():
     """With C = 0 and T dividing the tick and the changeover, every boundary is a
     checkpoint: a preemption loses nothing, so a schedule costs what it costs without
