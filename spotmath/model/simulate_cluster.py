@@ -26,6 +26,7 @@ Statistics start after ``warmup`` hours (the chain starts empty).
 
 from __future__ import annotations
 
+import collections
 import heapq
 import math
 from dataclasses import dataclass, field
@@ -237,7 +238,9 @@ class _Pool:
         self.log: list[PoolEvent] | None = [] if log else None
         self.up: dict[int, float] = {}  # gang: admitted at
         self.up_gpus = 0  # the GPUs of the gangs in self.up
-        self.leaving: list[tuple[float, int]] = []  # (killed at, GPUs) of gangs in grace
+        # (killed at, GPUs) of the gangs in their grace, in the order of their kills: one
+        # grace for all, so the order they were stopped in
+        self.leaving: collections.deque[tuple[float, int]] = collections.deque()
         self.waiting: list[tuple[float, int]] = [(0.0, gang) for gang in range(len(sizes))]
         self.least_waiting = min(sizes, default=math.inf)  # the smallest gang waiting
         self.gone: dict[int, float] = {}  # gang: killed at (the log's waits start there)
@@ -333,12 +336,14 @@ class _Pool:
 
     def start_delay(self, at: float, in_service: int) -> float:
         """Hours until g GPUs are free of claims, up gangs and gangs in their grace (this
-        request's claim not yet made); the gangs leave in the order of their kills."""
-        self.leaving = sorted((kill, size) for kill, size in self.leaving if kill > at)
-        short = (self.pool.hp_gpus - self.free(in_service)
-                 + sum(size for _, size in self.leaving))
+        request's claim not yet made); the gangs leave in the order of their kills (those
+        killed at once in any order: the delay is the same)."""
+        leaving = self.leaving
+        while leaving and leaving[0][0] <= at:  # gone by now
+            leaving.popleft()
+        short = self.pool.hp_gpus - self.free(in_service) + sum(size for _, size in leaving)
         delay = 0.0
-        for kill, size in self.leaving:
+        for kill, size in leaving:
             if short <= 0:
                 break
             short -= size
@@ -360,13 +365,14 @@ class _Pool:
     def admit(self, at: float, in_service: int) -> None:
         """Admit the waiting gangs, first come first served, each that fits."""
         self.waiting.sort()
-        still = []
+        still, least = [], math.inf  # the gangs left waiting, and the smallest of them
         room = self.free(in_service) - self.headroom
         for since, gang in self.waiting:
-            if self.sizes[gang] <= room:
-                room -= self.sizes[gang]
+            size = self.sizes[gang]
+            if size <= room:
+                room -= size
                 self.up[gang] = at
-                self.up_gpus += self.sizes[gang]
+                self.up_gpus += size
                 if since < at and since >= self.warm:
                     self.records[gang].down_spells.append(at - since)
                 if self.log is not None:
@@ -376,8 +382,8 @@ class _Pool:
                             Segment(self.gone[gang], at, "idle"))
             else:
                 still.append((since, gang))
-        self.waiting = still
-        self.least_waiting = min([self.sizes[gang] for _, gang in still], default=math.inf)
+                least = min(least, size)
+        self.waiting, self.least_waiting = still, least
 
     def stop(self, gang: int, since: float, notice: float, kill: float,
              finished: bool) -> None:
