@@ -1,14 +1,15 @@
 """The numeric functions, generated ahead of time from the derivations.
 
 ``python -m spotmath.model.codegen`` writes ``spotmath/model/_generated.py``: one plain
-NumPy/SciPy function for each entry of :data:`FORMULAS`, printed by SymPy's ``lambdify`` from the
-derivation the entry names, after SymPy's C99 rewrites (``exp(x) − 1`` becomes ``expm1``,
-``log(1 + x)`` becomes ``log1p``), and :data:`LATEX`: every named derivation as the LaTeX
-the book shows.  So ``import spotmath``, ``spotmath plan`` and the chapters never run
-SymPy, and nothing is retyped.  The test suite regenerates the text and compares it with
-the file (:func:`check`), so the file cannot drift from the derivations or from SymPy.
-The same functions in JavaScript, for the book's calculator, are printed from the same
-rewritten expressions by :mod:`spotmath.web.codegen`.
+NumPy/SciPy function for each entry of :data:`FORMULAS`, printed by SymPy's ``lambdify``
+from the derivation the entry names, after two of SymPy's C99 rewrites (:data:`REWRITES`:
+``exp(x) − 1`` becomes ``expm1``, ``log(1 + x)`` becomes ``log1p``), and :data:`LATEX`:
+every named derivation as the LaTeX the book shows.  So ``import spotmath``, ``spotmath
+plan`` and the chapters never run SymPy, and nothing is retyped.  The test suite
+regenerates the text and compares it with the file (:func:`check`), so the file cannot
+drift from the derivations or from SymPy.  The same functions in JavaScript, for the
+book's calculator, are printed from the same rewritten expressions by
+:mod:`spotmath.web.codegen`.
 
 Each generated function lets an exponential overflow to infinity quietly: that is the
 correct limit of these formulas (a waste tends to 1).  A Piecewise one also evaluates the
@@ -31,14 +32,18 @@ import numpy as np
 import scipy.special
 import sympy as sp
 from sympy.codegen.cfunctions import expm1
-from sympy.codegen.rewriting import optimize, optims_c99
+from sympy.codegen.rewriting import expm1_opt, log1p_opt, optimize
 
 from . import derivations
 
-__all__ = ["FORMULAS", "PATH", "generate", "rewritten", "summary", "check", "main"]
+__all__ = ["FORMULAS", "PATH", "REWRITES", "generate", "rewritten", "summary", "check", "main"]
 
 #: The generated module.
 PATH = Path(__file__).with_name("_generated.py")
+#: The rewrites applied before printing: accurate e^x − 1 and log(1 + x) near x = 0.  The
+#: rest of SymPy's C99 set (exp2, log2 and its constant) leaves these formulas' text as it
+#: is, and took most of the rewriting's time.
+REWRITES = (expm1_opt, log1p_opt)
 
 
 def _notice_condition(part: int) -> sp.Expr:
@@ -229,7 +234,7 @@ def rewritten(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
         raise ValueError(f"{name}: symbols {sorted(map(str, leftover))} are not arguments")
     if name in _AS_GIVEN:
         return expr, plain
-    return optimize(sp.powsimp(expr, deep=True), optims_c99), plain
+    return optimize(sp.powsimp(expr, deep=True), REWRITES), plain
 
 
 def summary(name: str) -> str:
