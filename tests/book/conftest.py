@@ -24,6 +24,10 @@ from spotmath.book import ROOT
 from spotmath.book.parameters import BOOK_TABLE, CHAPTER_PARAMETERS, BookParameter
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: nbval, which checks the chapters against their stored outputs (``--nbval``), named here
+#: for the book's tests: pytest loads only the plugins it is told of (pyproject.toml), and
+#: the library's tests run without Jupyter.
+pytest_plugins = ["nbval.plugin"]
 
 
 class _BookBuild:
