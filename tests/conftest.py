@@ -26,7 +26,8 @@ for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
 # Before the test modules import NumPy, SciPy, SymPy and Hypothesis: Python's cyclic
 # garbage collector collects its first generation every 10,000 allocations rather than
-# 700, so it walks what those imports keep less often (pytest_collection_finish).
+# 700, so it walks what those imports keep less often (pytest_collection_finish), as the
+# book's kernels do (spotmath.book.chapters.GC_THRESHOLDS; not imported from there).
 gc.set_threshold(10_000, 10, 10)
 
 import numpy as np
