@@ -71,9 +71,8 @@ def pytest_collection_finish(session):
 
     Once collected, a test process holds the libraries it imported (NumPy, SciPy, SymPy,
     Hypothesis: some 170,000 objects) to the end, and each of Python's full collections
-    would walk them all again (about a second and a half of each library test worker's
-    time, with the thresholds Python starts with).  Frozen, the collector leaves them
-    out.  Only when unreachable cycles are freed changes, never a result.
+    would walk them all again.  Frozen, the collector leaves them out.  Only when
+    unreachable cycles are freed changes, never a result.
     """
     gc.collect()
     gc.freeze()

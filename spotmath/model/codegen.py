@@ -42,7 +42,7 @@ __all__ = ["FORMULAS", "PATH", "REWRITES", "generate", "rewritten", "summary", "
 PATH = Path(__file__).with_name("_generated.py")
 #: The rewrites applied before printing: accurate e^x − 1 and log(1 + x) near x = 0.  The
 #: rest of SymPy's C99 set (exp2, log2 and its constant) leaves these formulas' text as it
-#: is, and took most of the rewriting's time.
+#: is, and would take most of the rewriting's time.
 REWRITES = (expm1_opt, log1p_opt)
 
 

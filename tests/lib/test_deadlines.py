@@ -786,7 +786,7 @@ def test_the_writes_of_one_amount_of_work_are_those_of_an_array_of_it():
         with pytest.raises(error):
             deadlines.Checkpoints(1.0, 0.1).writes(bad)
         with pytest.raises(error):
-            int(deadlines.Checkpoints(1.0, 0.1).writes(np.array(bad)))
+            deadlines.Checkpoints(1.0, 0.1).writes(np.array(bad))
 
 
 def test_writes_at_every_tick_boundary_lose_nothing_and_match_the_papers_model():
