@@ -458,7 +458,8 @@ def _bound(setting: _Setting, every: int, chance: float) -> float:
     return 1 + (1 - 1e-6) * _least_over_intervals(excess, setting.rate)
 
 
-def _tail_bound(setting: _Setting, every: int, chance: float) -> float:
+def _tail_bound(setting: _Setting, every: int, chance: float,
+                target: float = -math.inf) -> float:
     """A lower bound on E₁/(n'T) over every T and every n' ≥ n = ``every``.
 
     With Θ ≥ 1/λ, a = 1 + cu₁ and b = 1 + cu₂, E₁/(n'T) ≥ (a^{n'−1}b − 1)/(cλn'T).  As
@@ -468,7 +469,9 @@ def _tail_bound(setting: _Setting, every: int, chance: float) -> float:
     log-convex) and not below 0 at T = 0, so q/T and L/T each have one minimum in T,
     found to a tolerance far below the margin of one part in a million kept below it.
     Unlike :func:`_bound` it keeps the durable write's exponential, which matters where
-    the waste is high.
+    the waste is high.  Where the first of the two, with its margin, is already below
+    ``target``, it is returned alone (the bound, no larger, is below it too): the search
+    asks only whether the bound reaches its best ratio.
     """
     rate, fast, durable = setting.rate, setting.fast, setting.durable
 
@@ -486,7 +489,10 @@ def _tail_bound(setting: _Setting, every: int, chance: float) -> float:
         interval, log_a, grown = logs(log_interval)
         return math.exp(grown) * log_a / (chance * rate * interval)
 
-    return (1 - 1e-6) * min(_least_over_intervals(f, rate) for f in (at_n, limit))
+    least_at_n = _least_over_intervals(at_n, rate)
+    if (1 - 1e-6) * least_at_n < target:
+        return (1 - 1e-6) * least_at_n
+    return (1 - 1e-6) * min(least_at_n, _least_over_intervals(limit, rate))
 
 
 def _least_over_intervals(function: Callable[[float], float], rate: float) -> float:
@@ -525,7 +531,7 @@ def _last_candidate(setting: _Setting, best_ratio: float) -> int:
 
     def reaches(every: int) -> bool:
         return (_bound(setting, every, chance) >= best_ratio
-                or _tail_bound(setting, every, chance) >= best_ratio)
+                or _tail_bound(setting, every, chance, best_ratio) >= best_ratio)
 
     high = 2
     while not reaches(high):
