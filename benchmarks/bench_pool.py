@@ -25,7 +25,7 @@ import pickle
 import time
 from unittest import mock
 
-from spotmath.model import _generated, simulate_cluster, two_level
+from spotmath.model import _generated, codegen, simulate_cluster, two_level
 from spotmath.model.cluster import SharedPool
 
 #: (pool, gangs, options): the settings the pool's tests and chapter run, shortened.
@@ -88,9 +88,8 @@ def main() -> None:
           f"a second; the same {len(runs)} runs")
 
     lossy, answers = best_of(rounds, break_evens)
-    piecewise = {f"two_level_{name}_lossy_{variant}": getattr(
-        _generated, f"two_level_{name}_{variant}")
-        for name in ("period_time", "condition") for variant in ("preemptible", "protected")}
+    piecewise = {name: getattr(_generated, name.replace("_lossy", ""))
+                 for name in codegen.LOSSY}
     with mock.patch.multiple(_generated, **piecewise):
         whole, same = best_of(rounds, break_evens)
     if answers != same:

@@ -36,7 +36,8 @@ from sympy.codegen.rewriting import expm1_opt, log1p_opt, optimize
 
 from . import derivations
 
-__all__ = ["FORMULAS", "PATH", "REWRITES", "generate", "rewritten", "summary", "check", "main"]
+__all__ = ["FORMULAS", "LOSSY", "PATH", "REWRITES", "generate", "rewritten", "summary", "check",
+           "main"]
 
 #: The generated module.
 PATH = Path(__file__).with_name("_generated.py")
@@ -202,13 +203,13 @@ def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
 
 #: The two-level branches for p > 0 alone: as given, and as quiet as their Piecewise (far
 #: past the optimum's root the period overflows, and h is ∞ − ∞: NaN, counted as above).
-_LOSSY = {f"{name}_lossy_{variant}" for variant in ("preemptible", "protected")
-          for name in ("two_level_period_time", "two_level_condition")}
+LOSSY = {f"{name}_lossy_{variant}" for variant in ("preemptible", "protected")
+         for name in ("two_level_period_time", "two_level_condition")}
 
 #: Formulas printed as their thunk gives them: rewriting would combine their terms (the
 #: two-level ones already hold expm1 and log1p; rewriting expands Θ's sum into terms that
 #: overflow to ∞ − ∞; it turns log Γ into the log of a Γ that overflows).
-_AS_GIVEN = {"lost_work_exact", *_LOSSY,
+_AS_GIVEN = {"lost_work_exact", *LOSSY,
              *(f"{name}_{variant}" for variant in ("preemptible", "protected")
                for name in ("two_level_period_time", "waste_two_level",
                             "two_level_condition")),
@@ -275,7 +276,7 @@ def generate() -> str:
         # NumPy's select evaluates every branch of a Piecewise: one not taken may divide
         # by zero (the two-level period at p = 0), and its value is discarded.
         quiet = ('over="ignore", invalid="ignore", divide="ignore"'
-                 if rewritten(name)[0].has(sp.Piecewise) or name in _LOSSY
+                 if rewritten(name)[0].has(sp.Piecewise) or name in LOSSY
                  else 'over="ignore"')
         functions.append(
             f"def {name}({', '.join(arguments)}):\n"

@@ -19,7 +19,7 @@ from sympy.printing.jscode import JavascriptCodePrinter
 
 from .. import inputs, report
 from ..model import numerics, plan, two_level
-from ..model.codegen import FORMULAS, rewritten, summary
+from ..model.codegen import FORMULAS, LOSSY, rewritten, summary
 from . import WEB
 
 __all__ = ["NOT_ON_PAGE", "JS_PATH", "DATA_JS_PATH", "generate_js", "generate_data_js",
@@ -36,9 +36,7 @@ DATA_JS_PATH = WEB / "data.js"
 #: conditional computes only the one it takes).
 NOT_ON_PAGE = {"erlang_b_step", "pool_preemption_rate", "pool_log_up_share",
                 "readmission_wait", "passage_mean_step", "passage_second_moment_step",
-                "passage_down_step", "pool_restart_time",
-                "two_level_period_time_lossy_preemptible", "two_level_period_time_lossy_protected",
-                "two_level_condition_lossy_preemptible", "two_level_condition_lossy_protected"}
+                "passage_down_step", "pool_restart_time", *LOSSY}
 
 
 class _JavaScript(JavascriptCodePrinter):

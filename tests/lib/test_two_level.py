@@ -455,10 +455,10 @@ def test_the_tail_bound_is_below_every_larger_n(setting, preemptible):
         later = np.unique(np.concatenate([np.arange(n, n + 60),
                                           np.geomspace(n, 100 * n, 30).astype(int)]))
         _, least = two_level._ratios(state, later.astype(float))
-        assert two_level._tail_bound(state, n, chance) <= least.min(), n
+        bound = two_level._tail_bound(state, n, chance)
+        assert bound <= least.min(), n
         # the search asks only whether it reaches a target: the same answer where the
         # first of its two minima, already below the target, is all it finds
-        bound = two_level._tail_bound(state, n, chance)
         for target in (0.5 * bound, np.nextafter(bound, 0), bound, np.nextafter(bound, 2 * bound),
                        1.01 * bound, 2 * bound, least.min()):
             reached = two_level._tail_bound(state, n, chance, target) >= target
