@@ -210,13 +210,33 @@ class PlanOracle:
     @staticmethod
     def python_plan(options: dict) -> tuple[dict, str | None]:
         """What `spotmath plan --json` prints for these options (or its one-line error), and
-        the table it prints without --json."""
+        the table it prints without --json.
+
+        Both runs read and check every option and print as the command does; the table's
+        run takes the plan the JSON's computed from the same checked values (``make_plan``
+        is a function of its arguments), rather than solving it a second time.
+        """
+        from unittest import mock
+
+        from spotmath.cli import plan as command
+
+        solve, solved = command.make_plan, {}
+
+        def make_plan_once(**values):
+            key = tuple(sorted(values.items()))
+            if key not in solved:
+                solved[key] = solve(**values)
+            return solved[key]
+
         argv = ["plan"] + [f"--{name}={value}" for name, value in options.items()]
-        result = _run(*argv, "--json")
-        if result.returncode != 0:
-            message = result.stderr.strip().split(": error: ", 1)[1]
-            return {"error": message.removesuffix(" (see --help)")}, None
-        return json.loads(result.stdout), _run(*argv).stdout.removesuffix("\n")
+        with mock.patch.object(command, "make_plan", make_plan_once):
+            result = _run(*argv, "--json")
+            if result.returncode != 0:
+                message = result.stderr.strip().split(": error: ", 1)[1]
+                return {"error": message.removesuffix(" (see --help)")}, None
+            table = _run(*argv).stdout.removesuffix("\n")
+        assert len(solved) == 1, solved  # the table's run asked for the JSON's plan
+        return json.loads(result.stdout), table
 
     @staticmethod
     def random_options(rng: np.random.Generator) -> dict:
