@@ -33,8 +33,8 @@ from spotmath.traces.deadlines.rules import (
     Job,
     following,
     greedy,
-    simulate,
     simulate_checkpointed,
+    simulate_job,
 )
 
 IDLE, SPOT, ON_DEMAND = 0, 1, 2
@@ -131,7 +131,7 @@ def brute_force(spot, tick, compute, deadline, changeover, discount, billing,
         if used is None:
             try:
                 if checkpoints is None:
-                    run = simulate(job, spot, "any", following(kinds), safety_net=False)
+                    run = simulate_job(job, spot, "any", following(kinds), safety_net=False)
                 else:
                     run = simulate_checkpointed(job, checkpoints, spot, "any",
                                                 following(kinds), safety_net=False)
@@ -559,7 +559,7 @@ def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
     costs = []
     for _ in range(3000):
         spot = markov_availability(model, 12, int(rng.integers(2**32)), first=True)
-        run = simulate(job, spot, "model", choose, safety_net=False)
+        run = simulate_job(job, spot, "model", choose, safety_net=False)
         assert run.met
         costs.append(run.cost)
     expected = policy.expected(7, 24, True)
@@ -797,7 +797,7 @@ def test_writes_at_every_tick_boundary_lose_nothing_and_match_the_papers_model()
     for _ in range(20):
         spot = rng.random(40) < 0.6
         job = Job(6.0, 30.0, 0.5, 0.6, 1.0, "tick")
-        plain = simulate(job, spot, "greedy", greedy(job), False)
+        plain = simulate_job(job, spot, "greedy", greedy(job), False)
         saved = simulate_checkpointed(
             job, deadlines.Checkpoints(0.25, 0.0), spot, "greedy", greedy(job),
             False)

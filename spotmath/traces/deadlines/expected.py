@@ -25,7 +25,7 @@ from ...inputs import (
 from .model_policy import AvailabilityModel, markov_availability, model_policy
 from .omniscient import omniscient_schedules
 from .policies import POLICIES, run_job
-from .rules import Job, Run, on_demand, simulate
+from .rules import Job, Run, on_demand, simulate_job
 from .stints import TOLERANCE
 
 __all__ = ["Expected", "spell_model", "expected_costs", "model_expected_cost",
@@ -122,8 +122,8 @@ def expected_costs(model, tick: float | str, compute: float | str, deadline: flo
     for spot, optimum in zip(spots, optima):
         for policy in policies:
             runs[policy].append(run_job(job, spot, policy, known=model, optimum=optimum))
-    od_cost = simulate(job, np.zeros(0, dtype=bool), "on-demand", on_demand(job),
-                        safety_net=False).cost
+    od_cost = simulate_job(job, np.zeros(0, dtype=bool), "on-demand", on_demand(job),
+                            safety_net=False).cost
     result = {}
     for policy, done in runs.items():
         cost = np.array([run.cost for run in done])

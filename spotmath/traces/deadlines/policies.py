@@ -40,8 +40,8 @@ from .rules import (
     following,
     greedy,
     on_demand,
-    simulate,
     simulate_checkpointed,
+    simulate_job,
     uniform_progress,
 )
 from .stints import TOLERANCE, Checkpoints
@@ -243,7 +243,7 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
 
     def run(choose: Choice, safety_net: bool) -> Run:
         if checkpoints is None:
-            return simulate(job, spot, policy, choose, safety_net)
+            return simulate_job(job, spot, policy, choose, safety_net)
         return simulate_checkpointed(job, checkpoints, spot, policy, choose, safety_net)
 
     if policy == "model":

@@ -1,6 +1,6 @@
 """The rules of a deadline run, and the simulators that follow them tick by tick.
 
-:func:`simulate` runs a policy's choices in the paper's model (progress kept across
+:func:`simulate_job` runs a policy's choices in the paper's model (progress kept across
 preemptions), :func:`simulate_checkpointed` in checkpoint mode; both apply the Safety Net
 of the online policies when asked.  A policy is a :data:`Choice`: :func:`greedy`,
 :func:`uniform_progress` and :func:`on_demand` are the paper's, :func:`following` replays
@@ -49,7 +49,7 @@ from ...model.simulate import Segment
 from .stints import IDLE, KINDS, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
 
 __all__ = ["MAX_WINDOW_TICKS", "Run", "Job", "Choice", "greedy", "uniform_progress",
-           "on_demand", "following", "simulate", "simulate_checkpointed"]
+           "on_demand", "following", "simulate_job", "simulate_checkpointed"]
 
 #: The most ticks a job's window may span (its deadline over the tick): every policy is
 #: simulated tick by tick.
@@ -251,8 +251,8 @@ def following(kinds: Sequence[int]) -> Choice:
     return choose
 
 
-def simulate(job: Job, spot: np.ndarray, policy: str, choose: Choice,
-             safety_net: bool) -> Run:
+def simulate_job(job: Job, spot: np.ndarray, policy: str, choose: Choice,
+                 safety_net: bool) -> Run:
     """Run ``choose`` tick by tick under the rules, progress kept across preemptions (the
     paper's model; :func:`simulate_checkpointed` is checkpoint mode's).
 
@@ -278,7 +278,7 @@ def simulate(job: Job, spot: np.ndarray, policy: str, choose: Choice,
     >>> import numpy as np
     >>> job = Job.checked("8h", "12h", "0.2h", 0.6, "1h")
     >>> spot = np.array([True] * 6 + [False] * 30)
-    >>> run = simulate(job, spot, "greedy", greedy(job), safety_net=True)
+    >>> run = simulate_job(job, spot, "greedy", greedy(job), safety_net=True)
     >>> run.met, round(run.cost, 3), run.kinds.tolist()
     (True, 5.4, [1, 1, 1, 1, 1, 1, 0, 0, 0, 2, 2, 2])
     """
