@@ -12,7 +12,7 @@ from ...model.numerics import effective_discount
 from ..display import Table
 
 __all__ = ["AGREE_WITHIN", "joined", "interval_or_none", "from_share", "points_sentence",
-           "pays", "share_text", "price_text", "ci_text", "by_trace", "every"]
+           "pays", "percent_text", "price_text", "ci_text", "by_trace", "every"]
 
 
 #: Replays this many standard errors or fewer from the model agree with it.
@@ -112,10 +112,10 @@ def price_text(price: float) -> str:
     return "n/a (no useful hour)" if math.isinf(price) else f"{price:.3f}"
 
 
-def share_text(share: float | None) -> str:
+def percent_text(share: float | None) -> str:
     """A share as the deadline chapter writes it: a whole percentage, or 'n/a' (None).
 
-    >>> share_text(0.6049), share_text(None)
+    >>> percent_text(0.6049), percent_text(None)
     ('60%', 'n/a')
     """
     return "n/a" if share is None else f"{share:.0%}"

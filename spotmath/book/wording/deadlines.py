@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ...inputs import duration_text
 from ..display import Table
-from .common import share_text
+from .common import percent_text
 
 __all__ = ["deadline_run_table", "checkpoint_share_numbers", "deadline_gangs_table",
            "honest_table", "bamboo_text", "zones_table", "zones_behind_text"]
@@ -57,9 +57,9 @@ def checkpoint_share_numbers(plain: dict, written: dict) -> dict:
     numbers = {}
     for kept, rows in (("plain", plain), ("written", written)):
         for name, word in short.items():
-            numbers[f"{word}_{kept}"] = share_text(rows[name]["cost_share"])
+            numbers[f"{word}_{kept}"] = percent_text(rows[name]["cost_share"])
         for name in ("uniform-progress", "model"):
-            numbers[f"{short[name]}_gap_{kept}"] = share_text(rows[name]["gap_closed"])
+            numbers[f"{short[name]}_gap_{kept}"] = percent_text(rows[name]["gap_closed"])
     return numbers
 
 
@@ -96,7 +96,7 @@ def honest_table(honest: dict, labels: dict, missing: dict) -> Table:
     for where, label in labels.items():
         closed = honest[where]
         rows.append([label] + ([missing[where]] * 2 if closed is None else
-                               [share_text(closed[n]) for n in ("uniform-progress", "model")]))
+                               [percent_text(closed[n]) for n in ("uniform-progress", "model")]))
     return Table(["availability", "uniform progress closes", "model closes"], rows)
 
 
@@ -112,8 +112,8 @@ def bamboo_text(honest: dict, names: Sequence[str]) -> str:
     def clause(name: str) -> str:
         closed = honest[name] or {}
         return (f"on {name}, uniform progress closes "
-                f"{share_text(closed.get('uniform-progress'))} and the model policy "
-                f"{share_text(closed.get('model'))}")
+                f"{percent_text(closed.get('uniform-progress'))} and the model policy "
+                f"{percent_text(closed.get('model'))}")
 
     return "; ".join(clause(name) for name in names)
 
@@ -137,7 +137,7 @@ def zones_table(zones: dict, spot_shares: dict, policies: Sequence[str]) -> Tabl
         if summary is None:
             row += ["no policy meets the deadline"] * 3
         else:
-            row += [share_text(summary.row(n)["gap_closed"])
+            row += [percent_text(summary.row(n)["gap_closed"])
                     for n in ("uniform-progress", "model")]
             row.append(f"{min(summary.row(n)['met'] for n in policies):.0%}")
         rows.append(row)
