@@ -4,7 +4,8 @@ The layers, one folder each: :mod:`spotmath.model` (the SymPy derivations, the s
 source of truth, and the numeric functions generated from them, the simulator and the
 plan), :mod:`spotmath.traces` (reading, fitting and replaying real preemptions) and
 :mod:`spotmath.book` (the book's own machinery, which nothing else imports); the plan's
-words are :mod:`spotmath.report`'s, the calculator's scripts :mod:`spotmath.web`'s.  Times
+words are :mod:`spotmath.report`'s, the colours the book and the calculator share
+:mod:`spotmath.palette`'s, the calculator's scripts :mod:`spotmath.web`'s.  Times
 are in hours, rates per hour; :mod:`spotmath.inputs` checks and converts every input
 ('10min', '0.25/h').  This module offers the model's public functions by their names.
 """

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import matplotlib
 
+from ..palette import COLOURS
+
 __all__ = ["COLOURS", "ON_DEMAND_COLOUR", "Table", "book_style", "equation", "keep",
            "keep_equations"]
 
 ON_DEMAND_COLOUR = "0.25"
-COLOURS = ["#1b6ca8", "#d1495b", "#66a182", "#edae49", "#7b506f", "#00798c"]
 
 
 def book_style() -> None:

@@ -12,29 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.simulate import PoolTimeline, Segment, Timeline
+from ..palette import KIND_COLOURS, LOST_EDGE
 
-__all__ = ["COLOURS", "LABELS", "UNITS", "draw_timeline", "draw_runs", "policy_timeline",
+__all__ = ["KIND_LABELS", "UNITS", "draw_timeline", "draw_runs", "policy_timeline",
            "killed_run_timeline"]
 
-#: Colours by segment kind (Okabe and Ito's colour-blind-safe palette).
-COLOURS = {"compute": "#0072B2", "checkpoint": "#E69F00", "lost": "#F4C7AE",
-           "restart": "#999999", "notice-write": "#009E73", "persist": "#CC79A7",
-           "fast-checkpoint": "#56B4E9", "fast-restart": "#F0E442",
-           "spot": "#0072B2", "on-demand": "#009E73", "changeover": "#999999",
-           "idle": "#EEEEEE"}
 #: Legend labels by segment kind.
-LABELS = {"compute": "compute", "checkpoint": "checkpoint write", "lost": "lost work",
-          "restart": "restart", "notice-write": "on-notice write",
-          "persist": "write becoming durable", "fast-checkpoint": "fast write",
-          "fast-restart": "restart from a fast copy", "spot": "on spot",
-          "on-demand": "on on-demand", "changeover": "changeover",
-          "idle": "idle"}
+KIND_LABELS = {"compute": "compute", "checkpoint": "checkpoint write", "lost": "lost work",
+               "restart": "restart", "notice-write": "on-notice write",
+               "persist": "write becoming durable", "fast-checkpoint": "fast write",
+               "fast-restart": "restart from a fast copy", "spot": "on spot",
+               "on-demand": "on on-demand", "changeover": "changeover",
+               "idle": "idle"}
 #: Hours per unit of the x axis.
 UNITS = {"h": 1.0, "min": 1 / 60}
 #: Marks drawn in the first segment of each kind.
 _MARKS = {"compute": "T", "checkpoint": "C", "restart": "R", "lost": "lost",
           "fast-checkpoint": "C₁", "fast-restart": "R₁", "changeover": "d"}
-_LOST_EDGE = "#D55E00"
 _ALWAYS = ("compute", "checkpoint", "lost", "restart")
 
 
@@ -112,11 +106,11 @@ def draw_timeline(run: Timeline | PoolTimeline, *, unit: str = "h", rows: int = 
     # the segments: each one added rescales the axes over all the others)
     for (y, kind), spans in bars.items():
         if kind == "persist":
-            ax.broken_barh(spans, (y - 0.42, 0.1), facecolors=COLOURS["persist"])
+            ax.broken_barh(spans, (y - 0.42, 0.1), facecolors=KIND_COLOURS["persist"])
             continue
         lost = kind == "lost"
-        ax.broken_barh(spans, (y - 0.3, 0.6), facecolors=COLOURS[kind],
-                       edgecolors=_LOST_EDGE if lost else "white",
+        ax.broken_barh(spans, (y - 0.3, 0.6), facecolors=KIND_COLOURS[kind],
+                       edgecolors=LOST_EDGE if lost else "white",
                        hatch="////" if lost else None, linewidth=0.6)
     for time, node in hits:
         if time > end:
@@ -129,9 +123,10 @@ def draw_timeline(run: Timeline | PoolTimeline, *, unit: str = "h", rows: int = 
     # a checkpointing run's legend always explains its four kinds; a deadline run's has
     # only its own
     always = _ALWAYS if any(s.kind == "compute" for s in drawn) else ()
-    kinds = [k for k in COLOURS if k in always or any(s.kind == k for s in drawn)]
-    handles = [Patch(facecolor=COLOURS[k], edgecolor=_LOST_EDGE if k == "lost" else "none",
-                     hatch="////" if k == "lost" else None, label=LABELS[k]) for k in kinds]
+    kinds = [k for k in KIND_COLOURS if k in always or any(s.kind == k for s in drawn)]
+    handles = [Patch(facecolor=KIND_COLOURS[k], edgecolor=LOST_EDGE if k == "lost" else "none",
+                     hatch="////" if k == "lost" else None, label=KIND_LABELS[k])
+               for k in kinds]
     handles.append(plt.Line2D([], [], marker="v", color="k", linestyle="none",
                               label="preemption"))
     ax.legend(handles=handles, loc="lower left", bbox_to_anchor=(0.0, 1.0),

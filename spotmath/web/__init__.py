@@ -9,7 +9,7 @@ writes a number), ``inputs.js`` (:mod:`spotmath.inputs`), ``solving.js``
 :mod:`spotmath.report`) and ``calculator.js``, the page's form and plot.
 :mod:`spotmath.web.codegen` prints the other two from Python: ``formulas.js`` from the
 SymPy derivations and ``data.js`` (the units, patterns, words, formats, defaults and JSON
-keys).
+keys, and the book's colours).
 """
 
 from pathlib import Path

@@ -8,6 +8,9 @@
   const P = root.spotmathPlan, general = root.spotmathFormat.general;
   // The command's defaults and choices (generated from spotmath.model.plan into data.js).
   const DEFAULTS = root.spotmathData.PLAN_DEFAULTS, CHOICES = root.spotmathData.PLAN_CHOICES;
+  // the book's colours: price and waste as its figures draw them, a run's segments as
+  // its timelines do (spotmath.palette)
+  const { COLOURS, KIND_COLOURS, LOST_EDGE } = root.spotmathData;
   const FIELDS = [  // [option, label, help]; a select where the option has choices
     ["mtbf", "MTBF of one node", "mean time between preemptions: 90min, 4h, 1.5d"],
     ["rate", "or its rate", "preemptions per hour of one node instead: 0.25/h"],
@@ -120,8 +123,8 @@
       }
       return runs.filter((run) => run.length > 1);
     };
-    for (const run of segments("waste")) line(run, { stroke: "#d1495b", "stroke-width": 2 });
-    for (const run of segments("price")) line(run, { stroke: "#1b6ca8", "stroke-width": 2 });
+    for (const run of segments("waste")) line(run, { stroke: COLOURS[1], "stroke-width": 2 });
+    for (const run of segments("price")) line(run, { stroke: COLOURS[0], "stroke-width": 2 });
     const mark = (t, colour, label, dy) => {
       if (t === null || !(t > 10 ** x0 && t < 10 ** x1)) return;
       line([[X(t), top], [X(t), height - bottom]], { stroke: colour, "stroke-dasharray": "4 3" });
@@ -129,9 +132,9 @@
     };
     mark(values.recommended_interval_h, "#2a7f3f", `optimum ${P.durationText(values.recommended_interval_h)}`, 12);
     mark(values.break_even_interval_h, "#b35900", `break-even ${P.durationText(values.break_even_interval_h)}`, 26);
-    chart.append(svg("text", { x: left + 6, y: top + 12, "font-size": 11, fill: "#1b6ca8" },
+    chart.append(svg("text", { x: left + 6, y: top + 12, "font-size": 11, fill: COLOURS[0] },
                      "price per useful hour (on-demand = 1)"));
-    chart.append(svg("text", { x: left + 6, y: top + 26, "font-size": 11, fill: "#d1495b" },
+    chart.append(svg("text", { x: left + 6, y: top + 26, "font-size": 11, fill: COLOURS[1] },
                      "waste (share of wall time)"));
     target.append(chart);
   }
@@ -142,9 +145,6 @@
   // loses everything since the last completed write and costs a restart R (a preemption
   // during a restart starts it again).  The same rules as spotmath.model.simulate's log,
   // with the random preemption times replaced by their mean spacing.
-  const KIND_COLOURS = { compute: "#0072B2", checkpoint: "#E69F00", lost: "#F4C7AE",
-                         restart: "#999999", "fast-checkpoint": "#56B4E9",
-                         "fast-restart": "#F0E442" };
 
   // Two levels (spotmath.model.simulate_two_level's rules, restarts preemptible): n
   // segments of T, the first n - 1 ending with a fast write C1, the n-th with a durable
@@ -246,7 +246,7 @@
                                    patternUnits: "userSpaceOnUse",
                                    patternTransform: "rotate(45)" });
     hatch.append(svg("rect", { width: 6, height: 6, fill: KIND_COLOURS.lost }),
-                 svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#D55E00",
+                 svg("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: LOST_EDGE,
                                "stroke-width": 2 }));
     const defs = svg("defs", {});
     defs.append(hatch);

@@ -6,8 +6,9 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
-from spotmath.book.timelines import COLOURS, draw_timeline  # noqa: E402
+from spotmath.book.timelines import draw_timeline  # noqa: E402
 from spotmath.model.simulate import timeline  # noqa: E402
+from spotmath.palette import KIND_COLOURS  # noqa: E402
 
 
 def bars(figure):
@@ -29,7 +30,7 @@ def test_the_drawing_is_the_log_bar_for_bar():
                    restart_time=0.2, work=2.0, preemption_times=[1.5])
     drawn = bars(draw_timeline(run))
     expected = [(round(s.start, 9), round(s.end - s.start, 9), -0.3,
-                 COLOURS[s.kind].lower(), s.kind == "lost") for s in run.segments]
+                 KIND_COLOURS[s.kind].lower(), s.kind == "lost") for s in run.segments]
     assert sorted(drawn) == sorted(expected)
     figure = draw_timeline(run)
     marks = [t.get_text() for t in figure.axes[0].texts]
@@ -64,7 +65,7 @@ def test_deadline_policies_draw_a_row_each_from_their_logs():
     figure = draw_timeline(pool, rows=2)
     drawn = bars(figure)
     expected = [(round(s.start, 9), round(s.end - s.start, 9), y - 0.3,
-                 COLOURS[s.kind].lower(), False)
+                 KIND_COLOURS[s.kind].lower(), False)
                 for y, row in zip((1, 0), pool.rows) for s in row]
     assert sorted(drawn) == sorted(expected)
     labels = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
