@@ -816,6 +816,27 @@ def test_nbval_catches_a_changed_stored_number(tmp_path):
     assert "22.5" in result.stdout and "21.90890230020664" in result.stdout
 
 
+def test_nbval_reads_stored_numbers_to_nine_decimals(tmp_path):
+    """With the suite's sanitize file, a stored number that differs from the one computed
+    past its ninth decimal (another CPU's rounding) passes; one that differs before, fails."""
+    notebook = nbformat.read(ROOT / "book" / "checkpoint_cost.ipynb", as_version=4)
+    (tmp_path / "book").mkdir()
+    for name, value in (("last_digits", "21.908902300999"), ("fifth", "21.90891230020664")):
+        for cell in notebook.cells:
+            for output in cell.get("outputs", []):
+                if output.get("metadata", {}).get("scrapbook", {}).get("name") == (
+                        "young_interval_min"):
+                    output.data["application/papermill.record/text/plain"] = value
+        nbformat.write(notebook, tmp_path / "book" / f"{name}.ipynb")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval",
+         "--nbval-current-env", "-o", "addopts=", "--nbval-sanitize-with",
+         str(ROOT / "tests" / "book" / "nbval_sanitize.cfg"), str(tmp_path / "book")],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    failed = [line for line in result.stdout.splitlines() if line.startswith("FAILED")]
+    assert len(failed) == 1 and "fifth.ipynb" in failed[0], result.stdout[-2000:]
+
+
 def test_real_preemptions_reads_your_own_trace(tmp_path, chapter_run):
     """A reader's trace in the documented format, by full path: a synthetic Poisson pool."""
     from spotmath.traces import write_trace
