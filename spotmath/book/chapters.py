@@ -206,10 +206,11 @@ def _shut_down(kernel: Any) -> None:
 
 
 def _blocking_client(kernel: Any) -> Any:
-    """A blocking client of ``kernel`` (whose own clients are asynchronous)."""
-    from jupyter_client.blocking import BlockingKernelClient
-
-    return BlockingKernelClient(**kernel.get_connection_info(session=True))
+    """A blocking client of ``kernel`` (whose own clients are asynchronous) that asks the
+    kernel's manager whether the kernel lives: whether its process runs.  A client without
+    a manager asks the heartbeat, and a kernel still starting on a loaded machine can miss
+    a beat (a second) while its answer is late: that would read as a death."""
+    return kernel.blocking_client()
 
 
 def _run_code(kernel: Any, code: str) -> None:

@@ -402,6 +402,30 @@ def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
     assert len(starts) == 1 == len(ran) == len(stops)
 
 
+def test_a_kernel_slow_to_answer_is_alive_while_its_process_runs(monkeypatch):
+    """A kernel is dead when its process has ended, not when a heartbeat is late: on a
+    loaded machine a starting kernel can miss a beat (here every beat is late) while its
+    first answer takes more than a second (here it sleeps first).  It starts, the first
+    time; one whose process ends before it answers is dead at once."""
+    from jupyter_client import channels
+
+    from spotmath.book import chapters
+
+    monkeypatch.setattr(channels.HBChannel, "time_to_dead", 1e-4)
+    monkeypatch.setattr(chapters, "KERNEL_STARTS", 1)
+    arguments = chapters.KERNEL_ARGUMENTS
+    for first in ("import time; time.sleep(2)", "import os; os._exit(3)"):
+        monkeypatch.setattr(chapters, "KERNEL_ARGUMENTS",
+                            [*arguments, f"--IPKernelApp.exec_lines={first}"])
+        began = time.monotonic()
+        if "sleep" in first:
+            chapters._shut_down(chapters._start_kernel(ROOT))
+        else:
+            with pytest.raises(RuntimeError, match="Kernel died before replying"):
+                chapters._start_kernel(ROOT)
+        assert time.monotonic() - began < 30  # not a wait for the heartbeat's 60 s
+
+
 def test_a_kernel_under_a_deep_folder_still_starts(tmp_path, monkeypatch):
     """A Unix socket's path is short (about a hundred characters): where the folder given
     for the kernels' sockets is too deep, a kernel keeps them in /tmp instead, and its
