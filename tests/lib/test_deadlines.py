@@ -567,6 +567,25 @@ def test_the_model_policys_expected_cost_is_what_its_runs_cost(billing):
     assert abs(np.mean(costs) - expected) < 4.5 * error, (np.mean(costs), expected, error)
 
 
+def test_a_chain_that_never_changes_plans_spot_now_or_never():
+    """Spot that stays, and stays away, with chance 1: the outcomes of chance 0 add
+    nothing (0 · ∞ would be NaN), and a 3 h job with a 30-minute changeover (and in
+    checkpoint mode two 10-minute writes) takes 4 whole ticks: at spot's price where
+    spot is there now, at on-demand's where it is not, in both modes."""
+    from spotmath.traces.deadlines.model_policy import checkpoint_model_policy, model_policy
+
+    still = AvailabilityModel(stay_up=1.0, stay_down=1.0, transitions=0)
+    tick, compute, deadline, changeover, discount = 1.0, 3.0, 8.0, 0.5, 0.6
+    assert deadlines.Checkpoints(1.0, 1 / 6).writes(compute) == 2
+    for policy in (model_policy(still, tick, compute, deadline, changeover, discount),
+                   checkpoint_model_policy(still, tick, compute, deadline, changeover,
+                                           discount, 1.0, 1 / 6)):
+        assert not np.isnan(policy.expected_cost).any()
+        work = round(compute / policy.grid)
+        assert policy.expected(8, work, True) == pytest.approx(4 * (1 - discount))
+        assert policy.expected(8, work, False) == pytest.approx(4.0)
+
+
 def test_the_model_policy_is_fitted_to_the_history_before_the_start():
     from spotmath.traces.deadlines.model_policy import fit_availability
 

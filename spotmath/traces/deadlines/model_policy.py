@@ -235,27 +235,70 @@ class ModelPolicy(_Solved):
 
 
 
-def _mixed(chance: float, if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
-    """The expectation over the next tick's spot; an outcome of probability 0 adds
-    nothing (0 · inf would be NaN)."""
-    return ((chance * if_spot if chance > 0 else 0.0)
-            + ((1 - chance) * if_not if chance < 1 else 0.0))
+class _ActionTick:
+    """One action's tick, for every compute left and each distinct stint the action
+    leads to (a *column*; ``of`` gives each state's): where spot next and none next
+    lead in the value array one tick later (flat indices into it, ``spot_at`` and
+    ``gone_at``), their chances (``up``: of spot next, for a tick without and with spot
+    now) and what the tick costs.
+
+    Laid out as (compute left, spot now, column), so that the expected cost of a band
+    of compute left is a few operations along whole arrays, spread to every state at
+    the end.  An outcome of chance 0 adds nothing (0 · inf would be NaN): it reads
+    ``value[0]``, which is 0, with no compute left.
+    """
+
+    def __init__(self, act: int, up: tuple[float, float], spot_at: np.ndarray,
+                 gone_at: np.ndarray, of: np.ndarray, price: float,
+                 finished: np.ndarray | None = None, end: np.ndarray | None = None,
+                 extra: np.ndarray | None = None) -> None:
+        rows, columns = np.broadcast_shapes(spot_at.shape, gone_at.shape)
+        chance = np.array(up)[None, :, None]
+        shape = (rows, 2, columns)
+        self.leads = tuple(
+            np.where(possible, np.broadcast_to(at, (rows, columns))[:, None, :], 0)
+            for possible, at in ((chance > 0, spot_at), (chance < 1, gone_at)))
+        self.chances = tuple(np.broadcast_to(c, shape).copy() for c in (chance, 1 - chance))
+        self.act, self.of, self.price = act, of, price
+        # where the compute is done within the tick, what the tick costs instead
+        self.finished = self.end = self.extra = None
+        if finished is not None:
+            self.finished = np.broadcast_to(finished[:, None, :], shape).copy()
+            self.end = np.broadcast_to(end[:, None, :], shape).copy()
+        if extra is not None:
+            self.extra = np.broadcast_to(extra, (rows, 2, extra.size)).copy()
+
+    def totals(self, flat: np.ndarray, band: slice) -> np.ndarray:
+        """The expected cost from now of every (compute left in ``band``, spot now,
+        state), given ``flat``, the value array one tick later, flattened; then
+        ``extra``, what leaving each state costs, where there is one."""
+        (spot_at, gone_at), (if_spot, if_gone) = self.leads, self.chances
+        total = flat.take(spot_at[band])
+        total *= if_spot[band]
+        other = flat.take(gone_at[band])
+        other *= if_gone[band]
+        total += other
+        total += self.price
+        if self.finished is not None:
+            np.copyto(total, self.end[band], where=self.finished[band])
+        if self.act == SPOT:
+            total[:, 0, :] = math.inf  # no spot this tick
+        total = total.take(self.of, axis=2)  # every state
+        if self.extra is not None:
+            total += self.extra[band]
+        return total
 
 
-def _mixer(up: tuple[float, float]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """``mixed(if_spot, if_not)``: :func:`_mixed` for a tick without and with spot now
-    (``up``: the chances of spot next), along a new middle axis (compute left, spot now,
-    state)."""
-    if 0 < min(up) and max(up) < 1:  # both outcomes possible: one expression
-        spot, gone = np.array(up)[:, None], (1 - np.array(up))[:, None]
-
-        def mixed(if_spot: np.ndarray, if_not: np.ndarray) -> np.ndarray:
-            total = if_spot[:, None, :] * spot
-            total += if_not[:, None, :] * gone
-            return total
-        return mixed
-    return lambda if_spot, if_not: np.stack(
-        [_mixed(chance, if_spot, if_not) for chance in up], axis=1)
+def _totals(actions: list[_ActionTick]
+            ) -> Callable[[int, int, np.ndarray], Iterator[tuple[int, np.ndarray]]]:
+    """``totals(lo, hi, value)`` for :func:`_induction`: each action's
+    :meth:`_ActionTick.totals`, in order."""
+    def totals(lo, hi, value):
+        # with no compute left the next tick reads value[0], which is 0: nothing to pay
+        flat, band = value.ravel(), slice(lo, hi + 1)
+        for action in actions:
+            yield action.act, action.totals(flat, band)
+    return totals
 
 
 def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, int]:
@@ -285,6 +328,8 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
     action = np.full((ticks + 1, work_steps + 1, 2, states), ON_DEMAND, dtype=np.int8)
     expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
     expected[:, 0] = 0.0
+    # the band each of the two arrays holds finite values in (outside it: infinity)
+    value_band = earlier_band = (1, 0)
     for left in range(1, ticks + 1):
         lo, hi = _band(left, ticks, work_steps, per_tick)
         if lo > hi:
@@ -301,10 +346,13 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
                 np.less(total, tolerance, out=improves)
                 np.putmask(best, improves, total)  # (copyto's where= is slower)
             np.putmask(choice, improves, act)
-        earlier[1:lo] = math.inf
-        earlier[hi + 1:] = math.inf
+        # infinity where the band two ticks ago held values and this one holds none
+        stale_lo, stale_hi = earlier_band
+        earlier[stale_lo:min(stale_hi + 1, lo)] = math.inf
+        earlier[max(stale_lo, hi + 1):stale_hi + 1] = math.inf
         expected[left, lo:hi + 1] = best[:, :, 0]
         value, earlier = earlier, value
+        value_band, earlier_band = (lo, hi), value_band
     return action, expected
 
 
@@ -318,8 +366,6 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
     kind = np.array([IDLE] + [SPOT] * (ages + 1) + [ON_DEMAND] * (ages + 1))
     age = np.array([0] + list(range(ages + 1)) * 2)
     price = np.array([0.0, 1 - discount, 1.0])
-    # P(next tick has spot | this one has), for this tick without and with spot
-    mixed = _mixer((1 - stay_down, stay_up))
     moves = []  # per action: compute made, the state after, and the tick's price
     for act in (IDLE, SPOT, ON_DEMAND):
         if act == IDLE:
@@ -330,13 +376,14 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         after = 1 + (act - 1) * (ages + 1) + np.minimum(tick_age + 1, ages)
         moves.append((made, after, float(price[act])))
 
-    # what does not change from tick to tick, for every compute left (work, state):
-    # where in the value array (flat) each outcome of the next tick leads, whether the
-    # compute is done, and the cost of finishing within the tick.  An action treats
-    # many states alike (idling from any state; a stint of the other kind restarts):
-    # each is worked out for its distinct states only and spread to the rest.
+    # what does not change from tick to tick, for every compute left: where in the
+    # value array (flat) each outcome of the next tick leads, whether the compute is
+    # done, and the cost of finishing within the tick.  An action treats many states
+    # alike (idling from any state; a stint of the other kind restarts): each is worked
+    # out for its distinct states only and spread to the rest.
+    up = (1 - stay_down, stay_up)  # P(spot next), for a tick without and with spot now
     work = np.arange(work_steps + 1)[:, None]
-    prepared = []
+    actions = []
     for act, (made, after, cost) in enumerate(moves):
         _, first, spread = np.unique(np.stack([made, after], axis=1), axis=0,
                                      return_index=True, return_inverse=True)
@@ -344,27 +391,14 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         rest = np.maximum(work - made[None, :], 0)
         lost = np.zeros_like(after) if act == SPOT else after   # preempted: idle
         finished = end = None
-        if act != IDLE:
+        if second_billing and act != IDLE:  # the last tick, billed in part
             finished = work <= made[None, :]
-            end = (cost * (per_tick - made[None, :] + work) / per_tick
-                   if second_billing else np.full(finished.shape, cost))
-        prepared.append(((rest * 2 + 1) * states + after, rest * 2 * states + lost,
-                         cost, finished, end, spread.ravel()))
+            end = cost * (per_tick - made[None, :] + work) / per_tick
+        actions.append(_ActionTick(act, up, (rest * 2 + 1) * states + after,
+                                   rest * 2 * states + lost, spread.ravel(), cost,
+                                   finished, end))
 
-    def totals(lo, hi, value):
-        # with no compute left the next tick reads value[0], which is 0: nothing to pay
-        flat, band = value.ravel(), slice(lo, hi + 1)
-        for act, (spot_at, gone_at, cost, finished, end, spread) in enumerate(prepared):
-            total = mixed(flat.take(spot_at[band]), flat.take(gone_at[band]))
-            total += cost
-            if second_billing and finished is not None:  # the last tick, billed in part
-                total = np.where(finished[band, None, :], end[band, None, :], total)
-            total = total.take(spread, axis=2)                        # every state
-            if act == SPOT:
-                total[:, 0, :] = math.inf                            # no spot this tick
-            yield act, total
-
-    action, expected = _induction(ticks, work_steps, states, per_tick, totals)
+    action, expected = _induction(ticks, work_steps, states, per_tick, _totals(actions))
     return ModelPolicy(action=action, expected_cost=expected, grid=1.0,
                        changeover_steps=changeover_steps, ages=ages, tick=1.0)
 
@@ -521,7 +555,6 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
     index = {state: i for i, state in enumerate(states)}
     price = np.array([0.0, 1 - discount, 1.0])
     save = price[kind] * write / per_tick * (unsaved > 0)   # leaving a stint: its save
-    mixed = _mixer((1 - stay_down, stay_up))
     moves = []  # per action: the stint's start state, and the cost of getting there
     for act in (IDLE, SPOT, ON_DEMAND):
         start = np.zeros(count, dtype=int)
@@ -542,8 +575,9 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
     # what does not change from tick to tick, for every compute left (work, start):
     # where in the value array (flat) each outcome of the next tick leads, whether the
     # compute is done, and the cost of finishing within the tick
+    up = (1 - stay_down, stay_up)  # P(spot next), for a tick without and with spot now
     work = np.arange(work_steps + 1)[:, None]
-    prepared = []
+    actions = []
     for act, (start, extra) in enumerate(moves):
         # the same stint start serves many states: solve each start once
         starts, of = np.unique(start, return_inverse=True)
@@ -567,23 +601,10 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
                 end = price_now * step / per_tick
             else:
                 end = np.full(finished.shape, price_now)
-        prepared.append((spot_at, gone_at, price_now, finished, end, of, extra))
+        actions.append(_ActionTick(act, up, spot_at, gone_at, of.ravel(), price_now,
+                                   finished, end, extra))
 
-    def totals(lo, hi, value):
-        flat, band = value.ravel(), slice(lo, hi + 1)
-        for act, (spot_at, gone_at, price_now, finished, end, of, extra) in enumerate(
-                prepared):
-            core = mixed(flat.take(spot_at[band]), flat.take(gone_at[band]))
-            core += price_now
-            if finished is not None:
-                core = np.where(finished[band, None, :], end[band, None, :], core)
-            if act == SPOT:
-                core[:, 0, :] = math.inf  # no spot this tick
-            total = core.take(of, axis=2)  # every state
-            total += extra
-            yield act, total
-
-    action, expected = _induction(ticks, work_steps, count, per_tick, totals)
+    action, expected = _induction(ticks, work_steps, count, per_tick, _totals(actions))
     return CheckpointModelPolicy(action=action, expected_cost=expected, grid=1.0,
                                  interval_steps=interval, write_steps=write,
                                  saved_dead=saved_dead, tick=1.0)
