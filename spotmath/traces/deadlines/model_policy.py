@@ -376,11 +376,11 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         after = 1 + (act - 1) * (ages + 1) + np.minimum(tick_age + 1, ages)
         moves.append((made, after, float(price[act])))
 
-    # what does not change from tick to tick, for every compute left: where in the
-    # value array (flat) each outcome of the next tick leads, whether the compute is
-    # done, and the cost of finishing within the tick.  An action treats many states
-    # alike (idling from any state; a stint of the other kind restarts): each is worked
-    # out for its distinct states only and spread to the rest.
+    # what does not change from tick to tick, for every compute left (work, state):
+    # where in the value array (flat) each outcome of the next tick leads, whether the
+    # compute is done, and the cost of finishing within the tick.  An action treats
+    # many states alike (idling from any state; a stint of the other kind restarts):
+    # each is worked out for its distinct states only and spread to the rest.
     up = (1 - stay_down, stay_up)  # P(spot next), for a tick without and with spot now
     work = np.arange(work_steps + 1)[:, None]
     actions = []
