@@ -381,22 +381,34 @@ def erlang_b_step(b_below, alpha, hold, level):
         return alpha*b_below*hold/(alpha*b_below*hold + level)
 
 
+def erlang_log_weight(alpha, hold, any_level):
+    """log(π_k/π_0) = k log αh − log Γ(k + 1): the stationary law's weights in logarithms."""
+    with errstate(over="ignore"):
+        return any_level*(log(alpha) + log(hold)) - gammaln(any_level + 1)
+
+
 def pool_preemption_rate(b_star, alpha):
     """λ_c = α B_{k*}: :func:`pool_preemption_rate` with its sum written as π_{k*}/B_{k*}"""
     with errstate(over="ignore"):
         return alpha*b_star
 
 
-def pool_log_up_share(b_top, b_star, top_level, star_level, alpha, hold):
-    """log U = log B_K − log B_{k*} + log K! − log k*! − (K − k*) log αh."""
+def pool_log_up_share(log_b_top, log_b_star, top_level, star_level, alpha, hold):
+    """pool_log_up_share"""
     with errstate(over="ignore"):
-        return (star_level - top_level)*log(alpha) + (star_level - top_level)*log(hold) - log(b_star) + log(b_top) - gammaln(star_level + 1) + gammaln(top_level + 1)
+        return -log_b_star + log_b_top + (star_level - top_level)*log(alpha) + (star_level - top_level)*log(hold) - gammaln(star_level + 1) + gammaln(top_level + 1)
 
 
 def readmission_wait(up_share, pool_rate):
     """W = (1 − U)/(U λ_c): the mean wait of a preempted gang for re-admission."""
     with errstate(over="ignore"):
         return (1 - up_share)/(pool_rate*up_share)
+
+
+def pool_log_readmission_wait(log_above, log_weight_star, alpha):
+    """pool_log_readmission_wait"""
+    with errstate(over="ignore"):
+        return log_above - log_weight_star - log(alpha)
 
 
 def passage_mean_step(m_below, alpha, hold, level):
@@ -500,9 +512,11 @@ LATEX = {
     'two-level-persist-first-order': 'w_{1} = P \\lambda p + \\lambda \\left(p \\left(R + \\frac{T n}{2}\\right) + \\left(1 - p\\right) \\left(R_{1} + \\frac{T}{2}\\right)\\right) + \\frac{C + C_{1} \\left(n - 1\\right)}{T n}',
     'erlang-stationary': '\\pi_{k} = \\frac{\\pi_{0} \\left(\\alpha h\\right)^{k}}{k!}',
     'erlang-b-step': 'B_{k} = \\frac{B_{k-1} \\alpha h}{B_{k-1} \\alpha h + k}',
+    'erlang-log-weight': '\\log{\\left(\\frac{\\pi_{k}}{\\pi_{0}} \\right)} = k \\left(\\log{\\left(\\alpha \\right)} + \\log{\\left(h \\right)}\\right) - \\operatorname{loggamma}{\\left(k + 1 \\right)}',
     'pool-preemption-rate': '\\lambda_{c} = \\frac{\\alpha \\left(\\alpha h\\right)^{k^{*}}}{k^{*}! \\sum_{j=0}^{k^{*}} \\frac{\\left(\\alpha h\\right)^{j}}{j!}}',
     'pool-up-share': '\\log{\\left(U \\right)} = \\left(- K + k^{*}\\right) \\log{\\left(\\alpha \\right)} + \\left(- K + k^{*}\\right) \\log{\\left(h \\right)} + \\log{\\left(B_{K} \\right)} - \\log{\\left(B_{k^{*}} \\right)} + \\operatorname{loggamma}{\\left(K + 1 \\right)} - \\operatorname{loggamma}{\\left(k^{*} + 1 \\right)}',
     'readmission-wait': 'W = \\frac{1 - U}{U \\lambda_{c}}',
+    'readmission-wait-sums': 'W = \\frac{\\bar{A}}{\\pi_{k^{*}} \\alpha}',
     'passage-mean-step': 'm_{k} = \\frac{h + k m_{k-1}}{\\alpha h}',
     'passage-second-moment-step': 's_{k} = \\frac{\\alpha h k s_{k-1} + 2 h^{2} + 4 h k m_{k-1} + 2 k^{2} m_{k-1}^{2}}{\\alpha^{2} h^{2}}',
     'passage-down-step': 'd_{k} = \\frac{h \\left(\\alpha d_{k+1} + 1\\right)}{k}',
@@ -562,9 +576,11 @@ TITLES = {
     'two-level-persist-first-order': 'First-order waste, two levels with asynchronous durable writes',
     'erlang-stationary': 'Requests in service in a shared pool: the stationary law',
     'erlang-b-step': "Erlang's B, one level at a time",
+    'erlang-log-weight': "The stationary law's weights in logarithms",
     'pool-preemption-rate': "A gang's preemptions per up hour in a shared pool",
     'pool-up-share': 'Share of time a gang is up in a shared pool (logarithm)',
     'readmission-wait': 'Mean wait of a preempted gang for re-admission',
+    'readmission-wait-sums': 'Mean wait for re-admission, from the stationary sums',
     'passage-mean-step': 'Mean time from k to k + 1 requests in service',
     'passage-second-moment-step': 'Second moment of the time from k to k + 1',
     'passage-down-step': 'Mean time from k to k − 1 requests in service',

@@ -171,10 +171,18 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
         lambda: _lossy(derivations.two_level_optimality_condition(False)), _TWO_LEVEL),
     # a shared pool: Erlang's chain, level by level
     "erlang_b_step": (derivations.erlang_b_step, ("b_below", "alpha", "hold", "level")),
+    "erlang_log_weight": (derivations.erlang_log_weight, ("alpha", "hold", "any_level")),
     "pool_preemption_rate": (derivations.pool_preemption_rate_from_b, ("b_star", "alpha")),
-    "pool_log_up_share": (derivations.pool_up_share,
-                          ("b_top", "b_star", "top_level", "star_level", "alpha", "hold")),
+    "pool_log_up_share": (
+        lambda: _in_logarithms(derivations.pool_up_share(), {
+            derivations.b_top: derivations.log_b_top, derivations.b_star: derivations.log_b_star}),
+        ("log_b_top", "log_b_star", "top_level", "star_level", "alpha", "hold")),
     "readmission_wait": (derivations.readmission_wait, ("up_share", "pool_rate")),
+    "pool_log_readmission_wait": (
+        lambda: _in_logarithms(sp.log(derivations.readmission_wait_sums()), {
+            derivations.above_sum: derivations.log_above,
+            derivations.weight_star: derivations.log_weight_star}),
+        ("log_above", "log_weight_star", "alpha")),
     "passage_mean_step": (derivations.passage_mean_step, ("m_below", "alpha", "hold", "level")),
     "passage_second_moment_step": (derivations.passage_second_moment_step,
                                    ("s_below", "m_below", "alpha", "hold", "level")),
@@ -188,6 +196,14 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     "two_level_first_order_durable": (lambda: derivations.two_level_first_order_optimum()[1],
                                       ("lam", "C1", "C", "p_loss")),
 }
+
+
+def _in_logarithms(expression: sp.Expr, logarithms: dict) -> sp.Expr:
+    """``expression`` with each positive quantity given by its logarithm, logs expanded:
+    log(b) of b = e^ℓ is ℓ, so the numerics never form a quantity that under- or
+    overflows a double (an Erlang B of 10⁻⁴⁰⁰ is a logarithm of −921)."""
+    given = expression.xreplace({symbol: sp.exp(log) for symbol, log in logarithms.items()})
+    return sp.expand_log(given, force=True)
 
 
 def _as_terms(expression: sp.Expr, power: sp.Expr) -> sp.Expr:
@@ -213,7 +229,8 @@ _AS_GIVEN = {"lost_work_exact", *LOSSY,
              *(f"{name}_{variant}" for variant in ("preemptible", "protected")
                for name in ("two_level_period_time", "waste_two_level",
                             "two_level_condition")),
-             "waste_two_level_persist", "pool_log_up_share"}
+             "waste_two_level_persist", "pool_log_up_share", "erlang_log_weight",
+             "pool_log_readmission_wait"}
 
 
 @functools.cache

@@ -69,10 +69,10 @@ __all__ = [
     "two_level_fast_restart", "two_level_rollback_chance", "two_level_recovery_scale",
     "two_level_segment", "two_level_period_time", "waste_two_level",
     "two_level_optimality_condition", "waste_first_order_two_level",
-    "two_level_first_order_optimum", "erlang_stationary", "erlang_b_step",
-    "pool_preemption_rate", "pool_preemption_rate_from_b", "pool_up_share",
-    "readmission_wait", "passage_mean_step", "passage_second_moment_step",
-    "passage_down_step", "pool_restart_time",
+    "two_level_first_order_optimum", "erlang_stationary", "erlang_log_weight",
+    "erlang_b_step", "pool_preemption_rate", "pool_preemption_rate_from_b", "pool_up_share",
+    "readmission_wait", "readmission_wait_sums", "passage_mean_step",
+    "passage_second_moment_step", "passage_down_step", "pool_restart_time",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -994,7 +994,14 @@ wait_h = sp.Symbol("W", nonnegative=True)  # mean wait for re-admission, hours
 # integer: SymPy would turn log Γ of an integer back into the log of a Γ that overflows)
 top_level = sp.Symbol("K", positive=True)
 star_level = sp.Symbol("k^{*}", nonnegative=True)
+any_level = sp.Symbol("k", nonnegative=True)  # a level, as a number (log Γ stays log Γ)
 b_top, b_star = sp.symbols("B_K B_{k^{*}}", positive=True)  # Erlang's B at K and at k*
+above_sum = sp.Symbol(r"\bar{A}", positive=True)  # Σ_{j>k*} π_j, the down set's weight
+weight_star = sp.Symbol(r"\pi_{k^{*}}", positive=True)  # π_{k*}
+# their logarithms and Erlang's B's: what the numerics hold (the sums overflow a double)
+log_b_top, log_b_star = sp.symbols(r"\log{B_K} \log{B_{k^{*}}}", real=True)
+log_above = sp.Symbol(r"\log\bar{A}", real=True)
+log_weight_star = sp.Symbol(r"\log\pi_{k^{*}}", real=True)
 
 
 @cache
@@ -1021,6 +1028,28 @@ def erlang_b_step() -> sp.Expr:
     pi_k = erlang_stationary()
     ratio = sp.simplify(sp.combsimp(pi_k.subs(level, level - 1) / pi_k))
     return sp.simplify(1 / (1 + ratio / b_below))
+
+
+@cache
+def erlang_log_weight() -> sp.Expr:
+    """log(π_k/π_0) = k log αh − log Γ(k + 1): the stationary law's weights in logarithms.
+
+    :func:`erlang_stationary` taken to logarithms.  A pool of 100,000 GPUs has weights
+    from 1 to (αh)^K/K!, far outside a double, and their logarithms are not: Erlang's B is
+    then π_k over the sum to k, and a gang's up share the sum to k* over the sum to K,
+    each sum taken in logarithms (log-sum-exp), with no level underflowing to 0.
+    """
+    weight = erlang_stationary().subs(sp.Symbol("pi_0", positive=True), 1)
+    logarithm = sp.expand_log(sp.log(weight), force=True).xreplace({level: any_level})
+    return _log_gamma_form(logarithm)
+
+
+def _log_gamma_form(expression: sp.Expr) -> sp.Expr:
+    """``expression`` with every log k! (or log Γ(x)) written log Γ, which a double holds
+    where Γ itself overflows."""
+    return expression.rewrite(sp.gamma).replace(
+        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.gamma),
+        lambda e: sp.loggamma(e.args[0].args[0], evaluate=False))
 
 
 @cache
@@ -1061,9 +1090,7 @@ def pool_up_share() -> sp.Expr:
     pi_k = erlang_stationary()
     ratio = sp.combsimp(pi_k.subs(level, star_level) / pi_k.subs(level, top_level))
     share = sp.expand_log(sp.log(b_top / b_star * ratio), force=True)
-    return share.rewrite(sp.gamma).replace(
-        lambda e: isinstance(e, sp.log) and isinstance(e.args[0], sp.gamma),
-        lambda e: sp.loggamma(e.args[0].args[0], evaluate=False))
+    return _log_gamma_form(share)
 
 
 @cache
@@ -1080,6 +1107,22 @@ def readmission_wait() -> sp.Expr:
                        sp.Eq(cycles, up_share * pool_rate)], [cycles, up_mean, down_mean],
                       dict=True)[0]
     return sp.simplify(solved[down_mean])
+
+
+@cache
+def readmission_wait_sums() -> sp.Expr:
+    """W = Σ_{j>k*} π_j/(α π_{k*}): :func:`readmission_wait` from the stationary sums.
+
+    With A = Σ_{j≤k*} π_j and Ā = Σ_{j>k*} π_j, the up share is U = A/(A + Ā) and the
+    rate λ_c = απ_{k*}/A (:func:`pool_preemption_rate`); substituted into
+    W = (1 − U)/(Uλ_c), the sum A cancels.  A ratio of positive sums, taken in
+    logarithms: it stays exact where 1 − U rounds to 0 (a gang up nearly always) and where
+    π_{k*} underflows (one almost never up).
+    """
+    below = sp.Symbol("A", positive=True)
+    wait = readmission_wait().subs({up_share: below / (below + above_sum),
+                                    pool_rate: alpha * weight_star / below})
+    return sp.simplify(wait)
 
 
 @cache
@@ -1391,6 +1434,11 @@ _DERIVATIONS = {
     "erlang-b-step": lambda: Derivation(
         "erlang-b-step", "Erlang's B, one level at a time", sp.Symbol("B_k"),
         erlang_b_step(), "1/B_k = 1 + (π_{k−1}/π_k)/B_{k−1}, with B_0 = 1."),
+    "erlang-log-weight": lambda: Derivation(
+        "erlang-log-weight", "The stationary law's weights in logarithms",
+        sp.log(sp.Symbol(r"\pi_k") / sp.Symbol(r"\pi_0")), erlang_log_weight(),
+        "The logarithm of the stationary law, log k! written log Γ(k + 1): Erlang's B and "
+        "the up share are then ratios of sums taken in logarithms, for any pool size."),
     "pool-preemption-rate": lambda: Derivation(
         "pool-preemption-rate", "A gang's preemptions per up hour in a shared pool",
         pool_rate, pool_preemption_rate(),
@@ -1404,6 +1452,11 @@ _DERIVATIONS = {
         "readmission-wait", "Mean wait of a preempted gang for re-admission",
         sp.Symbol("W"), readmission_wait(),
         "Renewal–reward: cycles of an up and a down time start Uλ_c times an hour."),
+    "readmission-wait-sums": lambda: Derivation(
+        "readmission-wait-sums", "Mean wait for re-admission, from the stationary sums",
+        sp.Symbol("W"), readmission_wait_sums(),
+        "U = A/(A + Ā) and λ_c = απ_{k*}/A substituted into W = (1 − U)/(Uλ_c): the weight "
+        "of the levels above k* over α times the weight at k*."),
     "passage-mean-step": lambda: Derivation(
         "passage-mean-step", "Mean time from k to k + 1 requests in service",
         sp.Symbol("m_k"), passage_mean_step(),

@@ -35,9 +35,10 @@ DATA_JS_PATH = WEB / "data.js"
 #: shared pool is a command's question (``spotmath cluster``), and the two-level branches
 #: for p > 0 alone spare NumPy the branch its select would also compute (a JavaScript
 #: conditional computes only the one it takes).
-NOT_ON_PAGE = {"erlang_b_step", "pool_preemption_rate", "pool_log_up_share",
-                "readmission_wait", "passage_mean_step", "passage_second_moment_step",
-                "passage_down_step", "pool_restart_time", *LOSSY}
+NOT_ON_PAGE = {"erlang_b_step", "erlang_log_weight", "pool_preemption_rate",
+                "pool_log_up_share", "readmission_wait", "pool_log_readmission_wait",
+                "passage_mean_step", "passage_second_moment_step", "passage_down_step",
+                "pool_restart_time", *LOSSY}
 
 
 class _JavaScript(JavascriptCodePrinter):

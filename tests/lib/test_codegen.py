@@ -41,7 +41,8 @@ def test_generated_functions_agree_with_sympy_at_sample_points():
               "n2": 5.0, "b_below": 0.3, "alpha": 2.0, "hold": 1.5, "level": 4.0,
               "b_star": 0.2, "b_top": 0.05, "top_level": 8.0, "star_level": 5.0,
               "m_below": 0.7, "s_below": 1.9, "d_above": 0.6, "up_share": 0.8,
-              "pool_rate": 0.4, "wait_h": 0.3}
+              "pool_rate": 0.4, "wait_h": 0.3, "any_level": 4.0, "log_b_top": -3.0,
+              "log_b_star": -1.6, "log_above": -0.5, "log_weight_star": -1.2}
     for name, (thunk, arguments) in codegen.FORMULAS.items():
         expr = thunk()
         point = {getattr(D, a): values[a] for a in arguments}
