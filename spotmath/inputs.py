@@ -535,9 +535,9 @@ def check_duration(
 
 
 @fill_doc
-def check_rate(name: str, value: Any, *, scalar: bool = False,
-               bounded: bool = False) -> float | np.ndarray:
-    """A finite, positive rate per hour; arrays allowed.
+def check_rate(name: str, value: Any, *, scalar: bool = False, bounded: bool = False,
+               allow_zero: bool = False) -> float | np.ndarray:
+    """A finite, positive rate per hour (or ≥ 0 when ``allow_zero``); arrays allowed.
 
     Parameters
     ----------
@@ -548,8 +548,10 @@ def check_rate(name: str, value: Any, *, scalar: bool = False,
     scalar : bool, optional
         [[scalar]]
     bounded : bool, optional
-        Also refuse rates below 1/:data:`MAX_HOURS` or above :data:`MAX_RATE` per hour
-        (default False).
+        Also refuse rates below 1/:data:`MAX_HOURS` (but 0) or above :data:`MAX_RATE` per
+        hour (default False).
+    allow_zero : bool, optional
+        Accept 0 (default False): a stream of requests that never come.
 
     Returns
     -------
@@ -566,8 +568,8 @@ def check_rate(name: str, value: Any, *, scalar: bool = False,
     >>> check_rate("preemption_rate", "6/d")
     0.25
     """
-    expected = WORDS["rate"]
-    rate = _checked(name, parse_rate(name, value), minimum=0.0, allow_minimum=False,
+    expected = WORDS["rate"].replace("> 0", ">= 0") if allow_zero else WORDS["rate"]
+    rate = _checked(name, parse_rate(name, value), minimum=0.0, allow_minimum=allow_zero,
                     maximum=None, expected=expected, original=value, scalar=scalar)
     return _bound(name, rate, "rate", value) if bounded else rate
 
@@ -973,7 +975,8 @@ _PARAMETER_CHECKS = {
     "tick": lambda v, scalar: check_duration("tick", v, scalar=scalar, bounded=True),
     # a shared pool (spotmath.model.cluster)
     "gpus": lambda v, scalar: check_gang_size("gpus", v, what="a whole number of GPUs"),
-    "hp_rate": lambda v, scalar: check_rate("hp_rate", v, scalar=True, bounded=True),
+    "hp_rate": lambda v, scalar: check_rate("hp_rate", v, scalar=True, bounded=True,
+                                            allow_zero=True),
     "hp_hold": lambda v, scalar: check_duration("hp_hold", v, scalar=True, bounded=True),
     "hp_gpus": lambda v, scalar: check_gang_size("hp_gpus", v, what="a whole number of GPUs"),
     "warmup": lambda v, scalar: check_duration("warmup", v, allow_zero=True, scalar=scalar),
@@ -982,6 +985,7 @@ _PARAMETER_CHECKS = {
                                               bounded=True),
     "headroom": lambda v, scalar: check_gang_size("headroom", v, allow_zero=True,
                                                   what="a whole number of GPUs"),
+    "gangs": lambda v, scalar: check_gang_size("gangs", v, what="a whole number of gangs"),
     "start_target": lambda v, scalar: check_duration("start_target", v, allow_zero=True,
                                                      scalar=True, bounded=True),
     # traces

@@ -536,19 +536,23 @@ def check_book_parameters(**values: Any) -> BookValues:
     return checked
 
 
-def _check_pool(checked: BookValues, values: dict[str, Any]) -> None:
-    """A request fits the pool, and the pool holds few enough requests for the exact
-    up-time law (:data:`~spotmath.model.cluster_renewal.MAX_EXACT_LEVELS`)."""
-    from ..model.cluster_renewal import MAX_EXACT_LEVELS
+#: The most requests the cluster chapter's pool holds at once: the chapter simulates the
+#: pool event by event and draws every gang size, which larger pools would make slow.
+CHAPTER_MAX_REQUESTS = 499
 
+
+def _check_pool(checked: BookValues, values: dict[str, Any]) -> None:
+    """A request fits the pool, and the pool holds few enough requests for the chapter
+    (:data:`CHAPTER_MAX_REQUESTS`; `spotmath cluster` answers larger pools)."""
     gpus, request = checked["gpus"], checked.get("hp_gpus", 1)
     if request > gpus:
         raise InputError(f"request_gpus: a request of {request} GPUs never fits a pool of "
                          f"{gpus} (pool_gpus), got {show(values.get('request_gpus'))}")
-    if gpus // request >= MAX_EXACT_LEVELS:
-        raise InputError(f"pool_gpus: at most {MAX_EXACT_LEVELS - 1} requests at once "
-                         f"(pool_gpus / request_gpus) for the exact up-time law, got "
-                         f"{show(values.get('pool_gpus'))} / {request}")
+    if gpus // request > CHAPTER_MAX_REQUESTS:
+        raise InputError(f"pool_gpus: at most {CHAPTER_MAX_REQUESTS} requests at once "
+                         f"(pool_gpus / request_gpus) in this chapter (spotmath cluster "
+                         f"answers larger pools), got {show(values.get('pool_gpus'))} / "
+                         f"{request}")
 
 
 def _check_deadline_room(checked: BookValues, values: dict[str, Any]) -> None:

@@ -8,37 +8,51 @@ training, the count k of requests in service is Erlang's loss chain on 0 … K, 
 whenever N GPUs are left to it: while k ≤ k* = ⌊(G − N)/g⌋.  It is preempted by an arrival
 at k = k*, and re-admitted when k falls back to k*.
 
-Every number here is iterated level by level from the derivations of
-:mod:`spotmath.model.derivations` (section 11: ``erlang-b-step``,
-``pool-preemption-rate``, ``pool-up-share``, ``passage-down-step``, ``passage-mean-step``,
-``passage-second-moment-step``, ``pool-restart-time``; ``readmission-wait`` is the tests'
-second route to the wait) through the generated numerics;
-the tests check them against the chain's generator solved as a matrix and against the
-event simulator :mod:`spotmath.model.simulate_cluster`.
+Every number here comes from the derivations of :mod:`spotmath.model.derivations`
+(section 11) through the generated numerics: the stationary law's weights in logarithms
+(``erlang-log-weight``), summed in logarithms into Erlang's B, the rate
+(``pool-preemption-rate``), the up share (``pool-up-share``) and the wait
+(``readmission-wait-sums``), so that no level of a pool of 100,000 GPUs under- or
+overflows; the up time's moments from the first-step recursions
+(``passage-mean-step``, ``passage-second-moment-step``), solved for every level at once;
+and the up time's whole law (:class:`UpTimeLaw`) from the chain's generator.  The tests
+check them against the generator solved as a matrix, against the recursions run level by
+level, and against the event simulator :mod:`spotmath.model.simulate_cluster`.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
 import scipy.optimize
-import scipy.stats
 
-from ..inputs import InputError, check_parameters
+from ..inputs import InputError, check_gang_size, check_parameters
 from . import _generated
 from .numerics import optimal_interval, optimal_waste
 
-__all__ = ["SharedPool", "GangInPool", "MAX_POOL_GPUS", "NEVER_RATE", "gang_in_pool",
+__all__ = ["SharedPool", "GangInPool", "UpTimeLaw", "MAX_POOL_GPUS", "NEVER_RATE",
+           "PRACTICALLY_NEVER_H", "gang_in_pool", "up_time_law", "law_levels",
            "up_time_hazard", "matching_weibull"]
 
-#: The largest pool the chain is iterated for (one step a level).
+#: The largest pool answered.
 MAX_POOL_GPUS = 100_000
 
 #: A preemption rate per up hour below this (once in 10⁹⁶ years) is taken as never.
 NEVER_RATE = 1e-100
+
+#: The least load αh computed with (besides none): below it the moments' steps, which
+#: divide by (αh)², leave a double's range, and requests never overlap in any case.
+MIN_LOAD = 1e-100
+
+#: A gang whose mean up time is longer than this (hours: 114 years) is never preempted in
+#: practice: what it would lose is a few parts in a million of its hours.
+PRACTICALLY_NEVER_H = 1e6
+
+_GPUS = "a whole number of GPUs"
 
 
 @dataclass(frozen=True)
@@ -50,7 +64,7 @@ class SharedPool:
     gpus : int
         G, GPUs in the pool.
     hp_rate : float
-        α, high-priority requests a hour.
+        α, high-priority requests a hour (0: none, and no gang is ever preempted).
     hp_hold : float
         h, their mean holding time, hours.
     hp_gpus : int
@@ -69,8 +83,8 @@ class SharedPool:
         Raises
         ------
         InputError
-            A value out of its domain, a request larger than the pool, or a pool of more
-            than :data:`MAX_POOL_GPUS`.
+            A value out of its domain, a request larger than the pool, a pool of more
+            than :data:`MAX_POOL_GPUS`, or a load below :data:`MIN_LOAD`.
         """
         gpus, hp_rate, hp_hold, hp_gpus = check_parameters(
             scalar=True, gpus=gpus, hp_rate=hp_rate, hp_hold=hp_hold, hp_gpus=hp_gpus)
@@ -79,6 +93,10 @@ class SharedPool:
         if hp_gpus > gpus:
             raise InputError(f"hp_gpus: a request of {hp_gpus} GPUs never fits a pool of "
                              f"{gpus}")
+        if 0 < hp_rate * hp_hold < MIN_LOAD:
+            raise InputError(f"hp_hold: a load (hp_rate × hp_hold) of at least {MIN_LOAD:g} "
+                             f"requests, or no requests at all (hp_rate 0); got "
+                             f"{hp_rate * hp_hold:.3g}")
         return cls(gpus, hp_rate, hp_hold, hp_gpus)
 
     @property
@@ -103,30 +121,78 @@ class SharedPool:
         InputError
             Not a whole number of GPUs, or more than the pool's.
         """
-        (gang_size,) = check_parameters(gang_size=gang_size)
+        gang_size = check_gang_size("gang_size", gang_size, what=_GPUS)
         if gang_size > self.gpus:
             raise InputError(f"gang_size: a gang of {gang_size} GPUs never fits a pool of "
                              f"{self.gpus}")
         return gang_size
 
+    @functools.cached_property
+    def log_weights(self) -> np.ndarray:
+        """log π_k at k = 0 … K [erlang-log-weight], up to a constant (the largest is 0).
+
+        Without requests (α = 0) the chain never leaves 0: log π is 0 there, −∞ above.
+        """
+        if self.hp_rate == 0:
+            return np.concatenate(([0.0], np.full(self.top, -np.inf)))
+        weights = _generated.erlang_log_weight(self.hp_rate, self.hp_hold,
+                                               np.arange(self.top + 1, dtype=float))
+        return weights - weights.max()
+
+    @functools.cached_property
+    def _log_at_most(self) -> np.ndarray:
+        """log Σ_{j≤k} π_j at each k (log-sum-exp, level by level)."""
+        return np.logaddexp.accumulate(self.log_weights)
+
+    @functools.cached_property
+    def _log_above(self) -> np.ndarray:
+        """log Σ_{j>k} π_j at each k (−∞ at K)."""
+        from_top = np.logaddexp.accumulate(self.log_weights[::-1])[::-1]
+        return np.concatenate((from_top[1:], [-np.inf]))
+
+    def log_erlang_b(self) -> np.ndarray:
+        """log B_k at 0 … K servers and this load: π_k over Σ_{j≤k} π_j, in logarithms
+        (the definition behind [erlang-b-step]; a B of 10⁻⁴⁰⁰ is a logarithm of −921)."""
+        return self._log_erlang_b.copy()
+
+    @functools.cached_property
+    def _log_erlang_b(self) -> np.ndarray:
+        return self.log_weights - self._log_at_most
+
     def erlang_b(self) -> np.ndarray:
-        """Erlang's B at 0 … K servers and this load, level by level [erlang-b-step]."""
-        b = np.ones(self.top + 1)
-        for k in range(1, self.top + 1):
-            b[k] = _generated.erlang_b_step(b[k - 1], self.hp_rate, self.hp_hold, k)
-        return b
+        """Erlang's B at 0 … K servers and this load (0 where it is below a double's
+        range)."""
+        return np.exp(self.log_erlang_b())
 
     def stationary(self) -> np.ndarray:
-        """The share of time with 0 … K requests in service [erlang-stationary].
+        """The share of time with 0 … K requests in service [erlang-stationary]."""
+        return np.exp(self.log_weights - self._log_at_most[-1])
 
-        P(k) is the chance of at most k, times the chance of k given at most k, which is
-        Erlang's B at k servers (the chain cut at k is Erlang's chain on 0 … k):
-        P(k) = U(k) B(k), with U(k) [pool-up-share] computed in logarithms.
+    @functools.cached_property
+    def _passage_moments(self) -> tuple[np.ndarray, np.ndarray]:
+        """The mean and second moment of the passage from k to k + 1, at every k.
+
+        Each first-step recursion [passage-mean-step], [passage-second-moment-step] is
+        linear in its value one level below, with coefficient π_{k−1}/π_k = k/(αh) (a
+        test holds SymPy's derivative to it): x_k = (π_{k−1}/π_k) x_{k−1} + c_k, so
+        π_k x_k = Σ_{j≤k} π_j c_j, with c_k the step from x_{k−1} = 0.  The sums are
+        taken in logarithms, for all levels at once; the tests run the recursions level
+        by level against them.
         """
-        b, top = self.erlang_b(), self.top
-        at_most = np.array([math.exp(_generated.pool_log_up_share(
-            b[top], b[k], top, k, self.hp_rate, self.hp_hold)) for k in range(top + 1)])
-        return at_most * b
+        levels = np.arange(self.top + 1, dtype=float)
+        alpha, hold = self.hp_rate, self.hp_hold
+        mean = self._recurrence(_generated.passage_mean_step(0.0, alpha, hold, levels))
+        below = np.concatenate(([0.0], mean[:-1]))
+        with np.errstate(over="ignore"):  # only gangs never preempted reach an overflow
+            steps = _generated.passage_second_moment_step(0.0, below, alpha, hold, levels)
+        return mean, self._recurrence(steps)
+
+    def _recurrence(self, steps: np.ndarray) -> np.ndarray:
+        """x_k with π_k x_k = Σ_{j≤k} π_j c_j for positive steps c_k (see
+        :attr:`_passage_moments`)."""
+        weights = self.log_weights
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            return np.exp(np.logaddexp.accumulate(weights + np.log(steps)) - weights)
 
 
 @dataclass(frozen=True)
@@ -250,35 +316,233 @@ def gang_in_pool(pool: SharedPool, gang_size) -> GangInPool:
     (6, 0.234, 0.909)
     """
     gang_size = pool.gang_size(gang_size)
-    star, top = pool.star(gang_size), pool.top
-    if star >= top:
-        return GangInPool(gang_size, star, 0.0, 1.0, 0.0, math.inf, None)
-    b = pool.erlang_b()
+    star = pool.star(gang_size)
+    return GangInPool(gang_size, star, *_up_at_most(pool, star))
+
+
+@functools.lru_cache(maxsize=65_536)
+def _up_at_most(pool: SharedPool, star: int) -> tuple:
+    """Rate, up share, wait, mean up time and CV of any gang up at 0 … ``star``."""
+    top = pool.top
+    if star >= top or pool.hp_rate == 0:
+        return 0.0, 1.0, 0.0, math.inf, None
     alpha, hold = pool.hp_rate, pool.hp_hold
-    rate = float(_generated.pool_preemption_rate(b[star], alpha))
+    log_b = pool._log_erlang_b
+    rate = float(_generated.pool_preemption_rate(math.exp(log_b[star]), alpha))
     if rate < NEVER_RATE:  # the up-time moments would overflow a double
-        return GangInPool(gang_size, star, 0.0, 1.0, 0.0, math.inf, None)
-    share = math.exp(_generated.pool_log_up_share(b[top], b[star], top, star, alpha, hold))
-    wait = pool.hp_hold / top  # d_K: at the top arrivals are turned away
-    for k in range(top - 1, star, -1):
-        wait = _generated.passage_down_step(wait, alpha, hold, k)
-    mean, second = 0.0, 0.0
-    for k in range(star + 1):
-        # the second moment's step needs the level below's mean, so it goes first
-        second = _generated.passage_second_moment_step(second, mean, alpha, hold, k)
-        mean = _generated.passage_mean_step(mean, alpha, hold, k)
+        return 0.0, 1.0, 0.0, math.inf, None
+    share = math.exp(_generated.pool_log_up_share(log_b[top], log_b[star], top, star,
+                                                  alpha, hold))
+    # a gang almost never up may wait longer than a double holds: ∞
+    with np.errstate(over="ignore"):
+        wait = float(np.exp(_generated.pool_log_readmission_wait(
+            pool._log_above[star], pool.log_weights[star], alpha)))
+    means, seconds = pool._passage_moments
+    mean, second = float(means[star]), float(seconds[star])
     cv = math.sqrt(max(second / mean**2 - 1.0, 0.0))
-    return GangInPool(gang_size, star, rate, share, float(wait), float(mean), cv)
+    return rate, share, wait, mean, cv
+
+
+@dataclass(frozen=True)
+class UpTimeLaw:
+    """The exact law of a gang's up time, as a mixture of exponentials.
+
+    The up time is the chain's first passage from k* to k* + 1, a phase-type law with the
+    chain's generator Q on the levels 0 … k*.  A birth–death generator is symmetric once
+    scaled by √π, so its eigenvalues −r_i are real and negative, and since only the top
+    level leaves the set (at α), the density is α (e^{Qt})_{k*k*} = α Σ_i v_i² e^{−r_i t},
+    v_i the last entries of the scaled generator's unit eigenvectors.  Integrated, the
+    survival is S(t) = Σ_i w_i e^{−r_i t} with w_i = α v_i²/r_i ≥ 0, Σ w_i = 1: a mixture
+    with positive weights, so every sum and integral of S below is a sum of positive
+    terms, and every geometric sum over a cycle is taken in closed form.
+
+    Attributes
+    ----------
+    rates : numpy.ndarray
+        r_i, per hour, ascending.
+    weights : numpy.ndarray
+        w_i, summing to 1.
+    lowest : int
+        The lowest level followed (0: the whole chain; above 0, the chain below that level
+        holds less than 10⁻¹⁷ of the time and is left out, see :func:`up_time_law`).
+    """
+
+    rates: np.ndarray
+    weights: np.ndarray
+    lowest: int
+
+    @property
+    def mean(self) -> float:
+        """E[U] = ∫ S, hours."""
+        return float(np.sum(self.weights / self.rates))
+
+    @property
+    def second_moment(self) -> float:
+        """E[U²] = 2 ∫ t S(t) dt, hours²."""
+        return float(2 * np.sum(self.weights / self.rates**2))
+
+    def survival(self, ages) -> np.ndarray:
+        """S(t), the chance an up spell lasts past each age (hours)."""
+        ages = np.asarray(ages, dtype=float)
+        return _weighted(np.exp(-np.multiply.outer(ages, self.rates)), self.weights)
+
+    def hazard(self, ages) -> np.ndarray:
+        """The preemption rate at each age since admission, per hour."""
+        ages = np.asarray(ages, dtype=float)
+        # relative to the slowest term, which stays: no 0/0 at ages where S underflows
+        decay = np.exp(-np.multiply.outer(ages, self.rates - self.rates[0]))
+        return _weighted(decay, self.weights * self.rates) / _weighted(decay, self.weights)
+
+    def survival_sum(self, start: float, step: float) -> float:
+        """Σ_{j≥0} S(start + j·step): S at every cycle's end, summed."""
+        return float(np.sum(self.weights * np.exp(-self.rates * start)
+                            / -np.expm1(-self.rates * step)))
+
+    def integral_sum(self, start: float, length: float, step: float = math.inf) -> float:
+        """Σ_{j≥0} ∫ S over [start + j·step, start + j·step + length]: the compute of every
+        cycle's phase of that length (one phase when ``step`` is infinite)."""
+        phase = self.weights * np.exp(-self.rates * start) * -np.expm1(-self.rates * length)
+        if math.isinf(step):
+            return float(np.sum(phase / self.rates))
+        return float(np.sum(phase / (self.rates * -np.expm1(-self.rates * step))))
+
+
+def _weighted(terms: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Σ_i terms[..., i] weights[i], without BLAS: a matrix-vector product of this size
+    wakes BLAS's threads, which spin on a busy machine (a reader's kernel that does not
+    keep to one thread ran the cluster chapter ten times slower so)."""
+    return np.einsum("...i,i->...", terms, weights)
+
+
+#: Chains of up to this many levels are followed whole; above it, from the level a spell
+#: falls below less than once in :data:`RARE` spells (see :func:`up_time_law`).
+WHOLE_CHAIN = 200
+#: The most levels an up-time law is computed over (about two seconds).
+MAX_LAW_LEVELS = 8_000
+#: A spell that falls below the lowest level followed is this rare, at most.
+RARE = 1e-12
+
+
+def _lowest_level(pool: SharedPool, star: int) -> int:
+    """The lowest level an up spell of a gang up at 0 … k* is followed from.
+
+    By renewal–reward, the spells that step below a level L are at most as many as the
+    steps from L to L − 1 in a spell, E[U] (L/h) π_L / Σ_{j≤k*} π_j on average: the
+    chain's flow down from L per up hour, times the hours a spell lasts.  Below the load
+    that grows with L, so L is found by halving: the highest level up to min(k*, ρ)
+    where it is at most :data:`RARE`.
+    """
+    if star + 1 <= WHOLE_CHAIN:
+        return 0
+    spell = math.log(pool._passage_moments[0][star]) - pool._log_at_most[star]
+
+    def rare(level: int) -> bool:
+        return (spell + math.log(level / pool.hp_hold) + pool.log_weights[level]
+                <= math.log(RARE))
+
+    low, high = 0, min(star, math.floor(pool.load))  # rare(low) (level 0: no step down)
+    if high < 1 or rare(high):
+        return high
+    while high - low > 1:  # rare(low), not rare(high)
+        middle = (low + high) // 2
+        low, high = (middle, high) if rare(middle) else (low, middle)
+    return low
+
+
+def law_levels(pool: SharedPool, star: int) -> int:
+    """How many levels :func:`up_time_law` follows for a gang up at 0 … ``star``."""
+    return star + 1 - _lowest_level(pool, star)
+
+
+@functools.lru_cache(maxsize=4096)
+def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
+    """The exact law of the up time of a gang up at 0 … ``star`` requests in service.
+
+    The chain's generator on the up levels, scaled to a symmetric tridiagonal matrix A,
+    gives the law's rates, its eigenvalues (LAPACK), and its weights from the last entries
+    of its unit eigenvectors, v_i² = 1/d′(λ_i): (λ − A)⁻¹ at the last level is 1/d(λ),
+    d the last pivot of the factorisation of λ − A, and near an eigenvalue it is
+    v_i²/(λ − λ_i); the pivots and their derivatives follow a recurrence down the
+    levels, run for every eigenvalue at once (see :class:`UpTimeLaw`).
+
+    In a large pool an up spell hardly ever reaches levels far below k*: above
+    :data:`WHOLE_CHAIN` levels the chain is followed from a lowest level L
+    (:func:`_lowest_level`) and held there (it cannot step below), and a spell that never
+    steps below L is the same in both chains.  The tests hold the cut law to the whole
+    chain's, and its weights to LAPACK's eigenvectors.
+
+    Parameters
+    ----------
+    pool : SharedPool
+    star : int
+        k*, the most requests in service with the gang up (below K).
+
+    Returns
+    -------
+    UpTimeLaw
+
+    Raises
+    ------
+    InputError
+        A gang never preempted (k* at K, or no requests), or a law over more than
+        :data:`MAX_LAW_LEVELS` levels.
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> law = up_time_law(pool, 6)
+    >>> round(law.mean, 3), round(float(law.survival(0.0)), 12)
+    (4.268, 1.0)
+    """
+    if not 0 <= star < pool.top or pool.hp_rate == 0:
+        raise InputError("gang_size: a gang never preempted has no up-time law")
+    alpha, hold = pool.hp_rate, pool.hp_hold
+    lowest = star + 1 - law_levels(pool, star)
+    if star + 1 - lowest > MAX_LAW_LEVELS:
+        raise InputError(f"gang_size: the exact up-time law is computed over at most "
+                         f"{MAX_LAW_LEVELS:,} levels of the chain; this gang's spans "
+                         f"{star + 1 - lowest:,} ({lowest:,} … {star:,} requests in service)")
+    down = np.arange(lowest, star + 1) / hold
+    down[0] = 0.0  # at level 0 nothing leaves; at a cut above 0, the chain is held
+    diagonal, off = -(alpha + down), np.sqrt(alpha * down[1:])
+    values = scipy.linalg.eigvalsh_tridiagonal(diagonal, off)[::-1]
+    rates = -values
+    weights = alpha * _last_entries_squared(diagonal, off, values) / rates
+    # The eigenvalues are exact to about 10⁻¹⁶ of the largest, so the slowest rate of a
+    # gang preempted seldom (10⁻⁶ of the largest and less) is not.  Its term is set by
+    # the two sums the law must keep, Σ w_i = S(0) = 1 and Σ w_i/r_i = E[U], the mean of
+    # [passage-mean-step], from the other terms, which are exact: where the slowest term
+    # carries most of the mean, no digits cancel.
+    mean, rest = pool._passage_moments[0][star], np.sum(weights[1:] / rates[1:])
+    if rest < mean / 2:
+        weights[0] = 1.0 - weights[1:].sum()
+        rates[0] = weights[0] / (mean - rest)
+    return UpTimeLaw(rates, weights, lowest)
+
+
+def _last_entries_squared(diagonal: np.ndarray, off: np.ndarray, values: np.ndarray
+                          ) -> np.ndarray:
+    """v_i², the last entry of each unit eigenvector squared, as 1/d′(λ_i): the pivots
+    d_k = λ − a_k − b²_{k−1}/d_{k−1} of λ − A and their derivatives
+    d′_k = 1 + b²_{k−1} d′_{k−1}/d²_{k−1}, for every eigenvalue at once (a pivot of 0, where
+    an eigenvalue of a leading block is hit exactly, is taken as a tiny one, as Sturm
+    counts do)."""
+    squares, tiny = off**2, np.sqrt(np.finfo(float).tiny)
+    pivot, slope = values - diagonal[0], np.ones_like(values)
+    for k in range(1, diagonal.size):
+        pivot = np.where(np.abs(pivot) < tiny, tiny, pivot)
+        slope = 1.0 + squares[k - 1] * slope / pivot**2
+        pivot = values - diagonal[k] - squares[k - 1] / pivot
+    return 1.0 / slope
 
 
 def up_time_hazard(pool: SharedPool, gang: GangInPool, ages) -> np.ndarray:
     """The preemption rate of a gang at each age since its admission, per hour.
 
-    The up time is the chain's first passage from k* to k* + 1, a phase-type law with the
-    chain's generator on 0 … k* (a new gang starts at k*): its hazard is α times the chance
-    of being at k* at that age, given it is still up.  It starts at α and falls towards
-    λ_c-like values as the chain drifts down: a decreasing hazard, as a Weibull shape
-    below 1.
+    The up time is the chain's first passage from k* to k* + 1 (:func:`up_time_law`): its
+    hazard is α times the chance of being at k* at that age, given it is still up.  It
+    starts at α and falls towards λ_c-like values as the chain drifts down: a decreasing
+    hazard, as a Weibull shape below 1.
 
     Parameters
     ----------
@@ -306,14 +570,7 @@ def up_time_hazard(pool: SharedPool, gang: GangInPool, ages) -> np.ndarray:
     (ages,) = check_parameters(age=np.atleast_1d(ages))
     if gang.never_preempted:
         return np.zeros(ages.shape)
-    generator = _sub_generator(pool, gang.star)
-    start = np.zeros(gang.star + 1)
-    start[-1] = 1.0
-    hazard = np.empty(ages.shape)
-    for i, age in enumerate(ages):
-        where = start @ scipy.linalg.expm(generator * age)
-        hazard[i] = pool.hp_rate * where[-1] / where.sum()
-    return hazard
+    return up_time_law(pool, gang.star).hazard(ages)
 
 
 def matching_weibull(gang: GangInPool) -> tuple[float, float]:
@@ -345,6 +602,8 @@ def matching_weibull(gang: GangInPool) -> tuple[float, float]:
     >>> round(shape, 2), round(scale, 2)
     (0.61, 2.9)
     """
+    import scipy.stats  # a third of a second to import: only here
+
     if gang.never_preempted:
         raise InputError("gang_size: a gang never preempted has no up-time law to match")
 
@@ -358,12 +617,3 @@ def matching_weibull(gang: GangInPool) -> tuple[float, float]:
                          "the Weibull shapes 0.05 to 50")
     shape = scipy.optimize.brentq(lambda k: cv(k) - gang.up_time_cv, low, high, xtol=1e-12)
     return float(shape), float(gang.up_time_mean / scipy.stats.weibull_min(shape).mean())
-
-
-def _sub_generator(pool: SharedPool, star: int) -> np.ndarray:
-    """The chain's generator on the gang's up levels 0 … k*, the exit at k* left out."""
-    levels = np.arange(star + 1)
-    generator = np.diag(-(pool.hp_rate + levels / pool.hp_hold))
-    generator[levels[:-1], levels[:-1] + 1] = pool.hp_rate
-    generator[levels[1:], levels[1:] - 1] = levels[1:] / pool.hp_hold
-    return generator

@@ -17,7 +17,8 @@ compute and a write of C (τ = T + C):
 * a grace period that fits a write (s ≥ C) is the book's notice: the gang writes what it
   has when told, so E = Σ_{j≥0} ∫ S(t) dt over its compute phases [a + jτ, a + jτ + T].
 
-Both sums are geometric in M = exp(Qτ) and are taken in closed form (one linear solve).
+S is a mixture of exponentials with positive weights (:class:`~spotmath.model.cluster.
+UpTimeLaw`), so both sums are geometric in each term and are taken in closed form.
 :class:`~spotmath.model.cluster.GangInPool` prices the same gang at its rate λ_c as if U
 were exponential; this module does not, and the event simulator
 (:mod:`spotmath.model.simulate_cluster`) is the witness of both.
@@ -29,30 +30,33 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
 import scipy.optimize
 
 from ..inputs import InputError, check_parameters
 from . import _generated
-from .cluster import GangInPool, SharedPool, _notice, _sub_generator, gang_in_pool
+from .cluster import (
+    PRACTICALLY_NEVER_H,
+    GangInPool,
+    SharedPool,
+    _notice,
+    _up_at_most,
+    _weighted,
+    gang_in_pool,
+    law_levels,
+    up_time_law,
+)
 from .numerics import waste_fraction
 
-__all__ = ["MAX_EXACT_LEVELS", "kept_share", "best_interval", "waste_floor", "gang_limits",
-           "LocalRateSchedule", "local_rate_schedule"]
+__all__ = ["kept_share", "best_interval", "waste_floor", "gang_limits", "Rank", "ranks",
+           "ALMOST_NEVER_UP", "NEGLIGIBLE_UP", "MAX_RANKS_WORK", "LocalRateSchedule",
+           "local_rate_schedule"]
 
-#: The most levels 0 … k* the exact up-time law is computed for (dense matrices).
-MAX_EXACT_LEVELS = 500
-
-#: A gang whose mean up time spans more of the chain's events than this, E[U](α + K/h),
-#: is priced by the rate model at λ_c instead: the dense sums lose about 10⁻¹⁶ of E[U]
-#: per event, and such a gang (preempted once in decades) wastes next to nothing either
-#: way.
-_DENSE_LIMIT = 1e7
-
-
-def _priced_at_the_rate(pool: SharedPool, gang: GangInPool) -> bool:
-    """Whether a gang's up time is too long for the dense sums (see _DENSE_LIMIT)."""
-    return gang.up_time_mean * (pool.hp_rate + pool.top / pool.hp_hold) > _DENSE_LIMIT
+def _priced_at_the_rate(gang: GangInPool) -> bool:
+    """Whether a gang is preempted so seldom (:data:`~spotmath.model.cluster.
+    PRACTICALLY_NEVER_H`) that it is priced at its rate λ_c as if its up times were
+    exponential: its waste is then C/T plus a few parts in a million either way, and its
+    chain may span more levels than its law is computed over."""
+    return gang.up_time_mean > PRACTICALLY_NEVER_H
 
 
 def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
@@ -83,8 +87,7 @@ def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
     Raises
     ------
     InputError
-        A bad value, an infinite interval without a grace that fits a write, or a gang
-        up at more than :data:`MAX_EXACT_LEVELS` levels.
+        A bad value, or an infinite interval without a grace that fits a write.
 
     References
     ----------
@@ -112,36 +115,21 @@ def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
         (interval,) = check_parameters(scalar=True, interval=interval)
     if gang.never_preempted:
         return 1.0 if notice_only else interval / (interval + checkpoint_cost)
-    if gang.star + 1 > MAX_EXACT_LEVELS:
-        raise InputError(f"gang_size: the exact up-time law is computed for gangs up at "
-                         f"most {MAX_EXACT_LEVELS} levels; this one is up at "
-                         f"{gang.star + 1} (0 … {gang.star} requests in service)")
     cycle = interval + checkpoint_cost
-    mean_up = gang.up_time_mean
-    if _priced_at_the_rate(pool, gang):
+    if _priced_at_the_rate(gang):
         if notice_only:  # the rate model's own optimum with a notice: no periodic write
             return 1.0 - gang.waste(checkpoint_cost, startup, grace)
         return 1.0 - float(waste_fraction(
             gang.preemption_rate, interval, checkpoint_cost, gang.restart_time(startup),
             restart_preemptible=False, **_notice(checkpoint_cost, grace)))
-    q = _sub_generator(pool, gang.star)
-    start = np.zeros(gang.star + 1)
-    start[-1] = 1.0
-    ones = np.ones(gang.star + 1)
-    if notice_only:
-        # ∫_a^∞ S = e_{k*} exp(Qa) (−Q)⁻¹ 1
-        kept = start @ scipy.linalg.expm(q * startup) @ np.linalg.solve(-q, ones)
-    else:
-        left = np.eye(gang.star + 1) - scipy.linalg.expm(q * cycle)
-        if notice:
-            # Σ_j e exp(Q(a + jτ)) ∫_0^T exp(Qt) dt 1, ∫_0^T exp(Qt) dt = Q⁻¹(exp(QT) − I)
-            phase = np.linalg.solve(q, scipy.linalg.expm(q * interval) @ ones - ones)
-            kept = start @ scipy.linalg.expm(q * startup) @ np.linalg.solve(left, phase)
-        else:
-            # T Σ_{j≥1} e exp(Q(a + jτ − s)) 1; a + τ − s > 0 because s < C
-            kept = interval * (start @ scipy.linalg.expm(q * (startup + cycle - grace))
-                               @ np.linalg.solve(left, ones))
-    return float(kept / (mean_up + gang.readmission_wait))
+    law = up_time_law(pool, gang.star)
+    if notice_only:  # ∫_a^∞ S
+        kept = law.integral_sum(startup, math.inf)
+    elif notice:  # Σ_j ∫ S over each compute phase [a + jτ, a + jτ + T]
+        kept = law.integral_sum(startup, interval, cycle)
+    else:  # T Σ_{j≥1} S(a + jτ − s); a + τ − s > 0 because s < C
+        kept = interval * law.survival_sum(startup + cycle - grace, cycle)
+    return float(kept / (gang.up_time_mean + gang.readmission_wait))
 
 
 def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0.0,
@@ -151,7 +139,8 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
     With a grace that fits a write, every preemption is written on notice and a periodic
     write only costs: the answer is ``math.inf`` (never write periodically).  Otherwise
     Brent's method on log T, within a factor 30 of the rate model's optimum
-    (:meth:`GangInPool.interval <spotmath.model.cluster.GangInPool.interval>`).
+    (:meth:`GangInPool.interval <spotmath.model.cluster.GangInPool.interval>`), and
+    again around an end where the best lies there.
 
     Parameters
     ----------
@@ -186,16 +175,135 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
     if checkpoint_cost == 0:
         raise InputError("checkpoint_cost: a write of 0 hours has no optimal interval "
                          "(write continuously)")
-    if _priced_at_the_rate(pool, gang):
+    if _priced_at_the_rate(gang):
         interval = gang.interval(checkpoint_cost, grace)
         return interval, kept_share(pool, gang, interval, checkpoint_cost, startup, grace)
-    guess = math.log(gang.interval(checkpoint_cost, grace))
-    found = scipy.optimize.minimize_scalar(
-        lambda log_t: -kept_share(pool, gang, math.exp(log_t), checkpoint_cost, startup,
-                                  grace),
-        bounds=(guess - math.log(30), guess + math.log(30)), method="bounded",
-        options={"xatol": 1e-6})
-    return math.exp(found.x), -float(found.fun)
+    guess, width = math.log(gang.interval(checkpoint_cost, grace)), math.log(30)
+    while True:
+        found = scipy.optimize.minimize_scalar(
+            lambda log_t: -kept_share(pool, gang, math.exp(log_t), checkpoint_cost,
+                                      startup, grace),
+            bounds=(guess - width, guess + width), method="bounded",
+            options={"xatol": 1e-6})
+        if abs(found.x - guess) < width - 1e-3 or width > 20:  # inside, or 10^±9 tried
+            return math.exp(found.x), -float(found.fun)
+        guess, width = float(found.x), 2 * width  # at an end: look beyond it
+
+
+#: A gang up less than this share of the time is almost never up: a rank to name as such,
+#: not one to count on.
+ALMOST_NEVER_UP = 1e-3
+#: A gang up less than this share of the time keeps at most that share of its hours; its
+#: law is not computed and it is counted as keeping nothing.
+NEGLIGIBLE_UP = 1e-12
+#: The most work :func:`ranks` does for its laws: Σ (n² + 1,000 n) over the distinct laws
+#: of n levels it needs (a law of n levels takes about 2.4·10⁻⁸ n² + 2·10⁻⁵ n seconds on
+#: the machines the book is built on, and with the searches for the intervals, this is
+#: about three seconds).
+MAX_RANKS_WORK = 1.5e8
+
+
+@dataclass(frozen=True)
+class Rank:
+    """The j-th gang admitted to a pool of gangs that are preempted most recently admitted
+    first: up exactly while g·k + jN + H ≤ G, so it is the single gang of jN + H GPUs.
+
+    Attributes
+    ----------
+    rank : int
+        j, 1 for the first admitted (the last preempted).
+    gang : GangInPool
+        Its rate, up share, wait and up-time moments (``gang.gang_size`` is jN + H, the
+        GPUs it and the ranks before it hold, with the headroom).
+    interval : float or None
+        The exact law's best interval, hours (``math.inf``: never preempted, or written on
+        notice only; None: up less than :data:`NEGLIGIBLE_UP` of the time, not computed).
+    kept : float
+        Compute kept per hour in the pool, up or waiting (0 when ``interval`` is None).
+    """
+
+    rank: int
+    gang: GangInPool
+    interval: float | None
+    kept: float
+
+    @property
+    def state(self) -> str:
+        """``"never preempted"``, ``"never preempted in practice"`` (less than once in
+        :data:`~spotmath.model.cluster.PRACTICALLY_NEVER_H`), ``"almost never up"`` (up
+        less than :data:`ALMOST_NEVER_UP` of the time) or ``"preempted"``."""
+        if self.gang.never_preempted:
+            return "never preempted"
+        if _priced_at_the_rate(self.gang):
+            return "never preempted in practice"
+        return "almost never up" if self.gang.up_share < ALMOST_NEVER_UP else "preempted"
+
+
+def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
+          gangs=None, headroom=0) -> list[Rank]:
+    """Every gang of a pool filled with gangs of N GPUs, rank by rank, each at its best
+    interval under its up times' exact law.
+
+    Kueue preempts the most recently admitted workload first among equals, so the gangs
+    form ranks: the j-th admitted is preempted exactly when a request arrives with
+    k = ⌊(G − H − jN)/g⌋ in service, and comes back when k falls back there.  Each rank is
+    the single gang of :func:`~spotmath.model.cluster.gang_in_pool` with a threshold of
+    jN + H GPUs, at :func:`best_interval`; ranks that share a threshold share their law.
+
+    Parameters
+    ----------
+    pool : SharedPool
+    gang_size : int
+        N, GPUs of each training gang.
+    checkpoint_cost, startup, grace : float or str
+        As for :func:`best_interval`.
+    gangs : int, optional
+        How many gangs (default: as many as fit, ⌊(G − H)/N⌋).
+    headroom : int, optional
+        H, GPUs training leaves free (default 0).
+
+    Returns
+    -------
+    list of Rank
+        Rank 1 first.
+
+    Raises
+    ------
+    InputError
+        A bad value, more gangs than fit, a write of 0 hours, or laws too many and too
+        large to compute at once (:data:`MAX_RANKS_WORK`).
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> [(r.rank, r.state, round(r.gang.up_share, 3)) for r in ranks(pool, 32, "1min", "6min")]
+    [(1, 'preempted', 0.643), (2, 'preempted', 0.019)]
+    """
+    gang_size = pool.gang_size(gang_size)
+    (headroom,) = check_parameters(headroom=headroom)
+    most = (pool.gpus - headroom) // gang_size
+    count = most if gangs is None else check_parameters(gangs=gangs)[0]
+    if count > most:
+        raise InputError(f"gangs: at most {most:,} gangs of {gang_size} GPUs fit "
+                         f"{pool.gpus - headroom:,} GPUs, got {count:,}")
+    gangs = [GangInPool(size, pool.star(size), *_up_at_most(pool, pool.star(size)))
+             for size in range(gang_size + headroom, count * gang_size + headroom + 1,
+                               gang_size)]  # gang_in_pool of each, its checks done once
+    lawful = {gang.star for gang in gangs if not gang.never_preempted
+              and not _priced_at_the_rate(gang) and gang.up_share >= NEGLIGIBLE_UP}
+    work = sum(n * n + 1_000 * n for n in (law_levels(pool, star) for star in lawful))
+    if work > MAX_RANKS_WORK:
+        raise InputError(f"gangs: the exact up-time laws of {len(lawful):,} ranks of "
+                         f"{gang_size:,} GPUs take {work:.1e} steps, more than are computed "
+                         f"at once ({MAX_RANKS_WORK:.1e}); fewer gangs or larger ones can "
+                         "be answered")
+    best: dict[int, tuple[float | None, float]] = {}  # by k*: ranks that share it agree
+    for gang in gangs:
+        if gang.star not in best:
+            best[gang.star] = (None, 0.0) if not gang.never_preempted and \
+                gang.up_share < NEGLIGIBLE_UP else \
+                best_interval(pool, gang, checkpoint_cost, startup, grace)
+    return [Rank(rank, gang, *best[gang.star]) for rank, gang in enumerate(gangs, start=1)]
 
 
 def waste_floor(pool: SharedPool, gang: GangInPool, startup=0.0) -> float:
@@ -221,7 +329,7 @@ def waste_floor(pool: SharedPool, gang: GangInPool, startup=0.0) -> float:
     Raises
     ------
     InputError
-        A bad start-up, or a gang up at more than :data:`MAX_EXACT_LEVELS` levels.
+        A bad start-up.
 
     Examples
     --------
@@ -375,7 +483,7 @@ def local_rate_schedule(pool: SharedPool, gang: GangInPool, checkpoint_cost, sta
     ------
     InputError
         A bad value, a gang never preempted (nothing to schedule), a grace that fits a
-        write, a write of 0 hours, or a gang up at more than :data:`MAX_EXACT_LEVELS` levels.
+        write, or a write of 0 hours.
 
     References
     ----------
@@ -399,37 +507,30 @@ def local_rate_schedule(pool: SharedPool, gang: GangInPool, checkpoint_cost, sta
     if checkpoint_cost == 0:
         raise InputError("checkpoint_cost: a write of 0 hours has no schedule (write "
                          "continuously)")
-    if gang.star + 1 > MAX_EXACT_LEVELS:
-        raise InputError(f"gang_size: the exact up-time law is computed for gangs up at "
-                         f"most {MAX_EXACT_LEVELS} levels; this one is up at {gang.star + 1}")
-    if _priced_at_the_rate(pool, gang):  # its hazard is λ_c for all but its first hours
+    if _priced_at_the_rate(gang):  # its hazard is λ_c for all but its first hours
         interval = gang.interval(checkpoint_cost, grace)
         return LocalRateSchedule(np.array([startup]), np.array([interval]),
                                  kept_share(pool, gang, interval, checkpoint_cost, startup,
                                             grace))
-    q = _sub_generator(pool, gang.star)
-    where = np.zeros(gang.star + 1)
-    where[-1] = 1.0
-    where = where @ scipy.linalg.expm(q * startup)  # unnormalised: sums to S(age)
+    law = up_time_law(pool, gang.star)
+    # each term of S at the current age, unnormalised: they sum to S(age)
+    terms = law.weights * np.exp(-law.rates * startup)
     ages, intervals, kept, age, hazard = [], [], 0.0, startup, math.inf
     for _ in range(_MAX_STEPS):
-        survival = where.sum()
+        survival = terms.sum()
         if survival < 1e-15:
             break
-        before, hazard = hazard, pool.hp_rate * where[-1] / survival
+        before, hazard = hazard, float(_weighted(terms, law.rates) / survival)
         interval = float(_generated.young_interval(hazard, checkpoint_cost))
         cycle = interval + checkpoint_cost
-        if abs(hazard - before) <= _SETTLED * hazard:  # periodic from here on
-            left = np.eye(gang.star + 1) - scipy.linalg.expm(q * cycle)
-            kept += interval * (where @ scipy.linalg.expm(q * (cycle - grace))
-                                @ np.linalg.solve(left, np.ones(gang.star + 1)))
-            ages.append(age)
-            intervals.append(interval)
-            break
         ages.append(age)
         intervals.append(interval)
-        kept += interval * (where @ scipy.linalg.expm(q * (cycle - grace))).sum()
-        where = where @ scipy.linalg.expm(q * cycle)
+        if abs(hazard - before) <= _SETTLED * hazard:  # periodic from here on
+            kept += interval * float(np.sum(terms * np.exp(-law.rates * (cycle - grace))
+                                            / -np.expm1(-law.rates * cycle)))
+            break
+        kept += interval * float(_weighted(terms, np.exp(-law.rates * (cycle - grace))))
+        terms = terms * np.exp(-law.rates * cycle)
         age += cycle
     if not ages:  # no spell outlives its start-up: nothing to schedule, nothing kept
         return LocalRateSchedule(np.array([startup]),

@@ -20,7 +20,6 @@ those levels [erlang-stationary].  The event simulator with ``headroom`` is the 
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,11 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.optimize
 import scipy.sparse
-import scipy.sparse.linalg
+import scipy.special
 
 from ..inputs import InputError, check_parameters
-from .cluster import SharedPool, gang_in_pool
-from .cluster_renewal import best_interval
+from .cluster import SharedPool, _weighted
+from .cluster_renewal import ranks
 
 __all__ = ["QUANTILE", "PoolDesign", "PoolChoice", "one_pool_or_two", "start_delays"]
 
@@ -141,7 +140,7 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
     """
     stationary = pool.stationary()
     turned_away = float(stationary[-1])
-    waiting = _waiting(pool, gang_size, headroom, stationary)
+    waiting = _waiting(pool, gang_size, headroom, stationary, grace)
     waits = waiting(grace)
     if turned_away > 1 - QUANTILE:
         return turned_away, waits, math.inf
@@ -156,50 +155,89 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
     return turned_away, waits, float(scipy.optimize.brentq(excess, 0.0, grace, xtol=1e-9))
 
 
-def _waiting(pool: SharedPool, gang_size: int, headroom: int, stationary: np.ndarray
-             ) -> Callable[[float], float]:
-    """The chance, for a window, that an arrival finds fewer than g GPUs free once the
-    gangs preempted more than the window ago have left (see :func:`start_delays`): the
-    chain on (k, c) is built once, at the first window above 0, and run for each."""
-    gpus, g, top = pool.gpus, pool.hp_gpus, pool.top
+#: The most work a start-delay chain is run for: steps of the uniformised chain, each
+#: counted as 1 + states/10,000 (a step costs about 10 µs and 1 ns a state here), about
+#: half a second; a choice of designs runs it some fifteen times.
+MAX_DELAY_WORK = 50_000
+
+
+def _waiting(pool: SharedPool, gang_size: int, headroom: int, stationary: np.ndarray,
+             grace: float) -> Callable[[float], float]:
+    """The chance, for a window of at most ``grace``, that an arrival finds fewer than g
+    GPUs free once the gangs preempted more than the window ago have left (see
+    :func:`start_delays`).
+
+    The chain on (k, c) is run by uniformisation: with Λ the fastest rate out of a state,
+    P = I + Q/Λ is a transition matrix and a distribution v after w hours is
+    Σ_n Poisson(Λw; n) vPⁿ, a sum of positive terms.  The blocked mass of vPⁿ is taken
+    once for every n the longest window needs, so any shorter window is a reweighting.
+
+    The level k runs on its own, so at every moment it has its stationary law: the chain
+    is cut at the lowest level k̂ above which that law holds less than 10⁻¹⁸ and which
+    arrivals cross less than 10⁻¹⁸ times in a grace (απ_k̂ s), which changes no share by
+    more than that and keeps Λ = α + k̂/h from levels a light load never reaches.
+    """
+    gpus, g = pool.gpus, pool.hp_gpus
+    above = np.cumsum(stationary[::-1])[::-1] - stationary  # Σ_{j>k} π_j
+    rare = (above < 1e-18) & (pool.hp_rate * grace * stationary < 1e-18)
+    top = int(np.argmax(rare)) if rare.any() else pool.top
+    stationary = stationary[:top + 1]
     levels = np.arange(top + 1)
     up = np.clip((gpus - headroom - g * levels) // gang_size, 0,
                  (gpus - headroom) // gang_size)
-    counts = gpus // gang_size + 2  # c = 0 … G/N + 1; beyond that every request waits
-    start = np.zeros((top + 1, counts))
-    start[:, 0] = stationary
+    # c = 0 … the fewest gangs in their grace that leave fewer than g GPUs free at every
+    # level below K: from there every request waits, and more change nothing (a count
+    # only grows within a window), so the last count stands for all above it.  The up
+    # gangs leave less than N + H GPUs, so this is about H/N + 2 counts.
+    below = levels < pool.top  # at K a request is turned away, never waits
+    spare = (gpus - g * levels - gang_size * up)[below]  # free at c = 0
+    counts = int(np.max(np.where(spare >= g, (spare - g) // gang_size + 1, 0))) + 1
     free = gpus - g * levels[:, None] - gang_size * (up[:, None] + np.arange(counts))
-    blocked = free[:-1] < g
-
-    @functools.cache
-    def transposed() -> scipy.sparse.csr_matrix:
-        """The generator, transposed: built at the first window above 0."""
-        state = levels[:, None] * counts + np.arange(counts)[None, :]
-        rows, cols, rates = [], [], []
-        for k in range(top + 1):
-            for c in range(counts):
-                if k < top:
-                    rows.append(state[k, c])
-                    cols.append(state[k + 1, min(c + up[k] - up[k + 1], counts - 1)])
-                    rates.append(pool.hp_rate)
-                if k > 0:
-                    rows.append(state[k, c])
-                    cols.append(state[k - 1, c])
-                    rates.append(k / pool.hp_hold)
-        size = (top + 1) * counts
-        generator = scipy.sparse.csr_matrix((rates, (rows, cols)), shape=(size, size))
-        generator = generator - scipy.sparse.diags(
-            np.asarray(generator.sum(axis=1)).ravel())
-        return generator.T.tocsr()
+    blocked = (free < g) & below[:, None]
+    fastest = pool.hp_rate + top / pool.hp_hold
+    mean_steps = fastest * grace
+    steps = math.ceil(mean_steps + 10 * math.sqrt(mean_steps) + 40)  # a 10⁻¹⁸ tail
+    if steps * (1 + blocked.size / 10_000) > MAX_DELAY_WORK:
+        raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
+                         f"take {steps:,} steps of a chain of {blocked.size:,} states, "
+                         f"more than this command runs (a shorter grace, or a pool with "
+                         f"fewer requests at once, can be answered)")
+    forward = _uniformised(pool, top, up, counts, fastest)
+    vector = np.zeros(blocked.size)
+    vector[::counts] = stationary  # c = 0 at every level
+    mask = blocked.ravel().astype(float)
+    masses = np.empty(steps + 1)
+    for n in range(steps + 1):
+        masses[n] = _weighted(vector, mask)
+        vector = forward.dot(vector)
+    numbers = np.arange(steps + 1)
 
     def waiting(window: float) -> float:
-        after = start
-        if window > 0:
-            after = scipy.sparse.linalg.expm_multiply(transposed() * window, start.ravel())
-            after = np.clip(after.reshape(top + 1, counts), 0.0, None)
-        return float(after[:-1][blocked].sum())
+        if window <= 0 or fastest == 0:  # no time, or a chain that never moves
+            return float(masses[0])
+        mean = fastest * window
+        weights = np.exp(numbers * math.log(mean) - mean - scipy.special.gammaln(numbers + 1))
+        return float(_weighted(masses, weights))
 
     return waiting
+
+
+def _uniformised(pool: SharedPool, top: int, up: np.ndarray, counts: int, fastest: float
+                 ) -> scipy.sparse.csr_matrix:
+    """(I + Q/Λ)ᵀ of the chain on (k, c), k up to ``top``: a distribution's step forward."""
+    levels = np.arange(top + 1)
+    state = levels[:, None] * counts + np.arange(counts)[None, :]
+    gone = np.arange(counts)[None, :] + (up[:-1] - up[1:])[:, None]  # victims of k → k+1
+    rows = np.concatenate((state[:-1].ravel(), state[1:].ravel()))
+    cols = np.concatenate((
+        (state[1:, :1] + np.minimum(gone, counts - 1)).ravel(),  # an arrival
+        state[:-1].ravel()))  # a departure
+    rates = np.concatenate((np.full(top * counts, pool.hp_rate),
+                            np.repeat(levels[1:] / pool.hp_hold, counts)))
+    size = (top + 1) * counts
+    moves = scipy.sparse.csr_matrix((rates / fastest, (rows, cols)), shape=(size, size))
+    stay = 1.0 - np.asarray(moves.sum(axis=1)).ravel()
+    return (moves + scipy.sparse.diags(stay)).T.tocsr()
 
 
 def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace=0.0,
@@ -256,23 +294,40 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     two = PoolDesign(own, pool.gpus - own, 0, gangs, (math.inf,) * gangs,
                      24.0 * gang_size * gangs, float(b[servers]), 0.0, 0.0)
     one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace)
-    headroom = 0
-    while start_delays(pool, gang_size, headroom, grace)[2] > start_target:
-        headroom += pool.hp_gpus  # room for one more request at a time
+    headroom = pool.hp_gpus * _least_room(
+        lambda requests: start_delays(pool, gang_size, requests * pool.hp_gpus,
+                                      grace)[2] <= start_target, pool.top)
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom,
                                                  checkpoint_cost, startup, grace)
     return PoolChoice(two, one, one_kept, start_target)
 
 
+def _least_room(keeps: Callable[[int], bool], top: int) -> int:
+    """The fewest requests' room m in 0 … K whose headroom ``keeps`` the target.
+
+    A headroom of K requests leaves every level below K a request's GPUs free, so it
+    keeps any target; a larger headroom never leaves a level fewer GPUs free (the gangs
+    up fill all but H and less than N), so the p99 falls as it grows, and the search
+    doubles, then halves (a test scans every headroom against it).
+    """
+    if keeps(0):
+        return 0
+    failing, trying = 0, 1
+    while trying < top and not keeps(trying):
+        failing, trying = trying, min(2 * trying, top)
+    holding = trying  # keeps(holding); keeps(failing) does not
+    while holding - failing > 1:
+        middle = (failing + holding) // 2
+        failing, holding = (failing, middle) if keeps(middle) else (middle, holding)
+    return holding
+
+
 def _shared(pool: SharedPool, gang_size: int, headroom: int, checkpoint_cost: float,
             startup: float, grace: float) -> PoolDesign:
     """The shared pool with ``headroom`` GPUs training leaves free."""
-    intervals, kept = [], 0.0
-    for rank in range(1, (pool.gpus - headroom) // gang_size + 1):
-        gang = gang_in_pool(pool, rank * gang_size + headroom)
-        interval, share = best_interval(pool, gang, checkpoint_cost, startup, grace)
-        intervals.append(interval)
-        kept += share
+    every = ranks(pool, gang_size, checkpoint_cost, startup, grace, headroom=headroom)
     turned_away, waits, p99 = start_delays(pool, gang_size, headroom, grace)
-    return PoolDesign(pool.gpus, pool.gpus - headroom, headroom, len(intervals),
-                      tuple(intervals), 24.0 * gang_size * kept, turned_away, waits, p99)
+    return PoolDesign(pool.gpus, pool.gpus - headroom, headroom, len(every),
+                      tuple(rank.interval for rank in every),
+                      24.0 * gang_size * sum(rank.kept for rank in every), turned_away,
+                      waits, p99)

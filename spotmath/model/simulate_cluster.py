@@ -82,6 +82,9 @@ class PoolRun:
     log: list[PoolEvent]
     delays: np.ndarray  # hours each admitted request waited (0 up to the grace)
     turned_away: int
+    #: the up spells of each rank, whichever gang held it: the j-th the spells of gangs
+    #: admitted j-th of those up (no down spells; size the gangs' when all are one size)
+    ranks: list[GangRecord] = field(default_factory=list)
 
     def up_share(self, gang: int = 0) -> float:
         """The share of the measured hours the gang was up."""
@@ -133,10 +136,13 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
         Grace period of a preempted gang, hours (default 0).
     headroom : int, optional
         GPUs training leaves free for requests (default 0).
-    interval, checkpoint_cost, startup : float or str, optional
-        Training's compute between writes (``math.inf``: writes on notice only), its
-        write and its start-up after each admission, hours; without ``interval`` no
-        compute is counted.
+    interval : float, str or sequence, optional
+        Training's compute between writes, hours (``math.inf``: writes on notice only):
+        one for all, or one for each rank, the j-th for an up spell whose gang was the
+        j-th of those up at its admission (with the most recent preempted first a gang
+        keeps that rank until it is preempted); without it no compute is counted.
+    checkpoint_cost, startup : float or str, optional
+        Training's write and its start-up after each admission, hours.
     seed : int, optional
         Seed of NumPy's generator.
     log : bool, optional
@@ -166,13 +172,24 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
         checkpoint_cost=checkpoint_cost, restart_time=startup, seed=seed)
     warm = 20 * pool.hp_hold if warmup is None else check_parameters(
         scalar=True, warmup=warmup)[0]
-    if interval is not None and not (isinstance(interval, float) and math.isinf(interval)
-                                     and interval > 0):
-        (interval,) = check_parameters(scalar=True, interval=interval)
+    if interval is not None:
+        each = list(interval) if isinstance(interval, (list, tuple, np.ndarray)) \
+            else [interval] * len(sizes)
+        if len(each) != len(sizes):
+            raise InputError(f"interval: one for every rank ({len(sizes)}) or one for all, "
+                             f"got {len(each)}")
+        interval = [_interval(value) for value in each]
     hold_cv = check_positive("hold_cv", hold_cv)
     rng = np.random.default_rng(seed)
     return _Pool(pool, sizes, warm, warm + measured, hold, hold_cv, victim, grace, headroom,
                  interval, checkpoint_cost, startup, rng, log).run()
+
+
+def _interval(value) -> float:
+    """An interval checked, ``math.inf`` (writes on notice only) let through."""
+    if isinstance(value, float) and math.isinf(value) and value > 0:
+        return value
+    return check_parameters(scalar=True, interval=value)[0]
 
 
 class _Exponentials:
@@ -233,8 +250,11 @@ class _Pool:
         self.hold, self.victim, self.grace, self.rng = hold, victim, grace, rng
         self.headroom = headroom
         self.sigma = math.sqrt(math.log1p(hold_cv**2))
-        self.interval, self.write, self.startup = interval, checkpoint_cost, startup
+        self.intervals, self.write, self.startup = interval, checkpoint_cost, startup
         self.records = [GangRecord(size) for size in sizes]
+        one_size = sizes[0] if len(set(sizes)) == 1 else 0
+        self.rank_records = [GangRecord(one_size) for _ in sizes]
+        self.rank_of: dict[int, int] = {}  # gang: its rank since its admission, from 1
         self.log: list[PoolEvent] | None = [] if log else None
         self.up: dict[int, float] = {}  # gang: admitted at
         self.up_gpus = 0  # the GPUs of the gangs in self.up
@@ -300,7 +320,7 @@ class _Pool:
         for gang, since in list(self.up.items()):
             self.stop(gang, since, self.end, self.end, finished=False)
         return PoolRun(self.records, self.end - self.warm, self.log or [],
-                       np.array(self.delays), self.turned_away)
+                       np.array(self.delays), self.turned_away, self.rank_records)
 
     def free(self, in_service: int) -> int:
         return self.pool.gpus - in_service * self.pool.hp_gpus - self.up_gpus
@@ -373,6 +393,7 @@ class _Pool:
                 room -= size
                 self.up[gang] = at
                 self.up_gpus += size
+                self.rank_of[gang] = len(self.up)
                 if since < at and since >= self.warm:
                     self.records[gang].down_spells.append(at - since)
                 if self.log is not None:
@@ -390,34 +411,40 @@ class _Pool:
         """Account an up spell from ``since``: told to stop at ``notice``, gone at
         ``kill`` (the grace after it); ``finished`` False for a spell cut by the end."""
         record = self.records[gang]
+        rank = self.rank_of.pop(gang)
         start = max(since, self.warm)
-        if kill > start:
-            record.up_hours += min(kill, self.end) - start
-        if finished and notice >= self.warm:
-            record.preemptions += 1
-            if since >= self.warm:
-                record.up_spells.append(notice - since)
+        for held in (record, self.rank_records[rank - 1]):
+            if kill > start:
+                held.up_hours += min(kill, self.end) - start
+            if finished and notice >= self.warm:
+                held.preemptions += 1
+                if since >= self.warm:
+                    held.up_spells.append(notice - since)
         if self.log is not None and finished:
             self.log.append(PoolEvent(notice, gang, "preempt"))
         if self.log is not None:
             self.gone[gang] = kill
-            record.segments.extend(self.spell_segments(since, notice, kill, finished))
-        if self.interval is not None:
-            self.account_compute(gang, since, notice, kill)
+            record.segments.extend(self.spell_segments(rank, since, notice, kill, finished))
+        if self.intervals is not None:
+            kept = self.account_compute(gang, rank, since, notice, kill)
+            record.kept += kept
+            self.rank_records[rank - 1].kept += kept
 
-    def spell_segments(self, since: float, notice: float, kill: float,
+    def spell_segments(self, rank: int, since: float, notice: float, kill: float,
                        finished: bool) -> list[Segment]:
-        """What an up spell did, for the timeline: the start-up, the written cycles, then
-        the lost tail, or the tail written on notice (a spell cut by the end: computed)."""
-        if self.interval is None:
+        """What an up spell at ``rank`` did, for the timeline: the start-up, the written
+        cycles, then the lost tail, or the tail written on notice (a spell cut by the end:
+        computed)."""
+        if self.intervals is None:
             return [Segment(since, kill, "compute")]
+        interval = self.intervals[rank - 1]
         on_notice = finished and self.grace > 0 and self.write <= self.grace
         end = notice if on_notice else kill
         out, at = [], min(since + self.startup, end)
         if at > since:
             out.append(Segment(since, at, "restart"))
         while at < end:
-            computed = at + self.interval
+            computed = at + interval
             if computed + self.write <= end + 1e-12:  # a whole cycle, written
                 out += [Segment(at, computed, "compute"),
                         Segment(computed, computed + self.write, "checkpoint")]
@@ -435,12 +462,15 @@ class _Pool:
                 at = end
         return out
 
-    def account_compute(self, gang: int, since: float, notice: float, kill: float) -> None:
-        """Compute kept by an up spell from ``since``, told to stop at ``notice``, gone at
-        ``kill``: all it computed by the notice when a write fits in the grace (written
-        on notice), else the cycles whose write ends by ``kill``."""
+    def account_compute(self, gang: int, rank: int, since: float, notice: float,
+                        kill: float) -> float:
+        """Compute kept after the warm-up by an up spell at ``rank`` from ``since``, told
+        to stop at ``notice``, gone at ``kill``: all it computed by the notice when a write
+        fits in the grace (written on notice), else the cycles whose write ends by
+        ``kill``."""
         on_notice = self.grace > 0 and self.write <= self.grace and kill > notice
-        cycle = self.interval + self.write
+        interval = self.intervals[rank - 1]
+        cycle = interval + self.write
 
         def done_by(at: float) -> tuple[float, int]:
             """Compute done by ``at`` and the periodic writes ended by then."""
@@ -448,20 +478,21 @@ class _Pool:
             if math.isinf(cycle):
                 return working, 0
             whole = math.floor(working / cycle + 1e-12)
-            return whole * self.interval + min(working - whole * cycle, self.interval), whole
+            return whole * interval + min(working - whole * cycle, interval), whole
 
         computed, whole = done_by(notice if on_notice else kill)
-        record = self.records[gang]
+        kept = 0.0
         for j in range(whole):
             at = since + self.startup + (j + 1) * cycle
             if self.log is not None:
                 self.log.append(PoolEvent(at, gang, "write"))
             if not on_notice:
-                record.kept += self.interval if at >= self.warm else 0.0
+                kept += interval if at >= self.warm else 0.0
         if on_notice and notice >= self.warm:
-            record.kept += computed - (done_by(self.warm)[0] if since < self.warm else 0.0)
+            kept += computed - (done_by(self.warm)[0] if since < self.warm else 0.0)
             if self.log is not None:
                 self.log.append(PoolEvent(notice + self.write, gang, "write"))
+        return kept
 
 
 def pool_timeline(run: PoolRun, until: float | None = None, gangs=None) -> PoolTimeline:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import scipy.linalg
 import scipy.stats
 import sympy as sp
 
-from spotmath.inputs import InputError
+from spotmath.inputs import InputError, duration_text
 from spotmath.model import derivations as D
 from spotmath.model.cluster import SharedPool, gang_in_pool, up_time_hazard
 from spotmath.model.simulate_cluster import simulate_pool
@@ -263,31 +264,55 @@ def test_the_simulator_logs_admissions_preemptions_and_writes_in_order():
 
 @pytest.mark.parametrize("args, message", [
     ((64, "2/h", "2h", 65), "hp_gpus: a request of 65 GPUs never fits a pool of 64"),
-    ((64, "-2", "2h", 8), "hp_rate: must be a rate > 0"),
+    ((64, "-2", "2h", 8), "hp_rate: must be a rate >= 0"),
+    ((64, "2", "1e-300", 8), "hp_hold: a load (hp_rate × hp_hold) of at least 1e-100"),
     ((64.5, "2", "2h", 8), "gpus: must be a whole number of GPUs"),
     ((10**6, "2", "2h", 8), "gpus: at most 100,000 GPUs"),
 ])
 def test_a_bad_pool_is_one_line_naming_the_value(args, message):
-    with pytest.raises(InputError, match=message.replace("+", r"\+")):
+    with pytest.raises(InputError, match=re.escape(message)):
         SharedPool.checked(*args)
 
 
 def test_the_command_prints_the_librarys_numbers(cli):
+    """The gang alone at its exact law's best interval (the recommendation), the
+    exponential law's interval beside it with what it really wastes and what it
+    predicts, and a row for every rank: each the library's own number."""
+    from spotmath.cli.cluster import CLUSTER_KEYS, RANK_KEYS
+    from spotmath.model.cluster_renewal import best_interval, kept_share, ranks
+
     done = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
                "--hp-gpus", "8", "--gang-size", "16", "--checkpoint", "1min", "--restart",
                "6min", "--json")
     assert done.returncode == 0, done.stderr
     values = json.loads(done.stdout)
-    gang = gang_in_pool(SharedPool.checked(64, 2.0, 2.0, 8), 16)
+    assert tuple(values) == CLUSTER_KEYS
+    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    gang = gang_in_pool(pool, 16)
+    grace = 30 / 3600  # the default: Kubernetes' terminationGracePeriodSeconds
     assert values["preemption_rate_per_up_hour"] == gang.preemption_rate
     assert values["up_share"] == gang.up_share
     assert values["readmission_wait_h"] == gang.readmission_wait
     assert values["up_time_cv"] == gang.up_time_cv
-    assert values["recommended_interval_h"] == gang.interval(1 / 60)
-    assert values["waste_exact"] == gang.waste(1 / 60, 0.1)
+    interval, kept = best_interval(pool, gang, 1 / 60, 0.1, grace)
+    assert values["recommended_interval_h"] == interval
+    assert values["waste"] == 1 - kept
+    approximate = gang.interval(1 / 60, grace)
+    assert values["exponential_interval_h"] == approximate
+    assert values["exponential_waste"] == 1 - kept_share(pool, gang, approximate, 1 / 60,
+                                                         0.1, grace)
+    assert values["exponential_waste"] > values["waste"]  # the exact law's is the best
+    assert values["exponential_predicted_waste"] == gang.waste(1 / 60, 0.1, grace)
+    every = ranks(pool, 16, 1 / 60, 0.1, grace)
+    assert [tuple(rank) for rank in values["gangs"]] == [RANK_KEYS] * len(every) == \
+        [RANK_KEYS] * 4
+    assert [rank["recommended_interval_h"] for rank in values["gangs"]] == \
+        [rank.interval for rank in every]
+    assert values["gangs"][0]["waste"] == values["waste"]  # rank 1 is the gang alone
     text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
-               "--hp-gpus", "8", "--gang-size", "16")
+               "--hp-gpus", "8", "--gang-size", "16", "--restart", "6min")
     assert text.returncode == 0 and "re-admission wait" in text.stdout
+    assert f"checkpoint every   {duration_text(interval)} (the best interval" in text.stdout
 
 
 @pytest.mark.parametrize("flags, message", [

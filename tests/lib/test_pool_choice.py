@@ -227,16 +227,31 @@ def test_the_command_prints_the_verdict_of_the_library(cli):
     assert values["verdict"] == "one pool"
     gang = gang_in_pool(pool, 16)
     interval, kept = best_interval(pool, gang, MINUTE, 0.1, 30 * SECOND)
-    assert values["interval_exact_law_h"] == interval
-    assert values["waste_exact_law"] == 1 - kept
+    assert values["recommended_interval_h"] == interval
+    assert values["waste"] == 1 - kept
     text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
                "--hp-gpus", "8", "--gang-size", "16")
     assert text.returncode == 0
-    assert "one pool or two: not answered: a load of 4 requests turns away" in text.stdout
+    assert "one pool or two    not answered: a load of 4 requests turns away" in text.stdout
+
+
+def test_a_pool_of_thousands_of_requests_answers_every_rank(cli):
+    """4,096 GPUs in requests of one (the dense law stopped at 500 levels): every rank of
+    64 gangs and one pool or two, each rank the library's own."""
+    from spotmath.model.cluster_renewal import ranks
+
     big = cli("cluster", "--gpus", "4096", "--hp-rate", "1800/h", "--hp-hold", "2h",
               "--gang-size", "64", "--json")
-    assert big.returncode == 0, big.stderr
-    assert json.loads(big.stdout)["verdict"] is None
+    assert big.returncode == 0 and big.stderr == "", big.stderr
+    values = json.loads(big.stdout)
+    assert values["verdict"] in ("one pool", "two pools")
+    expected = ranks(SharedPool.checked(4096, 1800.0, 2.0, 1), 64, MINUTE, 1 / 6,
+                     30 * SECOND)
+    assert len(values["gangs"]) == len(expected) == 64
+    for got, rank in zip(values["gangs"], expected):
+        assert got["rank"] == rank.rank and got["state"] == rank.state
+        assert got["up_share"] == rank.gang.up_share
+        assert got["waste"] == 1 - rank.kept
 
 
 def test_a_light_load_keeps_every_rank_below_all_of_its_hours():
