@@ -160,22 +160,26 @@ def build_parser() -> argparse.ArgumentParser:
     deadline.set_defaults(run=_deadline)
 
     cluster = commands.add_parser(
-        "cluster", help="a gang in your own shared GPU pool: preemption derived from its load",
-        description="A training gang of --gang-size GPUs in a pool of --gpus, preempted by "
+        "cluster", help="gangs in your own shared GPU pool: preemption derived from its load",
+        description="Training gangs of --gang-size GPUs in a pool of --gpus, preempted by "
                     "high-priority requests (Poisson, --hp-rate; each --hp-gpus GPUs for a "
-                    "mean --hp-hold): its preemption rate per up hour (Erlang's B), time "
-                    "up, wait for re-admission, up-time CV, and the interval and waste. "
-                    "Durations and rates take units (20min, 6/h).")
+                    "mean --hp-hold), the most recently admitted first: each gang's "
+                    "preemption rate per up hour (Erlang's B), time up, wait for "
+                    "re-admission, up-time CV, and the best interval under its up times' "
+                    "exact law and its waste. Durations and rates take units (20min, 6/h).")
     cluster.add_argument("--gpus", required=True, help="GPUs in the pool")
     cluster.add_argument("--hp-rate", required=True,
                          help="high-priority requests per hour, e.g. 6/h")
     cluster.add_argument("--hp-hold", required=True,
                          help="mean time a high-priority request holds its GPUs, e.g. 2h")
     cluster.add_argument("--hp-gpus", default="1", help="GPUs each request takes (default 1)")
-    _gang_size_option(cluster, "GPUs the training gang needs", default="1")
-    cluster.add_argument("--grace", default="0",
-                         help="grace period before a preempted gang is killed, e.g. 30s "
-                              "(a write that fits in it is made on notice)")
+    _gang_size_option(cluster, "GPUs each training gang needs", default="1")
+    cluster.add_argument("--gangs",
+                         help="training gangs in the pool (default: as many as fit)")
+    cluster.add_argument("--grace", default="30s",
+                         help="grace period before a preempted gang is killed (default "
+                              "30s, Kubernetes' terminationGracePeriodSeconds); a write "
+                              "that fits in it is made on notice")
     cluster.add_argument("--start-target", default="0s",
                          help="p99 start delay inference may have, e.g. 10s (default 0s); "
                               "for one pool or two")

@@ -1,29 +1,40 @@
-"""`spotmath cluster`: a gang in a shared pool, and one pool or two."""
+"""`spotmath cluster`: every gang in a shared pool, and one pool or two."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 
-from ..inputs import InputError, check_duration
+from ..inputs import InputError, check_duration, check_parameters, duration_text
 from ..model.plan import finite_or_none
-from .options import _as_typed, _dump, _hours
+from .options import _as_typed, _dump
 
-__all__ = ["CLUSTER_KEYS"]
+__all__ = ["CLUSTER_KEYS", "RANK_KEYS"]
 
 
-#: The documented keys of `spotmath cluster --json` (docs/commands.md), in order.
-CLUSTER_KEYS = ("gang_size", "load", "star", "preemption_rate_per_up_hour", "up_share",
-                "readmission_wait_h", "up_time_mean_h", "up_time_cv", "restart_h",
-                "recommended_interval_h", "waste_exact", "interval_exact_law_h",
-                "waste_exact_law", "two_pools_inference_gpus", "two_pools_training_per_day",
-                "one_pool_headroom_gpus", "one_pool_training_per_day",
-                "one_pool_p99_start_s", "verdict")
+#: The documented keys of `spotmath cluster --json` (docs/commands.md), in order: the gang
+#: of --gang-size with the pool to itself (rank 1), every rank, then one pool or two.
+CLUSTER_KEYS = ("gang_size", "load", "turned_away", "star", "state",
+                "preemption_rate_per_up_hour", "up_share", "readmission_wait_h",
+                "up_time_mean_h", "up_time_cv", "restart_h", "recommended_interval_h",
+                "waste", "exponential_interval_h", "exponential_waste",
+                "exponential_predicted_waste", "gangs", "two_pools_inference_gpus",
+                "two_pools_training_per_day", "one_pool_headroom_gpus",
+                "one_pool_training_per_day", "one_pool_p99_start_s", "verdict")
+#: The keys of each entry of ``gangs``, rank 1 (the first admitted) first.
+RANK_KEYS = ("rank", "star", "state", "preemption_rate_per_up_hour", "up_share",
+             "readmission_wait_h", "up_time_mean_h", "up_time_cv",
+             "recommended_interval_h", "waste")
+
+#: Said once, for every waste the command prints.
+HOURS = "every waste here is a share of a gang's hours in the pool, up or waiting"
 
 
 def _cluster(args: argparse.Namespace) -> int:
-    """`spotmath cluster`: a gang in a shared pool, from the pool's own load."""
+    """`spotmath cluster`: every gang in a shared pool, from the pool's own load."""
     from ..model.cluster import SharedPool, gang_in_pool
-    from ..model.cluster_renewal import MAX_EXACT_LEVELS, best_interval
+    from ..model.cluster_renewal import best_interval, kept_share, ranks
     from ..model.pool_choice import one_pool_or_two
 
     try:
@@ -35,72 +46,201 @@ def _cluster(args: argparse.Namespace) -> int:
         check_duration(name, value, allow_zero=True, scalar=True, bounded=True)
         for name, value in (("--checkpoint", args.checkpoint), ("--restart", args.restart),
                             ("--grace", args.grace), ("--start-target", args.start_target)))
-    interval = gang.interval(checkpoint, grace)
-    exact, choice, unanswered = (None, None), None, None
-    if pool.top >= MAX_EXACT_LEVELS:
-        unanswered = (f"the exact up-time law is computed for pools of fewer than "
-                      f"{MAX_EXACT_LEVELS} requests at once; this one holds {pool.top}")
-    elif checkpoint == 0:
-        unanswered = "a write of 0 hours has no optimal interval"
-    else:
-        exact = best_interval(pool, gang, checkpoint, restart, grace)
-        try:
-            choice = one_pool_or_two(pool, gang.gang_size, checkpoint, restart, grace, target)
-        except InputError as error:
-            unanswered = str(error).split(": ", 1)[1]
-    finite = None if gang.never_preempted else gang.up_time_mean
-    values = dict(zip(CLUSTER_KEYS, (
-        gang.gang_size, pool.load, gang.star, gang.preemption_rate, gang.up_share,
-        gang.readmission_wait, finite, gang.up_time_cv,
-        finite_or_none(gang.restart_time(restart)),
-        None if interval == float("inf") else interval,
-        gang.waste(checkpoint, restart, grace),
-        None if exact[0] in (None, float("inf")) else exact[0],
-        None if exact[1] is None else 1.0 - exact[1],
-        *((None,) * 6 if choice is None else (
-            choice.two.inference_gpus, choice.two.training_per_day,
-            choice.one_kept.headroom, choice.one_kept.training_per_day,
-            choice.one_kept.p99_start * 3600, choice.verdict))
-    )))
+    if checkpoint == 0:
+        raise InputError("--checkpoint: a write of 0 hours has no optimal interval; give "
+                         "the time one write blocks training, e.g. 1min")
+    fit = pool.gpus // gang.gang_size
+    try:
+        count = fit if args.gangs is None else check_parameters(gangs=args.gangs)[0]
+        if count > fit:
+            raise InputError(f"gangs: at most {fit:,} gangs of {gang.gang_size:,} GPUs fit "
+                             f"{pool.gpus:,} GPUs, got {count:,}")
+    except InputError as error:
+        raise _as_typed(error) from None
+    try:
+        every, unranked = ranks(pool, gang.gang_size, checkpoint, restart, grace, count), None
+    except InputError as error:  # too much to compute: the rest is answered
+        every, unranked = None, _as_typed(error).detail
+    interval, kept = best_interval(pool, gang, checkpoint, restart, grace)
+    approximate = gang.interval(checkpoint, grace)
+    values = dict.fromkeys(CLUSTER_KEYS)
+    values.update(
+        gang_size=gang.gang_size, load=pool.load, turned_away=float(pool.stationary()[-1]),
+        **_rank_values(None, gang, interval, kept),
+        restart_h=finite_or_none(gang.restart_time(restart)),
+        exponential_interval_h=finite_or_none(approximate),
+        exponential_waste=None if math.isinf(approximate)
+        else 1.0 - kept_share(pool, gang, approximate, checkpoint, restart, grace),
+        exponential_predicted_waste=gang.waste(checkpoint, restart, grace),
+        gangs=None if every is None else [_rank_values(rank) for rank in every])
+    try:
+        choice = one_pool_or_two(pool, gang.gang_size, checkpoint, restart, grace, target)
+        unanswered = None
+        values.update(
+            two_pools_inference_gpus=choice.two.inference_gpus,
+            two_pools_training_per_day=choice.two.training_per_day,
+            one_pool_headroom_gpus=choice.one_kept.headroom,
+            one_pool_training_per_day=choice.one_kept.training_per_day,
+            one_pool_p99_start_s=finite_or_none(choice.one_kept.p99_start * 3600),
+            verdict=choice.verdict)
+    except InputError as error:
+        choice, unanswered = None, str(error).split(": ", 1)[1]
     if args.json:
-        print(_dump(values))
+        print(_json(values))
         return 0
-    print(f"pool: {pool.gpus} GPUs; high-priority load {pool.load:.3g} requests of "
-          f"{pool.hp_gpus} GPUs (at most {pool.top} at once)")
-    if gang.never_preempted:
-        print(f"a gang of {gang.gang_size} fits beside every request the pool can hold: "
-              "never preempted, nothing to checkpoint against")
+    _print_pool(pool, values)
+    _print_gang(pool, gang, values)
+    if every is None:
+        print(f"every gang         not answered: {unranked}")
     else:
-        _print_gang(gang, values, interval)
+        _print_ranks(every, gang.gang_size)
     if choice is None:
-        print(f"one pool or two: not answered: {unanswered}")
+        print(f"one pool or two    not answered: {unanswered}")
     else:
         _print_choice(choice, gang.gang_size)
     return 0
 
 
-def _print_gang(gang, values: dict, interval: float) -> None:
-    """The gang's lines of `spotmath cluster`."""
-    print(f"a gang of {gang.gang_size} is up while at most {gang.star} requests run")
-    print(f"preemption rate    {gang.preemption_rate:.4g}/h per up hour "
-          f"(mean up time {_hours(gang.up_time_mean)}, CV {gang.up_time_cv:.2f}; "
-          "Poisson's would be 1)")
-    print(f"time up            {gang.up_share:.1%}")
+def _json(values: dict) -> str:
+    """The values as the other commands print them, but each rank on one line: a pool of
+    100,000 ranks prints in a second, not in the ten that indenting them all takes."""
+    ranked = values["gangs"]
+    if not ranked:
+        return _dump(values)
+    marker = "@gangs@"
+    text = _dump(values | {"gangs": marker})
+    rows = ",\n".join(f"    {json.dumps(rank, allow_nan=False)}" for rank in ranked)
+    return text.replace(f'"{marker}"', f"[\n{rows}\n  ]")
+
+
+def _rank_values(rank, gang=None, interval=None, kept=None) -> dict:
+    """A rank's keys (:data:`RANK_KEYS`); given a ``gang`` instead, the gang of
+    --gang-size's at its own best interval (the same keys but the rank's number)."""
+    from ..model.cluster_renewal import Rank
+
+    alone = gang is not None
+    if alone:
+        rank = Rank(1, gang, interval, kept)
+    gang = rank.gang
+    never = rank.state in ("never preempted", "never preempted in practice")
+    values = {
+        "rank": rank.rank, "star": gang.star, "state": rank.state,
+        "preemption_rate_per_up_hour": gang.preemption_rate, "up_share": gang.up_share,
+        "readmission_wait_h": finite_or_none(gang.readmission_wait),
+        "up_time_mean_h": finite_or_none(gang.up_time_mean), "up_time_cv": gang.up_time_cv,
+        "recommended_interval_h": None if never or rank.interval is None
+        else finite_or_none(rank.interval),
+        "waste": 1.0 - rank.kept}
+    if alone:
+        del values["rank"]
+    return values
+
+
+def _print_pool(pool, values: dict) -> None:
+    print(f"pool               {pool.gpus:,} GPUs; high-priority load {pool.load:.3g} "
+          f"requests of {pool.hp_gpus} GPUs (at most {pool.top:,} at once; "
+          f"{values['turned_away']:.2%} of them turned away)")
+
+
+def _print_gang(pool, gang, values: dict) -> None:
+    """The lines of the gang of --gang-size with the pool to itself."""
+    print(f"a gang of {gang.gang_size:<8,} up while at most {gang.star:,} requests run "
+          "(alone in the pool: rank 1 below)")
+    if values["state"] == "never preempted":
+        why = ("it fits beside every request the pool holds at once" if gang.star >= pool.top
+               else "there are no high-priority requests" if pool.hp_rate == 0
+               else "a request finds it in the way less than once in 10¹⁰⁰ hours")
+        print(f"never preempted    {why}: no periodic write is needed against preemptions")
+        return
+    print(f"preemption rate    {gang.preemption_rate:.4g}/h per up hour (mean up time "
+          f"{duration_text(gang.up_time_mean)}, CV {gang.up_time_cv:.2f}; Poisson's "
+          "would be 1)")
+    print(f"time up            {_share(gang.up_share)}")
     back = ("training never runs again: preemptions come faster than the start-up ends"
             if values["restart_h"] is None else f"with the start-up, "
-            f"{_hours(values['restart_h'])} from a preemption to training again")
-    print(f"re-admission wait  {_hours(gang.readmission_wait)} on average; {back}")
-    if interval == float("inf"):
+            f"{duration_text(values['restart_h'])} from a preemption to training again")
+    print(f"re-admission wait  {_wait(gang.readmission_wait)} on average; {back}")
+    if values["state"] == "never preempted in practice":
+        print(f"checkpoint         never preempted in practice (once in "
+              f"{duration_text(gang.up_time_mean)}): no periodic write is needed against "
+              "preemptions")
+        return
+    if values["recommended_interval_h"] is None:
         print("checkpoint         on notice only: the grace period fits a write, and no "
               "periodic write does better")
     else:
-        print(f"checkpoint every   {_hours(interval)} (exact optimum at the pool's rate)")
-    print(f"waste              {values['waste_exact']:.1%} of the hours, up or waiting")
-    if values["waste_exact_law"] is not None:
-        every = ("on notice only" if values["interval_exact_law_h"] is None
-                 else f"every {_hours(values['interval_exact_law_h'])}")
-        print(f"exact up-time law  {every}, waste {values['waste_exact_law']:.1%} (up "
-              "times are not exponential)")
+        print(f"checkpoint every   {duration_text(values['recommended_interval_h'])} (the "
+              "best interval under the up times' exact law)")
+    print(f"waste              {values['waste']:.1%} ({HOURS})")
+    if values["exponential_interval_h"] is not None:
+        print(f"exponential law    {duration_text(values['exponential_interval_h'])} would "
+              f"be best were up times exponential at this rate; there it wastes "
+              f"{values['exponential_waste']:.1%} (the exponential law predicts "
+              f"{values['exponential_predicted_waste']:.1%})")
+
+
+def _share(share: float) -> str:
+    """A share of time, with digits enough to tell it from 0 and from 1."""
+    if share >= 0.999:
+        return f"{share:.4%}" if share < 1 else "100%"
+    return f"{share:.1%}" if share >= 0.001 else f"{share * 100:.2g}%"
+
+
+def _wait(hours: float) -> str:
+    return "never, in practice" if math.isinf(hours) else duration_text(hours)
+
+
+def _print_ranks(every, gang_size: int) -> None:
+    """One row a rank (ranks up at the same levels, gangs smaller than a request, on one
+    row), runs of ranks never preempted or almost never up on one line."""
+    if len(every) < 2:
+        return
+    print(f"every gang         {len(every):,} gangs of {gang_size:,} GPUs, admitted in turn; "
+          "the most recently admitted is preempted first (Kueue's order)")
+    print(f"  {'rank':>13}  {'up while':>9}  {'preempted':>11}  {'up':>9}  {'wait':>9}  "
+          f"{'mean up':>9}  {'CV':>5}  {'every':>9}  {'waste':>6}")
+    start = 0
+    while start < len(every):
+        rank, end = every[start], start
+        alike = (lambda other: other.state == rank.state) if rank.state != "preempted" \
+            else (lambda other: other.gang.star == rank.gang.star)
+        while end + 1 < len(every) and alike(every[end + 1]):
+            end += 1
+        run = every[start:end + 1]
+        (_print_rank if rank.state == "preempted" else _print_run)(run)
+        start = end + 1
+
+
+def _ranks_text(run) -> str:
+    first, last = run[0].rank, run[-1].rank
+    return f"{first:,}" if first == last else f"{first:,}–{last:,}"
+
+
+def _print_rank(run) -> None:
+    """Ranks up at the same levels, so with the same numbers, on one row."""
+    rank = run[0]
+    gang = rank.gang
+    every = "notice" if rank.interval is None or math.isinf(rank.interval) \
+        else duration_text(rank.interval)
+    print(f"  {_ranks_text(run):>13}  {'≤ ' + format(gang.star, ','):>9}  "
+          f"{gang.preemption_rate:>9.3g}/h  {_share(gang.up_share):>9}  "
+          f"{_wait(gang.readmission_wait):>9}  {duration_text(gang.up_time_mean):>9}  "
+          f"{gang.up_time_cv:>5.2f}  {every:>9}  {1 - rank.kept:>6.1%}")
+
+
+def _print_run(run) -> None:
+    """A run of ranks of one state other than preempted, on one line."""
+    state = run[0].state
+    if state == "never preempted":
+        what = "never preempted"
+    elif state == "never preempted in practice":
+        what = (f"never preempted in practice (once in "
+                f"{duration_text(min(r.gang.up_time_mean for r in run))} or more)")
+    else:
+        what = (f"almost never up ({_share(max(r.gang.up_share for r in run))} or less; "
+                f"a wait of {_wait(min(r.gang.readmission_wait for r in run))} or more "
+                "for re-admission)")
+    print(f"  {_ranks_text(run):>13}  {what}")
 
 
 def _print_choice(choice, gang_size: int) -> None:
@@ -111,18 +251,19 @@ def _print_choice(choice, gang_size: int) -> None:
         return "∞ (more than 1% turned away)" if design.p99_start == float("inf") \
             else f"{design.p99_start * 3600:.0f} s"
 
-    print(f"one pool or two    (inference sized so that 99% of requests find room; "
-          f"training in gangs of {gang_size})")
     def gangs(design) -> str:
-        return f"{design.gangs} gang{'' if design.gangs == 1 else 's'}"
+        return f"{design.gangs:,} gang{'' if design.gangs == 1 else 's'}"
 
-    print(f"  two pools        inference {two.inference_gpus} GPUs, training "
-          f"{two.training_gpus} ({gangs(two)}): {two.training_per_day:,.0f} "
+    print(f"one pool or two    (inference sized so that 99% of requests find room; "
+          f"training in gangs of {gang_size:,})")
+    print(f"  two pools        inference {two.inference_gpus:,} GPUs, training "
+          f"{two.training_gpus:,} ({gangs(two)}): {two.training_per_day:,.0f} "
           f"GPU-hours of training kept a day; p99 start {start(two)}")
-    print(f"  one pool         training behind {one.headroom} GPUs of headroom "
+    print(f"  one pool         training behind {one.headroom:,} GPUs of headroom "
           f"({gangs(one)}): {one.training_per_day:,.0f} GPU-hours a day; p99 start "
           f"{start(one)}")
     gain = ("" if choice.two.training_per_day == 0
-            else f": {choice.gain:+.0%} training a day")
+            else f": {choice.gain:+.0%} training a day" if abs(choice.gain) >= 0.005
+            else f": {choice.gain:+.2%} training a day")
     print(f"verdict            {choice.verdict}{gain}, the p99 start within "
           f"{choice.start_target * 3600:.0f} s")

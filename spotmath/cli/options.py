@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -20,7 +21,8 @@ __all__ = []
 OPTIONS = OPTION_NAMES | {name: f"--{name.replace('_', '-')}" for name in (
     "compute", "deadline", "changeover", "discount", "tick", "start_tick", "starts", "seed",
     "billing", "policy", "mtbf", "draws", "interval", "outage", "gang_size", "level1_group",
-    "level2_every", "gpus", "hp_rate", "hp_hold", "hp_gpus")}
+    "level2_every", "gpus", "hp_rate", "hp_hold", "hp_gpus", "gangs", "grace",
+    "start_target")}
 
 
 def _as_typed(error: InputError, mentions: tuple[str, ...] = ()) -> InputError:
@@ -45,7 +47,13 @@ def _gang_size_option(parser: argparse.ArgumentParser, help: str, default: str |
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2."""
+    """argparse, but a usage error is one line on stderr and exit status 2, and a value
+    that starts with a minus and a digit (``--hp-rate -5/h``) is a value, as ``-5`` is,
+    so that its option's own check names it: no option of spotmath looks like that."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = re.compile(r"^-\.?\d")
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
