@@ -334,6 +334,10 @@ SETS = {
                           mtbf_grid_hours=[HIGH["mtbf_hours"]],
                           gang_sizes=[HIGH["gang_sizes"][-1]],
                           pool_gang_sizes=[HIGH["pool_gang_sizes"][-1]]),
+    # a shared pool with room for 256 one-GPU requests and a load of 2: Erlang's B far
+    # below a double's range at the top (the chapter failed there with a NaN)
+    "light-load": dict(LOW, pool_gpus=256, request_gpus=1, requests_per_hour=2.0,
+                       request_hours=1.0),
 }
 
 
