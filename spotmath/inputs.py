@@ -28,6 +28,7 @@ __all__ = [
     "file_error",
     "duration_text",
     "share_text",
+    "count_text",
     "NUMBER_TEMPLATES",
     "DURATION_UNITS",
     "parse_number",
@@ -210,6 +211,36 @@ def duration_text(hours: float | None) -> str:
     unit, _, times, per = next(row for row in DURATION_UNITS
                                if row[1] is None or hours < row[1])
     return NUMBER_TEMPLATES["duration"].format(value=hours * times / per, unit=unit)
+
+
+def count_text(count: int, unit: str = "") -> str:
+    """A count as a message shows it: 4,096, but 1e+308 rather than its 309 digits; with
+    a ``unit``, in its singular or plural.
+
+    Parameters
+    ----------
+    count : int
+        A whole number ≥ 0, however large.
+    unit : str, optional
+        What is counted, in the singular (``"GPU"``); none by default.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        A count that is not a whole number ≥ 0.
+
+    Examples
+    --------
+    >>> count_text(4096), count_text(10**308), count_text(1, "GPU"), count_text(8, "GPU")
+    ('4,096', '1e+308', '1 GPU', '8 GPUs')
+    """
+    count = check_gang_size("count", count, what="a whole number", allow_zero=True)
+    text = f"{count:,}" if count < 10**15 else f"{float(count):.3g}"
+    return f"{text} {unit}{'' if count == 1 else 's'}" if unit else text
 
 
 def share_text(share: float | None) -> str:

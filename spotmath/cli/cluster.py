@@ -6,7 +6,7 @@ import argparse
 import json
 import math
 
-from ..inputs import InputError, check_duration, check_parameters, duration_text
+from ..inputs import InputError, check_duration, check_parameters, count_text, duration_text
 from ..model.plan import finite_or_none
 from .options import _as_typed, _dump
 
@@ -53,8 +53,9 @@ def _cluster(args: argparse.Namespace) -> int:
     try:
         count = fit if args.gangs is None else check_parameters(gangs=args.gangs)[0]
         if count > fit:
-            raise InputError(f"gangs: at most {fit:,} gangs of {gang.gang_size:,} GPUs fit "
-                             f"{pool.gpus:,} GPUs, got {count:,}")
+            raise InputError(f"gangs: at most {count_text(fit, 'gang')} of "
+                             f"{count_text(gang.gang_size, 'GPU')} fit {pool.gpus:,} GPUs, "
+                             f"got {count_text(count)}")
     except InputError as error:
         raise _as_typed(error) from None
     try:
@@ -138,7 +139,7 @@ def _rank_values(rank, gang=None, interval=None, kept=None) -> dict:
 
 def _print_pool(pool, values: dict) -> None:
     print(f"pool               {pool.gpus:,} GPUs; high-priority load {pool.load:.3g} "
-          f"requests of {pool.hp_gpus} GPUs (at most {pool.top:,} at once; "
+          f"requests of {count_text(pool.hp_gpus, 'GPU')} (at most {pool.top:,} at once; "
           f"{values['turned_away']:.2%} of them turned away)")
 
 
@@ -195,7 +196,8 @@ def _print_ranks(every, gang_size: int) -> None:
     row), runs of ranks never preempted or almost never up on one line."""
     if len(every) < 2:
         return
-    print(f"every gang         {len(every):,} gangs of {gang_size:,} GPUs, admitted in turn; "
+    print(f"every gang         {len(every):,} gangs of {count_text(gang_size, 'GPU')}, "
+          "admitted in turn; "
           "the most recently admitted is preempted first (Kueue's order)")
     print(f"  {'rank':>13}  {'up while':>9}  {'preempted':>11}  {'up':>9}  {'wait':>9}  "
           f"{'mean up':>9}  {'CV':>5}  {'every':>9}  {'waste':>6}")

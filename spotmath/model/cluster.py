@@ -30,7 +30,7 @@ import numpy as np
 import scipy.linalg
 import scipy.optimize
 
-from ..inputs import InputError, check_gang_size, check_parameters
+from ..inputs import InputError, check_gang_size, check_parameters, count_text
 from . import _generated
 from .numerics import optimal_interval, optimal_waste
 
@@ -89,10 +89,10 @@ class SharedPool:
         gpus, hp_rate, hp_hold, hp_gpus = check_parameters(
             scalar=True, gpus=gpus, hp_rate=hp_rate, hp_hold=hp_hold, hp_gpus=hp_gpus)
         if gpus > MAX_POOL_GPUS:
-            raise InputError(f"gpus: at most {MAX_POOL_GPUS:,} GPUs, got {gpus:,}")
+            raise InputError(f"gpus: at most {MAX_POOL_GPUS:,} GPUs, got {count_text(gpus)}")
         if hp_gpus > gpus:
-            raise InputError(f"hp_gpus: a request of {hp_gpus} GPUs never fits a pool of "
-                             f"{gpus}")
+            raise InputError(f"hp_gpus: a request of {count_text(hp_gpus, 'GPU')} never "
+                             f"fits a pool of {gpus:,}")
         if 0 < hp_rate * hp_hold < MIN_LOAD:
             raise InputError(f"hp_hold: a load (hp_rate × hp_hold) of at least {MIN_LOAD:g} "
                              f"requests, or no requests at all (hp_rate 0); got "
@@ -123,8 +123,8 @@ class SharedPool:
         """
         gang_size = check_gang_size("gang_size", gang_size, what=_GPUS)
         if gang_size > self.gpus:
-            raise InputError(f"gang_size: a gang of {gang_size} GPUs never fits a pool of "
-                             f"{self.gpus}")
+            raise InputError(f"gang_size: a gang of {count_text(gang_size, 'GPU')} never "
+                             f"fits a pool of {self.gpus:,}")
         return gang_size
 
     @functools.cached_property

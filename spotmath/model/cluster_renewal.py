@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.optimize
 
-from ..inputs import InputError, check_parameters
+from ..inputs import InputError, check_parameters, count_text
 from . import _generated
 from .cluster import (
     PRACTICALLY_NEVER_H,
@@ -284,8 +284,9 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
     most = (pool.gpus - headroom) // gang_size
     count = most if gangs is None else check_parameters(gangs=gangs)[0]
     if count > most:
-        raise InputError(f"gangs: at most {most:,} gangs of {gang_size} GPUs fit "
-                         f"{pool.gpus - headroom:,} GPUs, got {count:,}")
+        raise InputError(f"gangs: at most {count_text(most, 'gang')} of "
+                         f"{count_text(gang_size, 'GPU')} fit {pool.gpus - headroom:,} GPUs, "
+                         f"got {count_text(count)}")
     gangs = [GangInPool(size, pool.star(size), *_up_at_most(pool, pool.star(size)))
              for size in range(gang_size + headroom, count * gang_size + headroom + 1,
                                gang_size)]  # gang_in_pool of each, its checks done once
@@ -294,9 +295,9 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
     work = sum(n * n + 1_000 * n for n in (law_levels(pool, star) for star in lawful))
     if work > MAX_RANKS_WORK:
         raise InputError(f"gangs: the exact up-time laws of {len(lawful):,} ranks of "
-                         f"{gang_size:,} GPUs take {work:.1e} steps, more than are computed "
-                         f"at once ({MAX_RANKS_WORK:.1e}); fewer gangs or larger ones can "
-                         "be answered")
+                         f"{count_text(gang_size, 'GPU')} take {work:.1e} steps, more than "
+                         f"are computed at once ({MAX_RANKS_WORK:.1e}); fewer gangs or "
+                         "larger ones can be answered")
     best: dict[int, tuple[float | None, float]] = {}  # by k*: ranks that share it agree
     for gang in gangs:
         if gang.star not in best:

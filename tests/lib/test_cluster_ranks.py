@@ -318,6 +318,18 @@ def test_the_table_has_a_row_a_rank_and_names_the_runs_that_are_not_gangs(cli):
     assert [rank["rank"] for rank in values["gangs"]] == [1, 2, 3]
 
 
+def test_a_gang_in_the_way_of_requests_is_not_said_to_fit_beside_them(cli):
+    """4,096 GPUs hold 512 requests of 8: a gang of 32 is up while at most 508 run, so it
+    does not fit beside every request; it is in their way too seldom to count."""
+    done = cli("cluster", "--gpus", "4096", "--hp-gpus", "8", "--hp-rate", "8/h",
+               "--hp-hold", "2h", "--gang-size", "32")
+    assert "fits beside" not in done.stdout
+    assert "never preempted    a request finds it in the way less than once in" in done.stdout
+    fits = cli("cluster", "--gpus", "68", "--hp-gpus", "8", "--hp-rate", "8/h",
+               "--hp-hold", "2h", "--gang-size", "4")
+    assert "it fits beside every request the pool holds at once" in fits.stdout
+
+
 def test_magnitudes_beyond_sense_are_said_in_words(cli):
     done = cli("cluster", "--gpus", "256", "--hp-gpus", "1", "--hp-rate", "2/h",
                "--hp-hold", "1h")
@@ -334,6 +346,8 @@ def test_magnitudes_beyond_sense_are_said_in_words(cli):
     (["--gangs", "9"], "--gangs: at most 8 gangs of 8 GPUs fit 64 GPUs"),
     (["--hp-hold", "1e-300"], "--hp-hold: a load (--hp-rate × --hp-hold) of at least"),
     (["--checkpoint", "0"], "--checkpoint: a write of 0 hours has no optimal interval"),
+    (["--gpus=1e308"], "--gpus: at most 100,000 GPUs, got 1e+308"),
+    (["--gang-size", "1e308"], "--gang-size: a gang of 1e+308 GPUs never fits a pool of 64"),
 ])
 def test_the_command_refuses_in_one_line_naming_the_option(cli, flags, message):
     base = {"--gpus": "64", "--hp-rate": "2/h", "--hp-hold": "2h", "--hp-gpus": "8",
