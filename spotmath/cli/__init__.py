@@ -173,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     cluster.add_argument("--hp-hold", required=True,
                          help="mean time a high-priority request holds its GPUs, e.g. 2h")
     cluster.add_argument("--hp-gpus", default="1", help="GPUs each request takes (default 1)")
+    cluster.add_argument("--hp-overflow", default="queue", choices=["queue", "drop"],
+                         help="a request that finds every place taken waits in line, as "
+                              "Kueue and Slurm keep it (default), or is turned away")
     _gang_size_option(cluster, "GPUs each training gang needs", default="1")
     cluster.add_argument("--gangs",
                          help="training gangs in the pool (default: as many as fit)")

@@ -15,7 +15,8 @@ __all__ = ["CLUSTER_KEYS", "RANK_KEYS"]
 
 #: The documented keys of `spotmath cluster --json` (docs/commands.md), in order: the gang
 #: of --gang-size with the pool to itself (rank 1), every rank, then one pool or two.
-CLUSTER_KEYS = ("gang_size", "load", "turned_away", "star", "state",
+CLUSTER_KEYS = ("gang_size", "load", "overflow", "turned_away", "hp_waiting",
+                "hp_p99_wait_s", "star", "state",
                 "preemption_rate_per_up_hour", "up_share", "readmission_wait_h",
                 "up_time_mean_h", "up_time_cv", "restart_h", "recommended_interval_h",
                 "waste", "exponential_interval_h", "exponential_waste",
@@ -38,7 +39,8 @@ def _cluster(args: argparse.Namespace) -> int:
     from ..model.pool_choice import one_pool_or_two
 
     try:
-        pool = SharedPool.checked(args.gpus, args.hp_rate, args.hp_hold, args.hp_gpus)
+        pool = SharedPool.checked(args.gpus, args.hp_rate, args.hp_hold, args.hp_gpus,
+                                  args.hp_overflow)
         gang = gang_in_pool(pool, args.gang_size)
     except InputError as error:
         raise _as_typed(error) from None
@@ -66,7 +68,10 @@ def _cluster(args: argparse.Namespace) -> int:
     approximate = gang.interval(checkpoint, grace)
     values = dict.fromkeys(CLUSTER_KEYS)
     values.update(
-        gang_size=gang.gang_size, load=pool.load, turned_away=float(pool.stationary()[-1]),
+        gang_size=gang.gang_size, load=pool.load, overflow=pool.overflow,
+        turned_away=pool.overflow_share() if pool.overflow == "drop" else 0.0,
+        hp_waiting=pool.overflow_share() if pool.overflow == "queue" else 0.0,
+        hp_p99_wait_s=pool.line_wait() * 3600,
         **_rank_values(None, gang, interval, kept),
         restart_h=finite_or_none(gang.restart_time(restart)),
         exponential_interval_h=finite_or_none(approximate),
@@ -138,9 +143,14 @@ def _rank_values(rank, gang=None, interval=None, kept=None) -> dict:
 
 
 def _print_pool(pool, values: dict) -> None:
+    if pool.overflow == "drop":
+        fate = f"{values['turned_away']:.2%} of them turned away when every place is taken"
+    else:
+        fate = (f"{values['hp_waiting']:.2%} of them wait in line for a place, the p99 "
+                f"{duration_text(values['hp_p99_wait_s'] / 3600)}")
     print(f"pool               {pool.gpus:,} GPUs; high-priority load {pool.load:.3g} "
           f"requests of {count_text(pool.hp_gpus, 'GPU')} (at most {pool.top:,} at once; "
-          f"{values['turned_away']:.2%} of them turned away)")
+          f"{fate})")
 
 
 def _print_gang(pool, gang, values: dict) -> None:
@@ -250,22 +260,25 @@ def _print_choice(choice, gang_size: int) -> None:
     two, one = choice.two, choice.one_kept
 
     def start(design) -> str:
-        return "∞ (more than 1% turned away)" if design.p99_start == float("inf") \
-            else f"{design.p99_start * 3600:.0f} s"
+        away = (f"; {design.turned_away:.2%} turned away" if design.turned_away > 0
+                else "")
+        if design.p99_start == float("inf"):
+            return f"p99 start never (more than 1% turned away){away}"
+        return (f"p99 start {duration_text(design.p99_start)}, {design.waits:.2%} wait"
+                f"{away}")
 
     def gangs(design) -> str:
-        return f"{design.gangs:,} gang{'' if design.gangs == 1 else 's'}"
+        return count_text(design.gangs, "gang")
 
-    print(f"one pool or two    (inference sized so that 99% of requests find room; "
-          f"training in gangs of {gang_size:,})")
+    print(f"one pool or two    (inference sized so that 99% of requests find a place; "
+          f"training in gangs of {count_text(gang_size, 'GPU')})")
     print(f"  two pools        inference {two.inference_gpus:,} GPUs, training "
           f"{two.training_gpus:,} ({gangs(two)}): {two.training_per_day:,.0f} "
-          f"GPU-hours of training kept a day; p99 start {start(two)}")
+          f"GPU-hours of training kept a day; {start(two)}")
     print(f"  one pool         training behind {one.headroom:,} GPUs of headroom "
-          f"({gangs(one)}): {one.training_per_day:,.0f} GPU-hours a day; p99 start "
-          f"{start(one)}")
+          f"({gangs(one)}): {one.training_per_day:,.0f} GPU-hours a day; {start(one)}")
     gain = ("" if choice.two.training_per_day == 0
             else f": {choice.gain:+.0%} training a day" if abs(choice.gain) >= 0.005
             else f": {choice.gain:+.2%} training a day")
     print(f"verdict            {choice.verdict}{gain}, the p99 start within "
-          f"{choice.start_target * 3600:.0f} s")
+          f"{duration_text(choice.start_target) if choice.start_target else '0 s'}")

@@ -435,6 +435,24 @@ def pool_restart_time(lam, R, wait_h):
         return (lam*wait_h*exp(R*lam) + expm1(R*lam))/lam
 
 
+def pool_log_queue_tail(log_weight_top, alpha, hold, top_level):
+    """pool_log_queue_tail"""
+    with errstate(over="ignore"):
+        return log_weight_top + log(alpha) + log(hold) - log(-alpha*hold + top_level)
+
+
+def erlang_c(b_top, alpha, hold, top_level):
+    """P_W = K B_K/(K − αh + αh B_K): the share of requests that wait (Erlang's C)."""
+    with errstate(over="ignore"):
+        return b_top*top_level/(alpha*b_top*hold - alpha*hold + top_level)
+
+
+def queue_wait_quantile(wait_share, quantile_share, alpha, hold, top_level):
+    """t_q = log(P_W/q)/(K/h − α): the wait all but a share q of requests stay within,"""
+    with errstate(over="ignore"):
+        return hold*(-log(quantile_share) + log(wait_share))/(-alpha*hold + top_level)
+
+
 def waste_two_level_persist(lam, T, C1, C, R1, R, p_loss, n2, P):
     """1 − nTe^{−pλP}/E₁: the two-level waste with asynchronous durable writes (P ≤ nT)."""
     with errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -520,6 +538,11 @@ LATEX = {
     'passage-mean-step': 'm_{k} = \\frac{h + k m_{k-1}}{\\alpha h}',
     'passage-second-moment-step': 's_{k} = \\frac{\\alpha h k s_{k-1} + 2 h^{2} + 4 h k m_{k-1} + 2 k^{2} m_{k-1}^{2}}{\\alpha^{2} h^{2}}',
     'passage-down-step': 'd_{k} = \\frac{h \\left(\\alpha d_{k+1} + 1\\right)}{k}',
+    'queue-weight': '\\pi_{K+m} = \\pi_{K} \\left(\\frac{\\alpha h}{K}\\right)^{m}',
+    'queue-tail': '\\bar{A}_{\\mathrm{line}} = \\frac{\\pi_{K} \\alpha h}{K - \\alpha h}',
+    'erlang-c': 'P_{W} = \\frac{B_{K} K}{B_{K} \\alpha h + K - \\alpha h}',
+    'queue-wait': 'P(\\text{wait} > t) = P_{W} e^{- \\frac{t \\left(K - \\alpha h\\right)}{h}}',
+    'queue-wait-quantile': 't_{q} = \\frac{h \\left(\\log{\\left(P_{W} \\right)} - \\log{\\left(q \\right)}\\right)}{K - \\alpha h}',
     'pool-restart-time': 'X = \\frac{W \\lambda e^{R \\lambda} + e^{R \\lambda} - 1}{\\lambda}',
 }
 
@@ -584,5 +607,10 @@ TITLES = {
     'passage-mean-step': 'Mean time from k to k + 1 requests in service',
     'passage-second-moment-step': 'Second moment of the time from k to k + 1',
     'passage-down-step': 'Mean time from k to k − 1 requests in service',
+    'queue-weight': 'Requests waiting in line: the stationary law above the places',
+    'queue-tail': 'The weight of the waiting line',
+    'erlang-c': "Erlang's C: the share of requests that wait",
+    'queue-wait': 'How long a request waits in line',
+    'queue-wait-quantile': 'The wait all but a share q of requests stay within',
     'pool-restart-time': 'From a preemption in a shared pool until training runs again',
 }

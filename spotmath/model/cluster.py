@@ -4,9 +4,11 @@ A pool of G GPUs serves high-priority requests (inference replicas, production j
 arrive as a Poisson stream of rate α, each takes g GPUs for a mean of h hours, and each
 preempts training when fewer than g GPUs are free.  Because high-priority work ignores
 training, the count k of requests in service is Erlang's loss chain on 0 … K, K = ⌊G/g⌋
-(a request that finds K in service is turned away).  A training gang of N GPUs runs
-whenever N GPUs are left to it: while k ≤ k* = ⌊(G − N)/g⌋.  It is preempted by an arrival
-at k = k*, and re-admitted when k falls back to k*.
+(a request that finds K in service is turned away), or, where requests wait in line as
+Kueue and Slurm keep them, the M/M/K chain, which is the same below K and adds the line's
+weight above it (``queue-weight``, ``queue-tail``, ``erlang-c``).  A training gang of N
+GPUs runs whenever N GPUs are left to it: while k ≤ k* = ⌊(G − N)/g⌋.  It is preempted by
+an arrival at k = k*, and re-admitted when k falls back to k*.
 
 Every number here comes from the derivations of :mod:`spotmath.model.derivations`
 (section 11) through the generated numerics: the stationary law's weights in logarithms
@@ -30,13 +32,13 @@ import numpy as np
 import scipy.linalg
 import scipy.optimize
 
-from ..inputs import InputError, check_gang_size, check_parameters, count_text
+from ..inputs import InputError, check_choice, check_gang_size, check_parameters, count_text
 from . import _generated
 from .numerics import optimal_interval, optimal_waste
 
 __all__ = ["SharedPool", "GangInPool", "UpTimeLaw", "MAX_POOL_GPUS", "NEVER_RATE",
            "PRACTICALLY_NEVER_H", "gang_in_pool", "up_time_law", "law_levels",
-           "up_time_hazard", "matching_weibull"]
+           "up_time_hazard", "matching_weibull", "OVERFLOWS"]
 
 #: The largest pool answered.
 MAX_POOL_GPUS = 100_000
@@ -54,6 +56,9 @@ PRACTICALLY_NEVER_H = 1e6
 
 _GPUS = "a whole number of GPUs"
 
+#: What becomes of a request that finds every place taken (:class:`SharedPool`).
+OVERFLOWS = ("drop", "queue")
+
 
 @dataclass(frozen=True)
 class SharedPool:
@@ -69,23 +74,32 @@ class SharedPool:
         h, their mean holding time, hours.
     hp_gpus : int
         g, GPUs each request takes.
+    overflow : {'drop', 'queue'}
+        What becomes of a request that finds all K = ⌊G/g⌋ places taken: turned away
+        (Erlang's loss chain), or kept waiting in line, first come first served, as
+        Kueue and Slurm keep pending workloads (the M/M/K chain; its load must be below
+        K).  Gangs are up only below K, so their rate and up-time law are the same
+        either way; their up share and wait are not.
     """
 
     gpus: int
     hp_rate: float
     hp_hold: float
     hp_gpus: int
+    overflow: str = "drop"
 
     @classmethod
-    def checked(cls, gpus, hp_rate, hp_hold, hp_gpus) -> SharedPool:
+    def checked(cls, gpus, hp_rate, hp_hold, hp_gpus, overflow="drop") -> SharedPool:
         """The pool, each value checked (text with units accepted: ``'6/h'``, ``'20min'``).
 
         Raises
         ------
         InputError
             A value out of its domain, a request larger than the pool, a pool of more
-            than :data:`MAX_POOL_GPUS`, or a load below :data:`MIN_LOAD`.
+            than :data:`MAX_POOL_GPUS`, a load below :data:`MIN_LOAD`, or a line that
+            would grow without end (a load of K or more requests, kept waiting).
         """
+        overflow = check_choice("overflow", overflow, OVERFLOWS)
         gpus, hp_rate, hp_hold, hp_gpus = check_parameters(
             scalar=True, gpus=gpus, hp_rate=hp_rate, hp_hold=hp_hold, hp_gpus=hp_gpus)
         if gpus > MAX_POOL_GPUS:
@@ -97,7 +111,13 @@ class SharedPool:
             raise InputError(f"hp_hold: a load (hp_rate × hp_hold) of at least {MIN_LOAD:g} "
                              f"requests, or no requests at all (hp_rate 0); got "
                              f"{hp_rate * hp_hold:.3g}")
-        return cls(gpus, hp_rate, hp_hold, hp_gpus)
+        places = gpus // hp_gpus
+        if overflow == "queue" and hp_rate * hp_hold >= places:
+            raise InputError(f"hp_rate: a load (hp_rate × hp_hold) of "
+                             f"{hp_rate * hp_hold:.3g} requests needs more than the pool's "
+                             f"{places:,} places: kept waiting, their line would grow "
+                             "without end (fewer requests, or overflow 'drop')")
+        return cls(gpus, hp_rate, hp_hold, hp_gpus, overflow)
 
     @property
     def load(self) -> float:
@@ -145,10 +165,24 @@ class SharedPool:
         return np.logaddexp.accumulate(self.log_weights)
 
     @functools.cached_property
+    def _log_line(self) -> float:
+        """log Σ_{m≥1} π_{K+m}, the weight of the requests' line [queue-tail] (−∞ when
+        they are turned away, or there are none)."""
+        if self.overflow == "drop" or self.hp_rate == 0:
+            return -math.inf
+        return float(_generated.pool_log_queue_tail(self.log_weights[-1], self.hp_rate,
+                                                    self.hp_hold, self.top))
+
+    @functools.cached_property
+    def _log_total(self) -> float:
+        """log of the whole stationary weight, the line's included."""
+        return float(np.logaddexp(self._log_at_most[-1], self._log_line))
+
+    @functools.cached_property
     def _log_above(self) -> np.ndarray:
-        """log Σ_{j>k} π_j at each k (−∞ at K)."""
+        """log Σ_{j>k} π_j at each k, the line's weight included (−∞ at K when dropped)."""
         from_top = np.logaddexp.accumulate(self.log_weights[::-1])[::-1]
-        return np.concatenate((from_top[1:], [-np.inf]))
+        return np.logaddexp(np.concatenate((from_top[1:], [-np.inf])), self._log_line)
 
     def log_erlang_b(self) -> np.ndarray:
         """log B_k at 0 … K servers and this load: π_k over Σ_{j≤k} π_j, in logarithms
@@ -165,8 +199,30 @@ class SharedPool:
         return np.exp(self.log_erlang_b())
 
     def stationary(self) -> np.ndarray:
-        """The share of time with 0 … K requests in service [erlang-stationary]."""
-        return np.exp(self.log_weights - self._log_at_most[-1])
+        """The share of time with 0 … K requests in service [erlang-stationary] (at K,
+        with or without a line [queue-weight])."""
+        weights = self.log_weights.copy()
+        weights[-1] = np.logaddexp(weights[-1], self._log_line)
+        return np.exp(weights - self._log_total)
+
+    def overflow_share(self) -> float:
+        """The share of requests that find every place taken: turned away (Erlang's B at
+        K places) or kept waiting in line [erlang-c]."""
+        if self.hp_rate == 0:
+            return 0.0
+        b_top = math.exp(self._log_erlang_b[-1])
+        if self.overflow == "drop":
+            return b_top
+        return float(_generated.erlang_c(b_top, self.hp_rate, self.hp_hold, self.top))
+
+    def line_wait(self, share: float = 0.01) -> float:
+        """Hours that all but ``share`` of the requests wait in line at most (0 when they
+        are turned away instead, or fewer than ``share`` wait) [queue-wait-quantile]."""
+        waiting = self.overflow_share() if self.overflow == "queue" else 0.0
+        if waiting <= share:
+            return 0.0
+        return float(_generated.queue_wait_quantile(waiting, share, self.hp_rate,
+                                                    self.hp_hold, self.top))
 
     @functools.cached_property
     def _passage_moments(self) -> tuple[np.ndarray, np.ndarray]:
@@ -326,13 +382,11 @@ def _up_at_most(pool: SharedPool, star: int) -> tuple:
     top = pool.top
     if star >= top or pool.hp_rate == 0:
         return 0.0, 1.0, 0.0, math.inf, None
-    alpha, hold = pool.hp_rate, pool.hp_hold
-    log_b = pool._log_erlang_b
-    rate = float(_generated.pool_preemption_rate(math.exp(log_b[star]), alpha))
+    alpha = pool.hp_rate
+    rate = float(_generated.pool_preemption_rate(math.exp(pool._log_erlang_b[star]), alpha))
     if rate < NEVER_RATE:  # the up-time moments would overflow a double
         return 0.0, 1.0, 0.0, math.inf, None
-    share = math.exp(_generated.pool_log_up_share(log_b[top], log_b[star], top, star,
-                                                  alpha, hold))
+    share = math.exp(pool._log_at_most[star] - pool._log_total)  # [pool-up-share]
     # a gang almost never up may wait longer than a double holds: ∞
     with np.errstate(over="ignore"):
         wait = float(np.exp(_generated.pool_log_readmission_wait(

@@ -188,6 +188,14 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
                                    ("s_below", "m_below", "alpha", "hold", "level")),
     "passage_down_step": (derivations.passage_down_step, ("d_above", "alpha", "hold", "level")),
     "pool_restart_time": (derivations.pool_restart_time, ("lam", "R", "wait_h")),
+    # requests that wait in line (the M/M/K chain)
+    "pool_log_queue_tail": (
+        lambda: _in_logarithms(sp.log(derivations.queue_tail()),
+                               {derivations.weight_top: derivations.log_weight_top}),
+        ("log_weight_top", "alpha", "hold", "top_level")),
+    "erlang_c": (derivations.erlang_c, ("b_top", "alpha", "hold", "top_level")),
+    "queue_wait_quantile": (derivations.queue_wait_quantile,
+                            ("wait_share", "quantile_share", "alpha", "hold", "top_level")),
     "waste_two_level_persist": (derivations.waste_two_level_persist, (*_TWO_LEVEL, "P")),
     "waste_first_order_two_level_persist": (derivations.waste_first_order_two_level_persist,
                                             (*_TWO_LEVEL, "P")),
@@ -230,7 +238,7 @@ _AS_GIVEN = {"lost_work_exact", *LOSSY,
                for name in ("two_level_period_time", "waste_two_level",
                             "two_level_condition")),
              "waste_two_level_persist", "pool_log_up_share", "erlang_log_weight",
-             "pool_log_readmission_wait"}
+             "pool_log_readmission_wait", "pool_log_queue_tail", "queue_wait_quantile"}
 
 
 @functools.cache

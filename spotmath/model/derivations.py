@@ -72,7 +72,8 @@ __all__ = [
     "two_level_first_order_optimum", "erlang_stationary", "erlang_log_weight",
     "erlang_b_step", "pool_preemption_rate", "pool_preemption_rate_from_b", "pool_up_share",
     "readmission_wait", "readmission_wait_sums", "passage_mean_step",
-    "passage_second_moment_step", "passage_down_step", "pool_restart_time",
+    "passage_second_moment_step", "passage_down_step", "pool_restart_time", "queue_weight",
+    "queue_tail", "erlang_c", "queue_wait_survival", "queue_wait_quantile",
 ]
 
 # -- symbols ---------------------------------------------------------------------------
@@ -1199,6 +1200,86 @@ def passage_down_step() -> sp.Expr:
     return sp.simplify(_solve_linear(equation, mean))
 
 
+# -- 11b. queued requests: a waiting line, as Kueue and Slurm keep -----------------------------
+# A request that finds all K places taken waits in line (first come, first served) instead
+# of being turned away: the count n of requests in the pool, in service or waiting, is the
+# M/M/K chain, up at α at every level and down at min(n, K)/h.  Below K it is Erlang's
+# chain; a gang is up only there (k* < K), so its rate and up-time law do not change, and
+# only the weight of the levels above K, the line's, enters its up share and its wait.
+queue_place = sp.Symbol("m", integer=True, nonnegative=True)  # requests waiting in line
+weight_top = sp.Symbol(r"\pi_K", positive=True)  # π_K, all places taken and no line
+log_weight_top = sp.Symbol(r"\log\pi_K", real=True)
+wait_share = sp.Symbol("P_W", positive=True)  # the share of requests that wait (Erlang C)
+quantile_share = sp.Symbol("q", positive=True)  # the share allowed to wait longer
+
+
+@cache
+def queue_weight() -> sp.Expr:
+    """π_{K+m} = π_K (αh/K)^m: the stationary law along the line.
+
+    Above K every place is taken, so the chain leaves down at K/h: detailed balance
+    απ_{K+m−1} = (K/h)π_{K+m}, a first-order recurrence (SymPy's ``rsolve``) from π_K.
+    """
+    line = sp.Function("pi_line")
+    balance = alpha * line(queue_place - 1) - top_level / hold * line(queue_place)
+    return sp.rsolve(balance, line(queue_place), {line(0): weight_top})
+
+
+@cache
+def queue_tail() -> sp.Expr:
+    """Σ_{m≥1} π_{K+m} = π_K αh/(K − αh): the line's weight, a geometric sum.
+
+    It converges only for a load below the places, αh < K; above it the line grows
+    without end (the command refuses such a load with a line).
+    """
+    return sp.simplify(_converging(sp.summation(queue_weight(), (queue_place, 1, sp.oo))))
+
+
+def _converging(total: sp.Expr) -> sp.Expr:
+    """A sum SymPy gives as a Piecewise, by whether it converges: its first branch, the
+    one for a load below the places (αh < K), which the numerics require."""
+    folded = sp.piecewise_fold(total)
+    return folded.args[0][0] if isinstance(folded, sp.Piecewise) else folded
+
+
+@cache
+def erlang_c() -> sp.Expr:
+    """P_W = K B_K/(K − αh + αh B_K): the share of requests that wait (Erlang's C).
+
+    Arrivals see time averages, so it is the chance of n ≥ K: π_K plus the line's weight
+    (:func:`queue_tail`) over the total, Σ_{j≤K} π_j = π_K/B_K plus the line's; π_K
+    cancels, leaving Erlang's B at K places.
+    """
+    line = queue_tail()
+    share = (weight_top + line) / (weight_top / b_top + line)
+    return sp.factor(sp.simplify(share))
+
+
+@cache
+def queue_wait_survival() -> sp.Expr:
+    """P(wait > t) = P_W e^{−(K/h − α)t}: how long a request waits in line.
+
+    One that waits finds m ≥ 0 others in line with chance (1 − αh/K)(αh/K)^m and waits for
+    m + 1 departures, each exponential of rate K/h: its Laplace transform, a geometric sum
+    (SymPy), is that of an exponential of rate K/h − α, and SymPy inverts it.
+    """
+    s, places = sp.Symbol("s", positive=True), sp.Symbol("j", integer=True, positive=True)
+    leave, stay = top_level / hold, 1 - alpha * hold / top_level
+    transform = _converging(sp.summation(
+        stay * (1 - stay) ** (places - 1) * (leave / (leave + s)) ** places, (places, 1, sp.oo)))
+    density = sp.inverse_laplace_transform(sp.simplify(transform), s, t)
+    tail = sp.integrate(density.subs(sp.Heaviside(t), 1), (t, t, sp.oo), conds="none")
+    return sp.simplify(wait_share * tail)
+
+
+@cache
+def queue_wait_quantile() -> sp.Expr:
+    """t_q = log(P_W/q)/(K/h − α): the wait all but a share q of requests stay within,
+    :func:`queue_wait_survival` set to q and solved (0 where P_W ≤ q)."""
+    (root,) = sp.solve(sp.Eq(queue_wait_survival(), quantile_share), t)
+    return sp.expand_log(root, force=True)  # h log P_W − h log q: no power of P_W to underflow
+
+
 def _solve_linear(equation: sp.Eq, unknown: sp.Symbol) -> sp.Expr:
     """The one root of an equation linear in ``unknown``."""
     (root,) = sp.solve(equation, unknown)
@@ -1470,6 +1551,26 @@ _DERIVATIONS = {
         "passage-down-step", "Mean time from k to k − 1 requests in service",
         sp.Symbol("d_k"), passage_down_step(),
         "First step of the chain from k; a preempted gang's mean wait is d_{k*+1}."),
+    "queue-weight": lambda: Derivation(
+        "queue-weight", "Requests waiting in line: the stationary law above the places",
+        sp.Symbol(r"\pi_{K+m}"), queue_weight(),
+        "Detailed balance απ_{K+m−1} = (K/h)π_{K+m}: every place is taken, so the chain "
+        "leaves at K/h."),
+    "queue-tail": lambda: Derivation(
+        "queue-tail", "The weight of the waiting line", sp.Symbol(r"\bar{A}_{\mathrm{line}}"),
+        queue_tail(), "A geometric sum of the line's stationary law, for a load below K."),
+    "erlang-c": lambda: Derivation(
+        "erlang-c", "Erlang's C: the share of requests that wait", wait_share, erlang_c(),
+        "Arrivals see time averages: the chance of K or more in the pool, from Erlang's B "
+        "and the line's weight."),
+    "queue-wait": lambda: Derivation(
+        "queue-wait", "How long a request waits in line", sp.Symbol(r"P(\text{wait} > t)"),
+        queue_wait_survival(),
+        "A geometric number of departures at K/h: an exponential wait of rate K/h − α, by "
+        "its Laplace transform."),
+    "queue-wait-quantile": lambda: Derivation(
+        "queue-wait-quantile", "The wait all but a share q of requests stay within",
+        sp.Symbol("t_q"), queue_wait_quantile(), "queue-wait set to q and solved for t."),
     "pool-restart-time": lambda: Derivation(
         "pool-restart-time", "From a preemption in a shared pool until training runs again",
         sp.Symbol("X"), pool_restart_time(),

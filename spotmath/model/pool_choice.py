@@ -3,8 +3,8 @@
 Two designs of the same G GPUs:
 
 * **two pools**: inference on the fewest GPUs whose requests find room 99 times in 100
-  (Erlang's B at c servers at most 1%, the classic sizing of a loss system), training on
-  the rest in gangs of N, never preempted;
+  (Erlang's B at c servers at most 1%, the classic sizing of a loss system; Erlang's C
+  where requests wait in line), training on the rest in gangs of N, never preempted;
 * **one pool**: training takes every GPU inference leaves, in gangs of N, and is preempted;
   optionally it leaves ``headroom`` GPUs free.
 
@@ -30,6 +30,7 @@ import scipy.sparse
 import scipy.special
 
 from ..inputs import InputError, check_parameters
+from . import _generated
 from .cluster import SharedPool, _weighted
 from .cluster_renewal import ranks
 
@@ -113,14 +114,17 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
                  ) -> tuple[float, float, float]:
     """The shares of requests turned away and made to wait, and the p99 start delay.
 
-    A request starts when g GPUs are free of requests, up gangs and gangs still in their
-    grace, which leave in the order of their kills.  It waits longer than x when, counting
-    only the gangs preempted in the last s − x hours, fewer than g are free:
-    G − gk − N·m(k) − N·c < g at level k with c such gangs, m(k) the gangs up at k.
-    Arrivals see time averages (PASTA), so that share is the event's chance at a moment:
-    the chain started in its stationary law s − x hours earlier and run on (k, c), each
-    arrival that preempts adding its victims to c.  The p99 is the x where the share
-    (with those turned away) falls to 1%.
+    A request that finds a place starts when g GPUs are free of requests, up gangs and
+    gangs still in their grace, which leave in the order of their kills.  It waits longer
+    than x when, counting only the gangs preempted in the last s − x hours, fewer than g
+    are free: G − gk − N·m(k) − N·c < g at level k with c such gangs, m(k) the gangs up at
+    k.  Arrivals see time averages (PASTA), so that share is the event's chance at a
+    moment: the chain started in its stationary law s − x hours earlier and run on
+    (n, c), n the requests in the pool, each arrival that preempts adding its victims to
+    c.  A request that finds every place taken is turned away (an endless delay), or, in
+    a pool that keeps them in line, waits longer than x with chance P_W e^{−(K/h − α)x}
+    [queue-wait] and then takes the place of a request that ends (no gang holds it).  The
+    p99 is the x where the share falls to 1%.
 
     Parameters
     ----------
@@ -135,20 +139,25 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
     Returns
     -------
     tuple of float
-        (share turned away, share that waits, p99 start delay in hours: at most s, and
-        ``math.inf`` when more than 1% are turned away).
+        (share turned away, share that waits, for a grace or in line, p99 start delay in
+        hours: ``math.inf`` when more than 1% are turned away).
     """
-    stationary = pool.stationary()
-    turned_away = float(stationary[-1])
-    waiting = _waiting(pool, gang_size, headroom, stationary, grace)
-    waits = waiting(grace)
+    overflowing = pool.overflow_share()
+    turned_away = overflowing if pool.overflow == "drop" else 0.0
+    lined = 0.0 if pool.overflow == "drop" else overflowing
+    waiting = _waiting(pool, gang_size, headroom, grace)
+    waits = waiting(grace) + lined
     if turned_away > 1 - QUANTILE:
         return turned_away, waits, math.inf
+    line_p99 = pool.line_wait(1 - QUANTILE)
+    if line_p99 >= grace:  # past the grace only the line is waited for
+        return turned_away, waits, line_p99
     if turned_away + waits <= 1 - QUANTILE:
         return turned_away, waits, 0.0
 
     def excess(delay: float) -> float:
-        return turned_away + waiting(grace - delay) - (1 - QUANTILE)
+        line = lined * math.exp(-(pool.top / pool.hp_hold - pool.hp_rate) * delay)
+        return turned_away + line + waiting(grace - delay) - (1 - QUANTILE)
 
     if excess(grace) > 0:  # more than 1% preempt for their own GPUs: they wait it all
         return turned_away, waits, grace
@@ -161,40 +170,55 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
 MAX_DELAY_WORK = 50_000
 
 
-def _waiting(pool: SharedPool, gang_size: int, headroom: int, stationary: np.ndarray,
-             grace: float) -> Callable[[float], float]:
-    """The chance, for a window of at most ``grace``, that an arrival finds fewer than g
-    GPUs free once the gangs preempted more than the window ago have left (see
-    :func:`start_delays`).
+def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int]:
+    """The stationary law of n, the requests in the pool (the line's places after K), up
+    to the lowest level n̂ above which it holds less than 10⁻¹⁸ and which arrivals cross
+    less than 10⁻¹⁸ times in a grace (απ_n̂ s); and n̂."""
+    stationary = pool.stationary()
+    if pool.overflow == "queue" and pool.hp_rate > 0:  # π_{K+m} = π_K (αh/K)^m
+        ratio = pool.load / pool.top
+        places = math.ceil(math.log(1e-20) / math.log(ratio)) if ratio > 0 else 0
+        line = stationary[-1] * (1 - ratio) * ratio ** np.arange(places + 1)
+        stationary = np.concatenate((stationary[:-1], line))  # π_K itself, then the line
+    above = np.cumsum(stationary[::-1])[::-1] - stationary  # Σ_{j>n} π_j
+    rare = (above < 1e-18) & (pool.hp_rate * grace * stationary < 1e-18)
+    top = int(np.argmax(rare)) if rare.any() else stationary.size - 1
+    return stationary[:top + 1], top
 
-    The chain on (k, c) is run by uniformisation: with Λ the fastest rate out of a state,
+
+def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float
+             ) -> Callable[[float], float]:
+    """The chance, for a window of at most ``grace``, that an arrival finds a place but
+    fewer than g GPUs free once the gangs preempted more than the window ago have left
+    (see :func:`start_delays`).
+
+    The chain on (n, c) is run by uniformisation: with Λ the fastest rate out of a state,
     P = I + Q/Λ is a transition matrix and a distribution v after w hours is
     Σ_n Poisson(Λw; n) vPⁿ, a sum of positive terms.  The blocked mass of vPⁿ is taken
     once for every n the longest window needs, so any shorter window is a reweighting.
 
-    The level k runs on its own, so at every moment it has its stationary law: the chain
-    is cut at the lowest level k̂ above which that law holds less than 10⁻¹⁸ and which
-    arrivals cross less than 10⁻¹⁸ times in a grace (απ_k̂ s), which changes no share by
-    more than that and keeps Λ = α + k̂/h from levels a light load never reaches.
+    The count n runs on its own, so at every moment it has its stationary law: the chain
+    is cut where that law holds less than 10⁻¹⁸ (:func:`_levels`), which changes no share
+    by more than that and keeps Λ = α + min(n̂, K)/h from levels a light load never
+    reaches.
     """
     gpus, g = pool.gpus, pool.hp_gpus
-    above = np.cumsum(stationary[::-1])[::-1] - stationary  # Σ_{j>k} π_j
-    rare = (above < 1e-18) & (pool.hp_rate * grace * stationary < 1e-18)
-    top = int(np.argmax(rare)) if rare.any() else pool.top
-    stationary = stationary[:top + 1]
+    stationary, top = _levels(pool, grace)
     levels = np.arange(top + 1)
-    up = np.clip((gpus - headroom - g * levels) // gang_size, 0,
+    serving = np.minimum(levels, pool.top)  # requests in service; the rest in line
+    up = np.clip((gpus - headroom - g * serving) // gang_size, 0,
                  (gpus - headroom) // gang_size)
     # c = 0 … the fewest gangs in their grace that leave fewer than g GPUs free at every
     # level below K: from there every request waits, and more change nothing (a count
     # only grows within a window), so the last count stands for all above it.  The up
     # gangs leave less than N + H GPUs, so this is about H/N + 2 counts.
-    below = levels < pool.top  # at K a request is turned away, never waits
+    below = levels < pool.top  # from K on a request is turned away or waits in line
     spare = (gpus - g * levels - gang_size * up)[below]  # free at c = 0
-    counts = int(np.max(np.where(spare >= g, (spare - g) // gang_size + 1, 0))) + 1
-    free = gpus - g * levels[:, None] - gang_size * (up[:, None] + np.arange(counts))
+    counts = int(np.max(np.where(spare >= g, (spare - g) // gang_size + 1, 0),
+                        initial=0)) + 1
+    free = gpus - g * serving[:, None] - gang_size * (up[:, None] + np.arange(counts))
     blocked = (free < g) & below[:, None]
-    fastest = pool.hp_rate + top / pool.hp_hold
+    fastest = pool.hp_rate + serving[-1] / pool.hp_hold
     mean_steps = fastest * grace
     steps = math.ceil(mean_steps + 10 * math.sqrt(mean_steps) + 40)  # a 10⁻¹⁸ tail
     if steps * (1 + blocked.size / 10_000) > MAX_DELAY_WORK:
@@ -202,7 +226,7 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, stationary: np.nda
                          f"take {steps:,} steps of a chain of {blocked.size:,} states, "
                          f"more than this command runs (a shorter grace, or a pool with "
                          f"fewer requests at once, can be answered)")
-    forward = _uniformised(pool, top, up, counts, fastest)
+    forward = _uniformised(pool, serving, up, counts, fastest)
     vector = np.zeros(blocked.size)
     vector[::counts] = stationary  # c = 0 at every level
     mask = blocked.ravel().astype(float)
@@ -222,19 +246,20 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, stationary: np.nda
     return waiting
 
 
-def _uniformised(pool: SharedPool, top: int, up: np.ndarray, counts: int, fastest: float
-                 ) -> scipy.sparse.csr_matrix:
-    """(I + Q/Λ)ᵀ of the chain on (k, c), k up to ``top``: a distribution's step forward."""
-    levels = np.arange(top + 1)
+def _uniformised(pool: SharedPool, serving: np.ndarray, up: np.ndarray, counts: int,
+                 fastest: float) -> scipy.sparse.csr_matrix:
+    """(I + Q/Λ)ᵀ of the chain on (n, c), ``serving`` the requests in service at each n: a
+    distribution's step forward."""
+    levels = np.arange(serving.size)
     state = levels[:, None] * counts + np.arange(counts)[None, :]
-    gone = np.arange(counts)[None, :] + (up[:-1] - up[1:])[:, None]  # victims of k → k+1
+    gone = np.arange(counts)[None, :] + (up[:-1] - up[1:])[:, None]  # victims of n → n+1
     rows = np.concatenate((state[:-1].ravel(), state[1:].ravel()))
     cols = np.concatenate((
         (state[1:, :1] + np.minimum(gone, counts - 1)).ravel(),  # an arrival
         state[:-1].ravel()))  # a departure
-    rates = np.concatenate((np.full(top * counts, pool.hp_rate),
-                            np.repeat(levels[1:] / pool.hp_hold, counts)))
-    size = (top + 1) * counts
+    rates = np.concatenate((np.full((levels.size - 1) * counts, pool.hp_rate),
+                            np.repeat(serving[1:] / pool.hp_hold, counts)))
+    size = levels.size * counts
     moves = scipy.sparse.csr_matrix((rates / fastest, (rows, cols)), shape=(size, size))
     stay = 1.0 - np.asarray(moves.sum(axis=1)).ravel()
     return (moves + scipy.sparse.diags(stay)).T.tocsr()
@@ -266,9 +291,10 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     Raises
     ------
     InputError
-        A bad value; a gang larger than the pool; a load that turns away more than 1% of
-        requests even with the whole pool; a pool of more request slots than
-        :data:`~spotmath.model.cluster_renewal.MAX_EXACT_LEVELS`.
+        A bad value; a gang larger than the pool; a load that turns away (or keeps in
+        line) more than 1% of requests even with the whole pool; ranks or a start-delay
+        chain too large to compute (:data:`~spotmath.model.cluster_renewal.MAX_RANKS_WORK`,
+        :data:`MAX_DELAY_WORK`).
 
     Examples
     --------
@@ -283,16 +309,19 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     checkpoint_cost, startup, grace, start_target = check_parameters(
         scalar=True, checkpoint_cost=checkpoint_cost, restart_time=startup, grace=grace,
         start_target=start_target)
-    b = pool.erlang_b()
-    if b[-1] > 1 - QUANTILE:
-        raise InputError(f"hp_rate: a load of {pool.load:.3g} requests turns away "
-                         f"{b[-1]:.1%} of them even with all {pool.gpus} GPUs (the p99 "
-                         "needs at most 1%)")
-    servers = int(np.argmax(b <= 1 - QUANTILE))
+    overflowing = _overflow_shares(pool)  # at 0 … K places of their own
+    if overflowing[-1] > 1 - QUANTILE:
+        what = "turns away" if pool.overflow == "drop" else "keeps waiting in line"
+        raise InputError(f"hp_rate: a load of {pool.load:.3g} requests {what} "
+                         f"{overflowing[-1]:.1%} of them even with all {pool.gpus:,} GPUs "
+                         "(the p99 needs at most 1%)")
+    servers = int(np.argmax(overflowing <= 1 - QUANTILE))
     own = servers * pool.hp_gpus
     gangs = (pool.gpus - own) // gang_size
+    share = float(overflowing[servers])
     two = PoolDesign(own, pool.gpus - own, 0, gangs, (math.inf,) * gangs,
-                     24.0 * gang_size * gangs, float(b[servers]), 0.0, 0.0)
+                     24.0 * gang_size * gangs, share if pool.overflow == "drop" else 0.0,
+                     0.0 if pool.overflow == "drop" else share, 0.0)
     one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace)
     headroom = pool.hp_gpus * _least_room(
         lambda requests: start_delays(pool, gang_size, requests * pool.hp_gpus,
@@ -300,6 +329,19 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom,
                                                  checkpoint_cost, startup, grace)
     return PoolChoice(two, one, one_kept, start_target)
+
+
+def _overflow_shares(pool: SharedPool) -> np.ndarray:
+    """The share of requests that find every place taken with 1 … K places of their own
+    (and none: 1): turned away (Erlang's B) or kept in line (Erlang's C, 1 where the
+    places cannot carry the load)."""
+    b = pool.erlang_b()
+    if pool.overflow == "drop":
+        return b
+    places = np.arange(pool.top + 1, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        waiting = _generated.erlang_c(b, pool.hp_rate, pool.hp_hold, places)
+    return np.where(places > pool.load, waiting, 1.0)
 
 
 def _least_room(keeps: Callable[[int], bool], top: int) -> int:

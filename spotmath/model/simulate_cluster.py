@@ -3,7 +3,9 @@
 The rules (all times in hours):
 
 * high-priority requests arrive as a Poisson stream of rate α; one that finds K = ⌊G/g⌋ in
-  service is turned away; any other claims g GPUs at once, preempting training gangs (one
+  service is turned away, or, where the pool's ``overflow`` is ``"queue"``, waits in line
+  and takes the place of the next request to end (its wait is its start delay); any other
+  claims g GPUs at once, preempting training gangs (one
   at a time, by ``victim`` order) until its g and ``headroom`` more are unclaimed, and
   holds its claim for a time of mean h from its arrival: exponential, deterministic, or
   lognormal (``hold``, ``hold_cv``);
@@ -80,7 +82,7 @@ class PoolRun:
     gangs: list[GangRecord]
     hours: float  # after the warm-up
     log: list[PoolEvent]
-    delays: np.ndarray  # hours each admitted request waited (0 up to the grace)
+    delays: np.ndarray  # hours each admitted request waited: for a grace, or in line
     turned_away: int
     #: the up spells of each rank, whichever gang held it: the j-th the spells of gangs
     #: admitted j-th of those up (no down spells; size the gangs' when all are one size)
@@ -96,7 +98,8 @@ class PoolRun:
 
     @property
     def requests(self) -> int:
-        """Requests that arrived after the warm-up, admitted or turned away."""
+        """Requests that arrived after the warm-up, admitted or turned away (those still
+        in line at the end are left out)."""
         return len(self.delays) + self.turned_away
 
     def waiting_share(self) -> float:
@@ -266,6 +269,7 @@ class _Pool:
         self.gone: dict[int, float] = {}  # gang: killed at (the log's waits start there)
         self.delays: list[float] = []
         self.turned_away = 0
+        self.line: collections.deque[float] = collections.deque()
         self.mean_gap = 1 / pool.hp_rate  # hours between requests, on average
         only_exponential = hold != "lognormal" and victim == "recent"
         self.draw = _Exponentials(rng) if only_exponential else _OneByOne(rng)
@@ -292,6 +296,8 @@ class _Pool:
         claimable = self.pool.gpus - self.headroom  # what requests and gangs may claim
         crowded = claimable - hp  # claims above it make room for a request
         in_service = 0
+        line = self.line  # requests waiting for a place (their arrivals), when kept
+        queued = self.pool.overflow == "queue"
         self.admit(0.0, in_service)
         arrival = mean_gap * draw()
         while True:
@@ -299,6 +305,12 @@ class _Pool:
                 at = pop(ends)
                 if at >= end:
                     break
+                if line:  # the first in line takes the place: training is not involved
+                    since = line.popleft()
+                    if since >= warm:
+                        delays.append(at - since)
+                    push(ends, at + hold_mean * holding())
+                    continue
                 in_service -= 1
                 if claimable - in_service * hp - self.up_gpus >= self.least_waiting:
                     self.admit(at, in_service)
@@ -306,8 +318,12 @@ class _Pool:
             at = arrival
             if at >= end:
                 break
-            if in_service >= top:  # full: turned away until a request ends
-                arrival = self.turned_away_until(at, ends[0])
+            if in_service >= top:  # full: in line, or turned away until a request ends
+                if queued:
+                    line.append(at)
+                    arrival = at + mean_gap * draw()
+                else:
+                    arrival = self.turned_away_until(at, ends[0])
                 continue
             if in_service * hp + self.up_gpus > crowded and self.up:
                 self.preempt(at, in_service)

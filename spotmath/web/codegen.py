@@ -38,7 +38,8 @@ DATA_JS_PATH = WEB / "data.js"
 NOT_ON_PAGE = {"erlang_b_step", "erlang_log_weight", "pool_preemption_rate",
                 "pool_log_up_share", "readmission_wait", "pool_log_readmission_wait",
                 "passage_mean_step", "passage_second_moment_step", "passage_down_step",
-                "pool_restart_time", *LOSSY}
+                "pool_restart_time", "pool_log_queue_tail", "erlang_c",
+                "queue_wait_quantile", *LOSSY}
 
 
 class _JavaScript(JavascriptCodePrinter):

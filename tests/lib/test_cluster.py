@@ -287,7 +287,7 @@ def test_the_command_prints_the_librarys_numbers(cli):
     assert done.returncode == 0, done.stderr
     values = json.loads(done.stdout)
     assert tuple(values) == CLUSTER_KEYS
-    pool = SharedPool.checked(64, 2.0, 2.0, 8)
+    pool = SharedPool.checked(64, 2.0, 2.0, 8, "queue")  # the default: kept in line
     gang = gang_in_pool(pool, 16)
     grace = 30 / 3600  # the default: Kubernetes' terminationGracePeriodSeconds
     assert values["preemption_rate_per_up_hour"] == gang.preemption_rate

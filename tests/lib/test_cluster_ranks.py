@@ -235,7 +235,7 @@ def test_the_start_delay_chain_by_uniformisation_is_the_matrix_exponential():
     same chain's generator exponentiated densely."""
     pool = SharedPool.checked(48, 6.0, 1.0, 4)
     gang_size, headroom, grace = 8, 4, 0.02
-    waiting = _waiting(pool, gang_size, headroom, pool.stationary(), grace)
+    waiting = _waiting(pool, gang_size, headroom, grace)
     top, counts = pool.top, 48 // gang_size + 2
     levels = np.arange(top + 1)
     up = np.clip((48 - headroom - 4 * levels) // gang_size, 0, (48 - headroom) // gang_size)
@@ -326,7 +326,7 @@ def test_a_gang_in_the_way_of_requests_is_not_said_to_fit_beside_them(cli):
     assert "fits beside" not in done.stdout
     assert "never preempted    a request finds it in the way less than once in" in done.stdout
     fits = cli("cluster", "--gpus", "68", "--hp-gpus", "8", "--hp-rate", "8/h",
-               "--hp-hold", "2h", "--gang-size", "4")
+               "--hp-hold", "2h", "--gang-size", "4", "--hp-overflow", "drop")
     assert "it fits beside every request the pool holds at once" in fits.stdout
 
 

@@ -42,7 +42,8 @@ def test_generated_functions_agree_with_sympy_at_sample_points():
               "b_star": 0.2, "b_top": 0.05, "top_level": 8.0, "star_level": 5.0,
               "m_below": 0.7, "s_below": 1.9, "d_above": 0.6, "up_share": 0.8,
               "pool_rate": 0.4, "wait_h": 0.3, "any_level": 4.0, "log_b_top": -3.0,
-              "log_b_star": -1.6, "log_above": -0.5, "log_weight_star": -1.2}
+              "log_b_star": -1.6, "log_above": -0.5, "log_weight_star": -1.2,
+              "log_weight_top": -2.5, "wait_share": 0.3, "quantile_share": 0.01}
     for name, (thunk, arguments) in codegen.FORMULAS.items():
         expr = thunk()
         point = {getattr(D, a): values[a] for a in arguments}

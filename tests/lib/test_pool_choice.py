@@ -216,7 +216,7 @@ def test_a_load_the_whole_pool_cannot_carry_is_refused():
 def test_the_command_prints_the_verdict_of_the_library(cli):
     done = cli("cluster", "--gpus", "256", "--hp-rate", "8/h", "--hp-hold", "2h",
                "--hp-gpus", "8", "--gang-size", "16", "--grace", "30s", "--start-target", "10s",
-               "--restart", "6min", "--json")
+               "--restart", "6min", "--hp-overflow", "drop", "--json")
     assert done.returncode == 0, done.stderr
     values = json.loads(done.stdout)
     pool = SharedPool.checked(256, 8.0, 2.0, 8)
@@ -230,9 +230,13 @@ def test_the_command_prints_the_verdict_of_the_library(cli):
     assert values["recommended_interval_h"] == interval
     assert values["waste"] == 1 - kept
     text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
-               "--hp-gpus", "8", "--gang-size", "16")
+               "--hp-gpus", "8", "--gang-size", "16", "--hp-overflow", "drop")
     assert text.returncode == 0
     assert "one pool or two    not answered: a load of 4 requests turns away" in text.stdout
+    lined = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
+                "--hp-gpus", "8", "--gang-size", "16")
+    assert "one pool or two    not answered: a load of 4 requests keeps waiting in line " \
+        "5.9% of them" in lined.stdout
 
 
 def test_a_pool_of_thousands_of_requests_answers_every_rank(cli):
@@ -245,7 +249,7 @@ def test_a_pool_of_thousands_of_requests_answers_every_rank(cli):
     assert big.returncode == 0 and big.stderr == "", big.stderr
     values = json.loads(big.stdout)
     assert values["verdict"] in ("one pool", "two pools")
-    expected = ranks(SharedPool.checked(4096, 1800.0, 2.0, 1), 64, MINUTE, 1 / 6,
+    expected = ranks(SharedPool.checked(4096, 1800.0, 2.0, 1, "queue"), 64, MINUTE, 1 / 6,
                      30 * SECOND)
     assert len(values["gangs"]) == len(expected) == 64
     for got, rank in zip(values["gangs"], expected):
