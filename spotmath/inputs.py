@@ -1017,6 +1017,8 @@ _PARAMETER_CHECKS = {
     "headroom": lambda v, scalar: check_gang_size("headroom", v, allow_zero=True,
                                                   what="a whole number of GPUs"),
     "gangs": lambda v, scalar: check_gang_size("gangs", v, what="a whole number of gangs"),
+    "failure_rate": lambda v, scalar: check_rate("failure_rate", v, scalar=True,
+                                                 allow_zero=True),
     "start_target": lambda v, scalar: check_duration("start_target", v, allow_zero=True,
                                                      scalar=True, bounded=True),
     # traces

@@ -183,6 +183,11 @@ def build_parser() -> argparse.ArgumentParser:
                          help="grace period before a preempted gang is killed (default "
                               "30s, Kubernetes' terminationGracePeriodSeconds); a write "
                               "that fits in it is made on notice")
+    cluster.add_argument("--failure-mtbf",
+                         help="time between hardware failures of one GPU, e.g. 50000h, "
+                              "or none (default: one GPU's share of Llama 3's 419 "
+                              "unexpected interruptions in 54 days on 16,384 GPUs); a "
+                              "notice covers preemptions, not failures")
     cluster.add_argument("--start-target", default="0s",
                          help="p99 start delay inference may have, e.g. 10s (default 0s); "
                               "for one pool or two")

@@ -16,7 +16,8 @@ __all__ = ["CLUSTER_KEYS", "RANK_KEYS"]
 #: The documented keys of `spotmath cluster --json` (docs/commands.md), in order: the gang
 #: of --gang-size with the pool to itself (rank 1), every rank, then one pool or two.
 CLUSTER_KEYS = ("gang_size", "load", "overflow", "turned_away", "hp_waiting",
-                "hp_p99_wait_s", "star", "state",
+                "hp_p99_wait_s", "failure_mtbf_h", "gang_failures_per_up_hour", "star",
+                "state",
                 "preemption_rate_per_up_hour", "up_share", "readmission_wait_h",
                 "up_time_mean_h", "up_time_cv", "restart_h", "recommended_interval_h",
                 "waste", "exponential_interval_h", "exponential_waste",
@@ -34,8 +35,9 @@ HOURS = "every waste here is a share of a gang's hours in the pool, up or waitin
 
 def _cluster(args: argparse.Namespace) -> int:
     """`spotmath cluster`: every gang in a shared pool, from the pool's own load."""
-    from ..model.cluster import SharedPool, gang_in_pool
+    from ..model.cluster import GPU_FAILURE_MTBF_H, SharedPool, gang_in_pool
     from ..model.cluster_renewal import best_interval, kept_share, ranks
+    from ..model.numerics import waste_fraction
     from ..model.pool_choice import one_pool_or_two
 
     try:
@@ -51,6 +53,14 @@ def _cluster(args: argparse.Namespace) -> int:
     if checkpoint == 0:
         raise InputError("--checkpoint: a write of 0 hours has no optimal interval; give "
                          "the time one write blocks training, e.g. 1min")
+    if args.failure_mtbf is None:
+        mtbf = GPU_FAILURE_MTBF_H
+    elif str(args.failure_mtbf).strip().lower() == "none":
+        mtbf = None
+    else:
+        mtbf = check_duration("--failure-mtbf", args.failure_mtbf, scalar=True, bounded=True)
+    per_gpu = 0.0 if mtbf is None else 1 / mtbf
+    failures = per_gpu * gang.gang_size  # the gang alone, while up
     fit = pool.gpus // gang.gang_size
     try:
         count = fit if args.gangs is None else check_parameters(gangs=args.gangs)[0]
@@ -61,26 +71,32 @@ def _cluster(args: argparse.Namespace) -> int:
     except InputError as error:
         raise _as_typed(error) from None
     try:
-        every, unranked = ranks(pool, gang.gang_size, checkpoint, restart, grace, count), None
+        every, unranked = ranks(pool, gang.gang_size, checkpoint, restart, grace, count,
+                                failures=per_gpu), None
     except InputError as error:  # too much to compute: the rest is answered
         every, unranked = None, _as_typed(error).detail
-    interval, kept = best_interval(pool, gang, checkpoint, restart, grace)
-    approximate = gang.interval(checkpoint, grace)
+    interval, kept = best_interval(pool, gang, checkpoint, restart, grace, failures)
+    approximate = _exponential_interval(gang, checkpoint, grace, failures)
     values = dict.fromkeys(CLUSTER_KEYS)
     values.update(
         gang_size=gang.gang_size, load=pool.load, overflow=pool.overflow,
         turned_away=pool.overflow_share() if pool.overflow == "drop" else 0.0,
         hp_waiting=pool.overflow_share() if pool.overflow == "queue" else 0.0,
-        hp_p99_wait_s=pool.line_wait() * 3600,
-        **_rank_values(None, gang, interval, kept),
+        hp_p99_wait_s=pool.line_wait() * 3600, failure_mtbf_h=mtbf,
+        gang_failures_per_up_hour=failures,
+        **_rank_values(None, gang, interval, kept, failing=failures > 0),
         restart_h=finite_or_none(gang.restart_time(restart)),
         exponential_interval_h=finite_or_none(approximate),
         exponential_waste=None if math.isinf(approximate)
-        else 1.0 - kept_share(pool, gang, approximate, checkpoint, restart, grace),
-        exponential_predicted_waste=gang.waste(checkpoint, restart, grace),
-        gangs=None if every is None else [_rank_values(rank) for rank in every])
+        else 1.0 - kept_share(pool, gang, approximate, checkpoint, restart, grace, failures),
+        exponential_predicted_waste=gang.waste(checkpoint, restart, grace) if failures == 0
+        else float(waste_fraction(gang.preemption_rate + failures, approximate, checkpoint,
+                                  gang.restart_time(restart), restart_preemptible=False)),
+        gangs=None if every is None
+        else [_rank_values(rank, failing=failures > 0) for rank in every])
     try:
-        choice = one_pool_or_two(pool, gang.gang_size, checkpoint, restart, grace, target)
+        choice = one_pool_or_two(pool, gang.gang_size, checkpoint, restart, grace, target,
+                                 per_gpu)
         unanswered = None
         values.update(
             two_pools_inference_gpus=choice.two.inference_gpus,
@@ -107,6 +123,16 @@ def _cluster(args: argparse.Namespace) -> int:
     return 0
 
 
+def _exponential_interval(gang, checkpoint: float, grace: float, failures: float) -> float:
+    """The optimum were up times exponential at λ_c, failures added (``math.inf``: on
+    notice, or neither preempted nor failing)."""
+    from ..model.numerics import optimal_interval
+
+    if failures == 0:
+        return gang.interval(checkpoint, grace)
+    return float(optimal_interval(gang.preemption_rate + failures, checkpoint))
+
+
 def _json(values: dict) -> str:
     """The values as the other commands print them, but each rank on one line: a pool of
     100,000 ranks prints in a second, not in the ten that indenting them all takes."""
@@ -119,22 +145,25 @@ def _json(values: dict) -> str:
     return text.replace(f'"{marker}"', f"[\n{rows}\n  ]")
 
 
-def _rank_values(rank, gang=None, interval=None, kept=None) -> dict:
+def _rank_values(rank, gang=None, interval=None, kept=None, failing: bool = False) -> dict:
     """A rank's keys (:data:`RANK_KEYS`); given a ``gang`` instead, the gang of
-    --gang-size's at its own best interval (the same keys but the rank's number)."""
+    --gang-size's at its own best interval (the same keys but the rank's number);
+    ``failing``: with hardware failures."""
     from ..model.cluster_renewal import Rank
 
     alone = gang is not None
     if alone:
         rank = Rank(1, gang, interval, kept)
     gang = rank.gang
-    never = rank.state in ("never preempted", "never preempted in practice")
+    # an interval that only preemptions set, for a gang never preempted in practice, is
+    # centuries long: none is needed (with failures, theirs is)
+    needless = rank.state == "never preempted in practice" and not failing
     values = {
         "rank": rank.rank, "star": gang.star, "state": rank.state,
         "preemption_rate_per_up_hour": gang.preemption_rate, "up_share": gang.up_share,
         "readmission_wait_h": finite_or_none(gang.readmission_wait),
         "up_time_mean_h": finite_or_none(gang.up_time_mean), "up_time_cv": gang.up_time_cv,
-        "recommended_interval_h": None if never or rank.interval is None
+        "recommended_interval_h": None if needless or rank.interval is None
         else finite_or_none(rank.interval),
         "waste": 1.0 - rank.kept}
     if alone:
@@ -157,11 +186,17 @@ def _print_gang(pool, gang, values: dict) -> None:
     """The lines of the gang of --gang-size with the pool to itself."""
     print(f"a gang of {gang.gang_size:<8,} up while at most {gang.star:,} requests run "
           "(alone in the pool: rank 1 below)")
+    failures = values["gang_failures_per_up_hour"]
+    if failures:
+        print(f"hardware failures  one GPU in {duration_text(values['failure_mtbf_h'])}: the "
+              f"gang fails every {duration_text(1 / failures)} it is up, loses what it has "
+              "not written and starts again in its place")
     if values["state"] == "never preempted":
         why = ("it fits beside every request the pool holds at once" if gang.star >= pool.top
                else "there are no high-priority requests" if pool.hp_rate == 0
                else "a request finds it in the way less than once in 10¹⁰⁰ hours")
-        print(f"never preempted    {why}: no periodic write is needed against preemptions")
+        print(f"never preempted    {why}")
+        _print_checkpoint(values, "against hardware failures alone")
         return
     print(f"preemption rate    {gang.preemption_rate:.4g}/h per up hour (mean up time "
           f"{duration_text(gang.up_time_mean)}, CV {gang.up_time_cv:.2f}; Poisson's "
@@ -172,22 +207,27 @@ def _print_gang(pool, gang, values: dict) -> None:
             f"{duration_text(values['restart_h'])} from a preemption to training again")
     print(f"re-admission wait  {_wait(gang.readmission_wait)} on average; {back}")
     if values["state"] == "never preempted in practice":
-        print(f"checkpoint         never preempted in practice (once in "
-              f"{duration_text(gang.up_time_mean)}): no periodic write is needed against "
-              "preemptions")
+        print(f"never in practice  preempted once in {duration_text(gang.up_time_mean)}")
+        _print_checkpoint(values, "against hardware failures")
         return
-    if values["recommended_interval_h"] is None:
-        print("checkpoint         on notice only: the grace period fits a write, and no "
-              "periodic write does better")
-    else:
-        print(f"checkpoint every   {duration_text(values['recommended_interval_h'])} (the "
-              "best interval under the up times' exact law)")
-    print(f"waste              {values['waste']:.1%} ({HOURS})")
+    _print_checkpoint(values, "the best interval under the up times' exact law")
     if values["exponential_interval_h"] is not None:
         print(f"exponential law    {duration_text(values['exponential_interval_h'])} would "
               f"be best were up times exponential at this rate; there it wastes "
               f"{values['exponential_waste']:.1%} (the exponential law predicts "
               f"{values['exponential_predicted_waste']:.1%})")
+
+
+def _print_checkpoint(values: dict, why: str) -> None:
+    """The recommended interval and the waste at it (or why there is none)."""
+    if values["recommended_interval_h"] is not None:
+        print(f"checkpoint every   {duration_text(values['recommended_interval_h'])} ({why})")
+    elif values["state"] in ("never preempted", "never preempted in practice"):
+        print("checkpoint         no periodic write is needed: neither preempted nor failing")
+    else:
+        print("checkpoint         on notice only: the grace period fits a write, and no "
+              "periodic write does better")
+    print(f"waste              {values['waste']:.1%} ({HOURS})")
 
 
 def _share(share: float) -> str:
@@ -242,12 +282,18 @@ def _print_rank(run) -> None:
 
 def _print_run(run) -> None:
     """A run of ranks of one state other than preempted, on one line."""
-    state = run[0].state
+    from ..model.cluster import PRACTICALLY_NEVER_H
+
+    state, first = run[0].state, run[0]
+    writes = ("" if first.interval is None or math.isinf(first.interval) else
+              f"; against failures, every {duration_text(first.interval)}, a waste of "
+              f"{1 - first.kept:.1%}")
     if state == "never preempted":
-        what = "never preempted"
+        what = f"never preempted{writes}"
     elif state == "never preempted in practice":
         what = (f"never preempted in practice (once in "
-                f"{duration_text(min(r.gang.up_time_mean for r in run))} or more)")
+                f"{duration_text(min(r.gang.up_time_mean for r in run))} or more)"
+                f"{writes if writes and first.interval < PRACTICALLY_NEVER_H else ''}")
     else:
         what = (f"almost never up ({_share(max(r.gang.up_share for r in run))} or less; "
                 f"a wait of {_wait(min(r.gang.readmission_wait for r in run))} or more "

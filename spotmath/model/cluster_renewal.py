@@ -38,14 +38,14 @@ from .cluster import (
     PRACTICALLY_NEVER_H,
     GangInPool,
     SharedPool,
-    _notice,
+    UpTimeLaw,
     _up_at_most,
     _weighted,
     gang_in_pool,
     law_levels,
     up_time_law,
 )
-from .numerics import waste_fraction
+from .numerics import optimal_interval, waste_fraction
 
 __all__ = ["kept_share", "best_interval", "waste_floor", "gang_limits", "Rank", "ranks",
            "ALMOST_NEVER_UP", "NEGLIGIBLE_UP", "MAX_RANKS_WORK", "LocalRateSchedule",
@@ -53,14 +53,21 @@ __all__ = ["kept_share", "best_interval", "waste_floor", "gang_limits", "Rank", 
 
 def _priced_at_the_rate(gang: GangInPool) -> bool:
     """Whether a gang is preempted so seldom (:data:`~spotmath.model.cluster.
-    PRACTICALLY_NEVER_H`) that it is priced at its rate λ_c as if its up times were
-    exponential: its waste is then C/T plus a few parts in a million either way, and its
-    chain may span more levels than its law is computed over."""
+    PRACTICALLY_NEVER_H`) that its up times are taken as exponential at its rate λ_c: its
+    waste is then C/T plus a few parts in a million either way, and its chain may span
+    more levels than its law is computed over."""
     return gang.up_time_mean > PRACTICALLY_NEVER_H
 
 
+def _law(pool: SharedPool, gang: GangInPool) -> UpTimeLaw:
+    """The gang's up-time law: exact, or exponential at λ_c (see _priced_at_the_rate)."""
+    if _priced_at_the_rate(gang):
+        return UpTimeLaw(np.array([gang.preemption_rate]), np.array([1.0]), 0)
+    return up_time_law(pool, gang.star)
+
+
 def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
-               startup=0.0, grace=0.0) -> float:
+               startup=0.0, grace=0.0, failures=0.0) -> float:
     """The share of hours, up or waiting, whose compute a gang keeps.
 
     Parameters
@@ -75,9 +82,13 @@ def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
     checkpoint_cost : float or str
         C, hours a write takes.
     startup : float or str, optional
-        a, hours from an admission to the first step (default 0).
+        a, hours from an admission (or a failure) to the first step (default 0).
     grace : float or str, optional
         s, the grace period, hours (default 0); s ≥ C makes it a notice.
+    failures : float or str, optional
+        φ, the gang's hardware failures per hour it is up (all its GPUs: N times one
+        GPU's rate; default 0): each loses what was not written and starts the gang
+        again in its place (:meth:`~spotmath.model.cluster.UpTimeLaw.kept`).
 
     Returns
     -------
@@ -105,6 +116,7 @@ def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
         math.isinf(interval) and interval > 0
     checkpoint_cost, startup, grace = check_parameters(
         scalar=True, checkpoint_cost=checkpoint_cost, restart_time=startup, grace=grace)
+    (failures,) = check_parameters(scalar=True, failure_rate=failures)
     notice = grace > 0 and grace >= checkpoint_cost
     if notice_only:
         if not notice:
@@ -113,45 +125,38 @@ def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
         interval = math.inf
     else:
         (interval,) = check_parameters(scalar=True, interval=interval)
-    if gang.never_preempted:
-        return 1.0 if notice_only else interval / (interval + checkpoint_cost)
-    cycle = interval + checkpoint_cost
-    if _priced_at_the_rate(gang):
-        if notice_only:  # the rate model's own optimum with a notice: no periodic write
-            return 1.0 - gang.waste(checkpoint_cost, startup, grace)
-        return 1.0 - float(waste_fraction(
-            gang.preemption_rate, interval, checkpoint_cost, gang.restart_time(startup),
-            restart_preemptible=False, **_notice(checkpoint_cost, grace)))
-    law = up_time_law(pool, gang.star)
-    if notice_only:  # ∫_a^∞ S
-        kept = law.integral_sum(startup, math.inf)
-    elif notice:  # Σ_j ∫ S over each compute phase [a + jτ, a + jτ + T]
-        kept = law.integral_sum(startup, interval, cycle)
-    else:  # T Σ_{j≥1} S(a + jτ − s); a + τ − s > 0 because s < C
-        kept = interval * law.survival_sum(startup + cycle - grace, cycle)
+    if gang.never_preempted:  # only failures end its segments: the book's exact model
+        if failures == 0:
+            return 1.0 if notice_only else interval / (interval + checkpoint_cost)
+        if notice_only:  # a failure loses all since the start: nothing is kept for long
+            return 0.0
+        return 1.0 - float(waste_fraction(failures, interval, checkpoint_cost, startup))
+    kept = _law(pool, gang).kept(startup, interval, checkpoint_cost, grace, failures)
     return float(kept / (gang.up_time_mean + gang.readmission_wait))
 
 
 def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0.0,
-                  grace=0.0) -> tuple[float, float]:
+                  grace=0.0, failures=0.0) -> tuple[float, float]:
     """The interval that keeps the most compute under the exact up-time law, and that share.
 
-    With a grace that fits a write, every preemption is written on notice and a periodic
-    write only costs: the answer is ``math.inf`` (never write periodically).  Otherwise
-    Brent's method on log T, within a factor 30 of the rate model's optimum
-    (:meth:`GangInPool.interval <spotmath.model.cluster.GangInPool.interval>`), and
-    again around an end where the best lies there.
+    With a grace that fits a write and no failures, every preemption is written on
+    notice and a periodic write only costs: the answer is ``math.inf`` (never write
+    periodically); a notice does not cover failures, so with them the best periodic
+    interval is compared with writing on notice only.  The search is Brent's method on
+    log T, within a factor 30 of the optimum at the rate λ_c + φ as if up times were
+    exponential, and again around an end where the best lies there.  A gang never
+    preempted is the book's exact model at its failure rate.
 
     Parameters
     ----------
-    pool, gang, checkpoint_cost, startup, grace
+    pool, gang, checkpoint_cost, startup, grace, failures
         As for :func:`kept_share`.
 
     Returns
     -------
     tuple of float
-        The interval, hours (``math.inf`` on notice or when never preempted), and
-        :func:`kept_share` at it.
+        The interval, hours (``math.inf``: on notice only, or neither preempted nor
+        failing), and :func:`kept_share` at it.
 
     Raises
     ------
@@ -168,26 +173,37 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
     """
     checkpoint_cost, startup, grace = check_parameters(
         scalar=True, checkpoint_cost=checkpoint_cost, restart_time=startup, grace=grace)
-    if gang.never_preempted or (grace > 0 and grace >= checkpoint_cost):
-        if gang.never_preempted and not (grace > 0 and grace >= checkpoint_cost):
+    (failures,) = check_parameters(scalar=True, failure_rate=failures)
+    notice = grace > 0 and grace >= checkpoint_cost
+    if failures == 0 and (gang.never_preempted or notice):
+        if gang.never_preempted and not notice:
             return math.inf, gang.up_share
         return math.inf, kept_share(pool, gang, math.inf, checkpoint_cost, startup, grace)
     if checkpoint_cost == 0:
         raise InputError("checkpoint_cost: a write of 0 hours has no optimal interval "
                          "(write continuously)")
-    if _priced_at_the_rate(gang):
-        interval = gang.interval(checkpoint_cost, grace)
-        return interval, kept_share(pool, gang, interval, checkpoint_cost, startup, grace)
-    guess, width = math.log(gang.interval(checkpoint_cost, grace)), math.log(30)
+    if gang.never_preempted:
+        interval = float(optimal_interval(failures, checkpoint_cost))
+        return interval, kept_share(pool, gang, interval, checkpoint_cost, startup, grace,
+                                    failures)
+    guess = math.log(float(optimal_interval(gang.preemption_rate + failures,
+                                            checkpoint_cost)))
+    width = math.log(30)
     while True:
         found = scipy.optimize.minimize_scalar(
             lambda log_t: -kept_share(pool, gang, math.exp(log_t), checkpoint_cost,
-                                      startup, grace),
+                                      startup, grace, failures),
             bounds=(guess - width, guess + width), method="bounded",
             options={"xatol": 1e-6})
         if abs(found.x - guess) < width - 1e-3 or width > 20:  # inside, or 10^±9 tried
-            return math.exp(found.x), -float(found.fun)
+            break
         guess, width = float(found.x), 2 * width  # at an end: look beyond it
+    interval, kept = math.exp(found.x), -float(found.fun)
+    if notice:  # writing on notice only may still do better
+        alone = kept_share(pool, gang, math.inf, checkpoint_cost, startup, grace, failures)
+        if alone >= kept:
+            return math.inf, alone
+    return interval, kept
 
 
 #: A gang up less than this share of the time is almost never up: a rank to name as such,
@@ -216,8 +232,9 @@ class Rank:
         Its rate, up share, wait and up-time moments (``gang.gang_size`` is jN + H, the
         GPUs it and the ranks before it hold, with the headroom).
     interval : float or None
-        The exact law's best interval, hours (``math.inf``: never preempted, or written on
-        notice only; None: up less than :data:`NEGLIGIBLE_UP` of the time, not computed).
+        The exact law's best interval, hours (``math.inf``: neither preempted nor
+        failing, or written on notice only; None: up less than :data:`NEGLIGIBLE_UP` of
+        the time, not computed).
     kept : float
         Compute kept per hour in the pool, up or waiting (0 when ``interval`` is None).
     """
@@ -240,7 +257,7 @@ class Rank:
 
 
 def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
-          gangs=None, headroom=0) -> list[Rank]:
+          gangs=None, headroom=0, failures=0.0) -> list[Rank]:
     """Every gang of a pool filled with gangs of N GPUs, rank by rank, each at its best
     interval under its up times' exact law.
 
@@ -261,6 +278,9 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
         How many gangs (default: as many as fit, ⌊(G − H)/N⌋).
     headroom : int, optional
         H, GPUs training leaves free (default 0).
+    failures : float or str, optional
+        Hardware failures per GPU-hour (default 0): each gang fails at N times it while
+        up, so a gang never preempted still writes periodically.
 
     Returns
     -------
@@ -298,12 +318,14 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
                          f"{count_text(gang_size, 'GPU')} take {work:.1e} steps, more than "
                          f"are computed at once ({MAX_RANKS_WORK:.1e}); fewer gangs or "
                          "larger ones can be answered")
+    (failures,) = check_parameters(scalar=True, failure_rate=failures)
+    own = failures * gang_size  # a gang's failures per hour up
     best: dict[int, tuple[float | None, float]] = {}  # by k*: ranks that share it agree
     for gang in gangs:
         if gang.star not in best:
             best[gang.star] = (None, 0.0) if not gang.never_preempted and \
                 gang.up_share < NEGLIGIBLE_UP else \
-                best_interval(pool, gang, checkpoint_cost, startup, grace)
+                best_interval(pool, gang, checkpoint_cost, startup, grace, own)
     return [Rank(rank, gang, *best[gang.star]) for rank, gang in enumerate(gangs, start=1)]
 
 

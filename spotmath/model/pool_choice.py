@@ -31,8 +31,8 @@ import scipy.special
 
 from ..inputs import InputError, check_parameters
 from . import _generated
-from .cluster import SharedPool, _weighted
-from .cluster_renewal import ranks
+from .cluster import SharedPool, _weighted, gang_in_pool
+from .cluster_renewal import best_interval, ranks
 
 __all__ = ["QUANTILE", "PoolDesign", "PoolChoice", "one_pool_or_two", "start_delays"]
 
@@ -266,7 +266,7 @@ def _uniformised(pool: SharedPool, serving: np.ndarray, up: np.ndarray, counts: 
 
 
 def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace=0.0,
-                    start_target=0.0) -> PoolChoice:
+                    start_target=0.0, failures=0.0) -> PoolChoice:
     """Training kept a day and the inference p99 start delay, one pool against two.
 
     Parameters
@@ -283,6 +283,9 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
         The scheduler's grace period, hours (default 0).
     start_target : float or str, optional
         The p99 start delay inference may have, hours (default 0: none).
+    failures : float or str, optional
+        Hardware failures per GPU-hour (default 0): in either design each training gang
+        of N fails at N times it while up, and writes at its best interval against them.
 
     Returns
     -------
@@ -317,17 +320,22 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
                          "(the p99 needs at most 1%)")
     servers = int(np.argmax(overflowing <= 1 - QUANTILE))
     own = servers * pool.hp_gpus
+    (failures,) = check_parameters(scalar=True, failure_rate=failures)
     gangs = (pool.gpus - own) // gang_size
     share = float(overflowing[servers])
-    two = PoolDesign(own, pool.gpus - own, 0, gangs, (math.inf,) * gangs,
-                     24.0 * gang_size * gangs, share if pool.overflow == "drop" else 0.0,
+    alone = SharedPool.checked(gang_size, 0.0, 1.0, 1)  # training's own pool: no requests
+    interval, kept = best_interval(alone, gang_in_pool(alone, gang_size), checkpoint_cost,
+                                   startup, grace, failures * gang_size)
+    two = PoolDesign(own, pool.gpus - own, 0, gangs, (interval,) * gangs,
+                     24.0 * gang_size * gangs * kept,
+                     share if pool.overflow == "drop" else 0.0,
                      0.0 if pool.overflow == "drop" else share, 0.0)
-    one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace)
+    one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures)
     headroom = pool.hp_gpus * _least_room(
         lambda requests: start_delays(pool, gang_size, requests * pool.hp_gpus,
                                       grace)[2] <= start_target, pool.top)
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom,
-                                                 checkpoint_cost, startup, grace)
+                                                 checkpoint_cost, startup, grace, failures)
     return PoolChoice(two, one, one_kept, start_target)
 
 
@@ -365,9 +373,10 @@ def _least_room(keeps: Callable[[int], bool], top: int) -> int:
 
 
 def _shared(pool: SharedPool, gang_size: int, headroom: int, checkpoint_cost: float,
-            startup: float, grace: float) -> PoolDesign:
+            startup: float, grace: float, failures: float) -> PoolDesign:
     """The shared pool with ``headroom`` GPUs training leaves free."""
-    every = ranks(pool, gang_size, checkpoint_cost, startup, grace, headroom=headroom)
+    every = ranks(pool, gang_size, checkpoint_cost, startup, grace, headroom=headroom,
+                  failures=failures)
     turned_away, waits, p99 = start_delays(pool, gang_size, headroom, grace)
     return PoolDesign(pool.gpus, pool.gpus - headroom, headroom, len(every),
                       tuple(rank.interval for rank in every),

@@ -115,8 +115,8 @@ class PoolRun:
 
 def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "exponential",
                   hold_cv: float = 1.0, victim: str = "recent", grace=0.0, headroom=0,
-                  interval=None, checkpoint_cost=0.0, startup=0.0, seed: int = 0,
-                  log: bool = False) -> PoolRun:
+                  interval=None, checkpoint_cost=0.0, startup=0.0, failures=0.0,
+                  seed: int = 0, log: bool = False) -> PoolRun:
     """Simulate the pool with training gangs of the given sizes, event by event.
 
     Parameters
@@ -145,7 +145,11 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
         j-th of those up at its admission (with the most recent preempted first a gang
         keeps that rank until it is preempted); without it no compute is counted.
     checkpoint_cost, startup : float or str, optional
-        Training's write and its start-up after each admission, hours.
+        Training's write and its start-up after each admission (or failure), hours.
+    failures : float or str, optional
+        Hardware failures per GPU-hour up (default 0): a gang of N fails at N times it
+        while up, drawn from a generator of its own; each loses what was not written and
+        starts the gang again where it is (not drawn in the log's timeline).
     seed : int, optional
         Seed of NumPy's generator.
     log : bool, optional
@@ -183,9 +187,12 @@ def simulate_pool(pool: SharedPool, gangs, *, hours, warmup=None, hold: str = "e
                              f"got {len(each)}")
         interval = [_interval(value) for value in each]
     hold_cv = check_positive("hold_cv", hold_cv)
+    (failures,) = check_parameters(scalar=True, failure_rate=failures)
     rng = np.random.default_rng(seed)
-    return _Pool(pool, sizes, warm, warm + measured, hold, hold_cv, victim, grace, headroom,
-                 interval, checkpoint_cost, startup, rng, log).run()
+    run = _Pool(pool, sizes, warm, warm + measured, hold, hold_cv, victim, grace, headroom,
+                interval, checkpoint_cost, startup, rng, log)
+    run.failures, run.failure_draws = failures, np.random.default_rng([seed, 1])
+    return run.run()
 
 
 def _interval(value) -> float:
@@ -270,6 +277,7 @@ class _Pool:
         self.delays: list[float] = []
         self.turned_away = 0
         self.line: collections.deque[float] = collections.deque()
+        self.failures, self.failure_draws = 0.0, rng  # per GPU-hour, and their generator
         self.mean_gap = 1 / pool.hp_rate  # hours between requests, on average
         only_exponential = hold != "lognormal" and victim == "recent"
         self.draw = _Exponentials(rng) if only_exponential else _OneByOne(rng)
@@ -481,11 +489,30 @@ class _Pool:
     def account_compute(self, gang: int, rank: int, since: float, notice: float,
                         kill: float) -> float:
         """Compute kept after the warm-up by an up spell at ``rank`` from ``since``, told
-        to stop at ``notice``, gone at ``kill``: all it computed by the notice when a write
-        fits in the grace (written on notice), else the cycles whose write ends by
-        ``kill``."""
+        to stop at ``notice``, gone at ``kill``.  With failures the spell is cut at each
+        failure before the notice into segments, each from a start-up, each keeping the
+        writes it ended (a failure between the notice and the kill ends the spell then;
+        one after a notice that a write fits in changes nothing)."""
         on_notice = self.grace > 0 and self.write <= self.grace and kill > notice
-        interval = self.intervals[rank - 1]
+        interval, kept, start = self.intervals[rank - 1], 0.0, since
+        if self.failures > 0:
+            mean_gap = 1 / (self.failures * self.sizes[gang])
+            while True:
+                failed = start + mean_gap * self.failure_draws.standard_exponential()
+                if failed >= (notice if on_notice else kill):
+                    break
+                if failed >= notice:  # in the grace, no write on notice: killed now
+                    kill = failed
+                    break
+                kept += self.segment_kept(gang, interval, start, failed, failed, False)
+                start = failed
+        return kept + self.segment_kept(gang, interval, start, notice, kill, on_notice)
+
+    def segment_kept(self, gang: int, interval: float, since: float, notice: float,
+                     kill: float, on_notice: bool) -> float:
+        """Compute kept after the warm-up from a start-up at ``since`` until ``kill``: all
+        it computed by the ``notice`` when ``on_notice`` (a write fits in the grace), else
+        the cycles whose write ends by ``kill``."""
         cycle = interval + self.write
 
         def done_by(at: float) -> tuple[float, int]:

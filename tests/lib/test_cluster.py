@@ -283,7 +283,7 @@ def test_the_command_prints_the_librarys_numbers(cli):
 
     done = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
                "--hp-gpus", "8", "--gang-size", "16", "--checkpoint", "1min", "--restart",
-               "6min", "--json")
+               "6min", "--failure-mtbf", "none", "--json")
     assert done.returncode == 0, done.stderr
     values = json.loads(done.stdout)
     assert tuple(values) == CLUSTER_KEYS
@@ -310,7 +310,8 @@ def test_the_command_prints_the_librarys_numbers(cli):
         [rank.interval for rank in every]
     assert values["gangs"][0]["waste"] == values["waste"]  # rank 1 is the gang alone
     text = cli("cluster", "--gpus", "64", "--hp-rate", "2/h", "--hp-hold", "2h",
-               "--hp-gpus", "8", "--gang-size", "16", "--restart", "6min")
+               "--hp-gpus", "8", "--gang-size", "16", "--restart", "6min",
+               "--failure-mtbf", "none")
     assert text.returncode == 0 and "re-admission wait" in text.stdout
     assert f"checkpoint every   {duration_text(interval)} (the best interval" in text.stdout
 

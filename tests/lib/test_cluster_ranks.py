@@ -299,8 +299,9 @@ def test_the_light_load_prints_the_gang_up_nearly_always(cli):
 def test_no_load_is_never_preempted(cli):
     done = cli("cluster", *LIGHT[5])
     assert "never preempted    there are no high-priority requests" in done.stdout
-    values = json.loads(cli("cluster", *LIGHT[5], "--json").stdout)
+    values = json.loads(cli("cluster", *LIGHT[5], "--failure-mtbf", "none", "--json").stdout)
     assert values["state"] == "never preempted" and values["recommended_interval_h"] is None
+    assert values["waste"] == 0
 
 
 def test_the_table_has_a_row_a_rank_and_names_the_runs_that_are_not_gangs(cli):

@@ -216,7 +216,8 @@ def test_a_load_the_whole_pool_cannot_carry_is_refused():
 def test_the_command_prints_the_verdict_of_the_library(cli):
     done = cli("cluster", "--gpus", "256", "--hp-rate", "8/h", "--hp-hold", "2h",
                "--hp-gpus", "8", "--gang-size", "16", "--grace", "30s", "--start-target", "10s",
-               "--restart", "6min", "--hp-overflow", "drop", "--json")
+               "--restart", "6min", "--hp-overflow", "drop", "--failure-mtbf", "none",
+               "--json")
     assert done.returncode == 0, done.stderr
     values = json.loads(done.stdout)
     pool = SharedPool.checked(256, 8.0, 2.0, 8)
@@ -242,15 +243,16 @@ def test_the_command_prints_the_verdict_of_the_library(cli):
 def test_a_pool_of_thousands_of_requests_answers_every_rank(cli):
     """4,096 GPUs in requests of one (the dense law stopped at 500 levels): every rank of
     64 gangs and one pool or two, each rank the library's own."""
+    from spotmath.model.cluster import GPU_FAILURE_MTBF_H
     from spotmath.model.cluster_renewal import ranks
 
     big = cli("cluster", "--gpus", "4096", "--hp-rate", "1800/h", "--hp-hold", "2h",
-              "--gang-size", "64", "--json")
+              "--gang-size", "64", "--json")  # with the default failures, Llama 3's
     assert big.returncode == 0 and big.stderr == "", big.stderr
     values = json.loads(big.stdout)
     assert values["verdict"] in ("one pool", "two pools")
     expected = ranks(SharedPool.checked(4096, 1800.0, 2.0, 1, "queue"), 64, MINUTE, 1 / 6,
-                     30 * SECOND)
+                     30 * SECOND, failures=1 / GPU_FAILURE_MTBF_H)
     assert len(values["gangs"]) == len(expected) == 64
     for got, rank in zip(values["gangs"], expected):
         assert got["rank"] == rank.rank and got["state"] == rank.state
