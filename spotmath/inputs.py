@@ -1019,6 +1019,8 @@ _PARAMETER_CHECKS = {
     "gangs": lambda v, scalar: check_gang_size("gangs", v, what="a whole number of gangs"),
     "failure_rate": lambda v, scalar: check_rate("failure_rate", v, scalar=True,
                                                  allow_zero=True),
+    "load_time": lambda v, scalar: check_duration("load_time", v, allow_zero=True,
+                                                  scalar=True, bounded=True),
     "start_target": lambda v, scalar: check_duration("start_target", v, allow_zero=True,
                                                      scalar=True, bounded=True),
     # traces

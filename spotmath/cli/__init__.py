@@ -188,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
                               "or none (default: one GPU's share of Llama 3's 419 "
                               "unexpected interruptions in 54 days on 16,384 GPUs); a "
                               "notice covers preemptions, not failures")
+    cluster.add_argument("--load-time", default="0s",
+                         help="time an inference replica takes to load its model once it "
+                              "has its GPUs, added to its start delay (default 0s)")
     cluster.add_argument("--start-target", default="0s",
                          help="p99 start delay inference may have, e.g. 10s (default 0s); "
                               "for one pool or two")

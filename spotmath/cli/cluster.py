@@ -23,7 +23,8 @@ CLUSTER_KEYS = ("gang_size", "load", "overflow", "turned_away", "hp_waiting",
                 "waste", "exponential_interval_h", "exponential_waste",
                 "exponential_predicted_waste", "gangs", "two_pools_inference_gpus",
                 "two_pools_training_per_day", "one_pool_headroom_gpus",
-                "one_pool_training_per_day", "one_pool_p99_start_s", "verdict")
+                "one_pool_training_per_day", "one_pool_p99_start_s", "two_pools_idle_gpus",
+                "one_pool_idle_gpus", "verdict")
 #: The keys of each entry of ``gangs``, rank 1 (the first admitted) first.
 RANK_KEYS = ("rank", "star", "state", "preemption_rate_per_up_hour", "up_share",
              "readmission_wait_h", "up_time_mean_h", "up_time_cv",
@@ -46,10 +47,11 @@ def _cluster(args: argparse.Namespace) -> int:
         gang = gang_in_pool(pool, args.gang_size)
     except InputError as error:
         raise _as_typed(error) from None
-    checkpoint, restart, grace, target = (
+    checkpoint, restart, grace, target, load = (
         check_duration(name, value, allow_zero=True, scalar=True, bounded=True)
         for name, value in (("--checkpoint", args.checkpoint), ("--restart", args.restart),
-                            ("--grace", args.grace), ("--start-target", args.start_target)))
+                            ("--grace", args.grace), ("--start-target", args.start_target),
+                            ("--load-time", args.load_time)))
     if checkpoint == 0:
         raise InputError("--checkpoint: a write of 0 hours has no optimal interval; give "
                          "the time one write blocks training, e.g. 1min")
@@ -96,7 +98,7 @@ def _cluster(args: argparse.Namespace) -> int:
         else [_rank_values(rank, failing=failures > 0) for rank in every])
     try:
         choice = one_pool_or_two(pool, gang.gang_size, checkpoint, restart, grace, target,
-                                 per_gpu)
+                                 per_gpu, load)
         unanswered = None
         values.update(
             two_pools_inference_gpus=choice.two.inference_gpus,
@@ -104,6 +106,8 @@ def _cluster(args: argparse.Namespace) -> int:
             one_pool_headroom_gpus=choice.one_kept.headroom,
             one_pool_training_per_day=choice.one_kept.training_per_day,
             one_pool_p99_start_s=finite_or_none(choice.one_kept.p99_start * 3600),
+            two_pools_idle_gpus=choice.two.idle_gpus,
+            one_pool_idle_gpus=choice.one_kept.idle_gpus,
             verdict=choice.verdict)
     except InputError as error:
         choice, unanswered = None, str(error).split(": ", 1)[1]
@@ -316,13 +320,18 @@ def _print_choice(choice, gang_size: int) -> None:
     def gangs(design) -> str:
         return count_text(design.gangs, "gang")
 
+    def idle(design) -> str:  # GPUs no gang of N fits in, which tilt the comparison
+        return (f", {count_text(design.idle_gpus, 'GPU')} left over" if design.idle_gpus
+                else "")
+
     print(f"one pool or two    (inference sized so that 99% of requests find a place; "
           f"training in gangs of {count_text(gang_size, 'GPU')})")
     print(f"  two pools        inference {two.inference_gpus:,} GPUs, training "
-          f"{two.training_gpus:,} ({gangs(two)}): {two.training_per_day:,.0f} "
+          f"{two.training_gpus:,} ({gangs(two)}{idle(two)}): {two.training_per_day:,.0f} "
           f"GPU-hours of training kept a day; {start(two)}")
     print(f"  one pool         training behind {one.headroom:,} GPUs of headroom "
-          f"({gangs(one)}): {one.training_per_day:,.0f} GPU-hours a day; {start(one)}")
+          f"({gangs(one)}{idle(one)}): {one.training_per_day:,.0f} GPU-hours a day; "
+          f"{start(one)}")
     gain = ("" if choice.two.training_per_day == 0
             else f": {choice.gain:+.0%} training a day" if abs(choice.gain) >= 0.005
             else f": {choice.gain:+.2%} training a day")

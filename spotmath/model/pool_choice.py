@@ -64,7 +64,10 @@ class PoolDesign:
     waits : float
         Share of requests that wait for a grace period (they had to preempt).
     p99_start : float
-        Hours within which 99% of requests start (``math.inf``: more than 1% never do).
+        Hours within which 99% of requests start, a replica's load time included
+        (``math.inf``: more than 1% never do).
+    idle_gpus : int
+        GPUs of training's share that no gang of N fits in (they idle in either pool).
     """
 
     inference_gpus: int
@@ -76,6 +79,7 @@ class PoolDesign:
     turned_away: float
     waits: float
     p99_start: float
+    idle_gpus: int
 
 
 @dataclass(frozen=True)
@@ -266,7 +270,7 @@ def _uniformised(pool: SharedPool, serving: np.ndarray, up: np.ndarray, counts: 
 
 
 def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace=0.0,
-                    start_target=0.0, failures=0.0) -> PoolChoice:
+                    start_target=0.0, failures=0.0, load_time=0.0) -> PoolChoice:
     """Training kept a day and the inference p99 start delay, one pool against two.
 
     Parameters
@@ -286,6 +290,9 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     failures : float or str, optional
         Hardware failures per GPU-hour (default 0): in either design each training gang
         of N fails at N times it while up, and writes at its best interval against them.
+    load_time : float or str, optional
+        Hours an inference replica takes to load its model once it has its GPUs (default
+        0): added to every request's start delay, in either design.
 
     Returns
     -------
@@ -321,6 +328,12 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     servers = int(np.argmax(overflowing <= 1 - QUANTILE))
     own = servers * pool.hp_gpus
     (failures,) = check_parameters(scalar=True, failure_rate=failures)
+    (load_time,) = check_parameters(scalar=True, load_time=load_time)
+    if load_time > start_target > 0:
+        raise InputError(f"start_target: a replica takes {load_time * 3600:.3g} s to load, "
+                         f"longer than the target of {start_target * 3600:.3g} s: no design "
+                         "meets it")
+    wait_target = start_target - load_time if start_target > 0 else 0.0
     gangs = (pool.gpus - own) // gang_size
     share = float(overflowing[servers])
     alone = SharedPool.checked(gang_size, 0.0, 1.0, 1)  # training's own pool: no requests
@@ -329,13 +342,14 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     two = PoolDesign(own, pool.gpus - own, 0, gangs, (interval,) * gangs,
                      24.0 * gang_size * gangs * kept,
                      share if pool.overflow == "drop" else 0.0,
-                     0.0 if pool.overflow == "drop" else share, 0.0)
-    one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures)
+                     0.0 if pool.overflow == "drop" else share, load_time,
+                     pool.gpus - own - gangs * gang_size)
+    one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures, load_time)
     headroom = pool.hp_gpus * _least_room(
         lambda requests: start_delays(pool, gang_size, requests * pool.hp_gpus,
-                                      grace)[2] <= start_target, pool.top)
-    one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom,
-                                                 checkpoint_cost, startup, grace, failures)
+                                      grace)[2] <= wait_target, pool.top)
+    one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom, checkpoint_cost,
+                                                 startup, grace, failures, load_time)
     return PoolChoice(two, one, one_kept, start_target)
 
 
@@ -373,7 +387,7 @@ def _least_room(keeps: Callable[[int], bool], top: int) -> int:
 
 
 def _shared(pool: SharedPool, gang_size: int, headroom: int, checkpoint_cost: float,
-            startup: float, grace: float, failures: float) -> PoolDesign:
+            startup: float, grace: float, failures: float, load_time: float) -> PoolDesign:
     """The shared pool with ``headroom`` GPUs training leaves free."""
     every = ranks(pool, gang_size, checkpoint_cost, startup, grace, headroom=headroom,
                   failures=failures)
@@ -381,4 +395,5 @@ def _shared(pool: SharedPool, gang_size: int, headroom: int, checkpoint_cost: fl
     return PoolDesign(pool.gpus, pool.gpus - headroom, headroom, len(every),
                       tuple(rank.interval for rank in every),
                       24.0 * gang_size * sum(rank.kept for rank in every), turned_away,
-                      waits, p99)
+                      waits, p99 + load_time,
+                      pool.gpus - headroom - len(every) * gang_size)

@@ -354,3 +354,24 @@ def test_the_timeline_is_the_log_segment_by_segment():
         assert written == pytest.approx(MINUTE * len(writes))
     with pytest.raises(InputError, match="gangs: an index from 0 to 3"):
         pool_timeline(run, gangs=[4])
+
+
+def test_each_design_says_the_gpus_no_gang_fits_in_and_a_load_time_delays_every_start():
+    """Gangs of 32 in two pools' 56 training GPUs leave 24 over; a replica's load time
+    is added to every start, and the headroom is the least that keeps the rest of the
+    target; a load time over the target is refused."""
+    pool = SharedPool.checked(256, 8.0, 2.0, 8)
+    plain = one_pool_or_two(pool, 32, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    two, one = plain.two, plain.one_kept
+    assert two.idle_gpus == two.training_gpus - 32 * two.gangs == 24
+    assert one.idle_gpus == 256 - one.headroom - 32 * one.gangs
+    loaded = one_pool_or_two(pool, 32, MINUTE, 0.1, 30 * SECOND, 10 * SECOND,
+                             load_time=4 * SECOND)
+    assert loaded.two.p99_start == pytest.approx(4 * SECOND)
+    assert loaded.one_kept.p99_start == pytest.approx(
+        start_delays(pool, 32, loaded.one_kept.headroom, 30 * SECOND)[2] + 4 * SECOND)
+    assert loaded.one_kept.p99_start <= 10 * SECOND
+    assert start_delays(pool, 32, loaded.one_kept.headroom - 8, 30 * SECOND)[2] > 6 * SECOND
+    with pytest.raises(InputError, match="start_target: a replica takes 20 s to load"):
+        one_pool_or_two(pool, 32, MINUTE, 0.1, 30 * SECOND, 10 * SECOND,
+                        load_time=20 * SECOND)
