@@ -398,6 +398,8 @@ BOOK_TABLE: tuple[BookParameter, ...] = (
        "duration", 0, 3600, "s"),
     _P("start_target_seconds", 10.0, "p99 start delay for inference, seconds",
        "start_target", "duration", 0, 3600, "s"),
+    _P("failure_mtbf_hours", 50675.0, "hours between failures of one GPU",
+       "failure_mtbf", "duration", 100, 1e8, "h"),
 )
 _BY_NAME = {parameter.name: parameter for parameter in BOOK_TABLE}
 
@@ -608,7 +610,7 @@ CHAPTER_PARAMETERS: dict[str, tuple[str, ...]] = {
               "write_gbytes_per_second", "mtbf_grid_hours", "restart_grid_minutes"),
     "cluster": ("pool_gpus", "request_gpus", "requests_per_hour", "request_hours",
                 "gang_gpus", "checkpoint_minutes", "startup_minutes", "grace_seconds",
-                "start_target_seconds", "spot_discount", "seed"),
+                "start_target_seconds", "failure_mtbf_hours", "spot_discount", "seed"),
     "your_numbers": ("mtbf_hours", "spot_discount", "restart_minutes", "checkpoint_minutes",
                      "cadences_minutes", "gang_sizes", "restart_preemptible",
                      "notice_seconds", "notice_share", "notice_write_seconds",

@@ -69,7 +69,8 @@ __all__ = [
     "two_level_fast_restart", "two_level_rollback_chance", "two_level_recovery_scale",
     "two_level_segment", "two_level_period_time", "waste_two_level",
     "two_level_optimality_condition", "waste_first_order_two_level",
-    "two_level_first_order_optimum", "erlang_stationary", "erlang_log_weight",
+    "two_level_first_order_optimum", "erlang_balance", "erlang_stationary",
+    "erlang_log_weight",
     "erlang_b_step", "pool_preemption_rate", "pool_preemption_rate_from_b", "pool_up_share",
     "readmission_wait", "readmission_wait_sums", "passage_mean_step",
     "passage_second_moment_step", "passage_down_step", "pool_restart_time", "queue_weight",
@@ -1005,17 +1006,25 @@ log_above = sp.Symbol(r"\log\bar{A}", real=True)
 log_weight_star = sp.Symbol(r"\log\pi_{k^{*}}", real=True)
 
 
+def erlang_balance() -> sp.Eq:
+    """απ_{k−1} = (k/h)π_k: detailed balance across the cut between k − 1 and k.
+
+    A birth–death chain is reversible: in its stationary law the flow up across each cut
+    (arrivals at k − 1) equals the flow down (one of the k requests in service ending).
+    """
+    return sp.Eq(alpha * _pi(level - 1), level / hold * _pi(level))
+
+
 @cache
 def erlang_stationary() -> sp.Expr:
     """π_k = π_0 (αh)^k / k!: the stationary chance of k requests in service.
 
-    The chain is a birth–death chain, so it is reversible: the flow up across the cut
-    between k − 1 and k equals the flow down, απ_{k−1} = (k/h)π_k (detailed balance),
-    a first-order recurrence solved by SymPy's ``rsolve``.  The normalising sum over
-    0 … K is Erlang's loss distribution (Erlang 1917).
+    :func:`erlang_balance`, a first-order recurrence, solved by SymPy's ``rsolve``.  The
+    normalising sum over 0 … K is Erlang's loss distribution (Erlang 1917).
     """
-    balance = alpha * _pi(level - 1) - level / hold * _pi(level)
-    solved = sp.rsolve(balance, _pi(level), {_pi(0): sp.Symbol("pi_0", positive=True)})
+    balance = erlang_balance()
+    solved = sp.rsolve(balance.lhs - balance.rhs, _pi(level),
+                       {_pi(0): sp.Symbol("pi_0", positive=True)})
     return sp.simplify(sp.combsimp(solved))
 
 

@@ -40,7 +40,26 @@ def test_citation_cff_is_valid_enough():
                     if (match := re.search(r"doi\s*=\s*\{([^}]+)\}", body))}
 
 
+#: A literal labelled display equation of a chapter's markdown: ``$$ … $$ (eq-name)``.
+LITERAL = re.compile(r"\$\$\n((?:(?!\$\$).)+?)\n\$\$ \((eq-[\w-]+)\)", re.S)
+
+
 def test_cite_page_lists_exactly_the_equation_labels():
-    defined = set(re.findall(r":label: (eq-[\w-]+)", chapter_text()))
+    text = chapter_text()
+    defined = set(re.findall(r":label: (eq-[\w-]+)", text))
+    defined |= {label for _, label in LITERAL.findall(text)}
     listed = set(re.findall(r"`(eq-[\w-]+)`", (ROOT / "book" / "cite.md").read_text()))
     assert defined and defined == listed, defined ^ listed
+
+
+def test_a_literal_equation_is_its_derivation_as_sympy_prints_it():
+    """A chapter's literal labelled equation named after a derivation is that
+    derivation's LaTeX, character for character (space aside): the source a code host
+    shows is the formula the numbers are printed from."""
+    from spotmath.model._generated import LATEX
+
+    literal = LITERAL.findall(chapter_text())
+    named = [(tex, label[3:]) for tex, label in literal if label[3:] in LATEX]
+    assert named, "no chapter writes a derivation's equation literally"
+    for tex, name in named:
+        assert " ".join(tex.split()) == " ".join(LATEX[name].split()), name

@@ -10,7 +10,8 @@ from ...inputs import duration_text
 from ..display import Table
 from .common import _interval_shown
 
-__all__ = ["pool_verdict_sentence", "pool_gangs_table", "exact_law_table", "victims_table"]
+__all__ = ["pool_verdict_sentence", "pool_gangs_table", "exact_law_table", "victims_table",
+           "ranks_table", "overflow_table"]
 
 
 def pool_verdict_sentence(choice, reason: str | None = None) -> str:
@@ -100,3 +101,48 @@ def victims_table(measures: dict) -> Table:
             for victim, found in measures.items()]
     return Table(["victim", "up-time CV", "preempted younger than h",
                   "GPU-hours kept a day"], rows)
+
+
+def ranks_table(every) -> Table:
+    """Every rank of a pool of gangs (:func:`spotmath.model.cluster_renewal.ranks`): what
+    holds it up, its rate, time up, wait, mean up time and CV, interval and waste.
+
+    >>> from types import SimpleNamespace as R
+    >>> gang = R(star=28, preemption_rate=0.0154, up_share=0.998, readmission_wait=0.14,
+    ...          up_time_mean=65.0, up_time_cv=2.0)
+    >>> never = R(star=30, preemption_rate=0.0, up_share=1.0)
+    >>> print(ranks_table([R(rank=1, gang=never, state="never preempted", interval=40.0,
+    ...                      kept=0.999),
+    ...                    R(rank=2, gang=gang, state="preempted", interval=2.25,
+    ...                      kept=0.981)]))
+    rank  up while ≤  rate per up hour  time up  wait     mean up  CV    interval  waste
+    ----  ----------  ----------------  -------  -------  -------  ----  --------  -----
+    1     30          never preempted                                    40 h      0.1%
+    2     28          0.0154            99.8%    8.4 min  2.71 d   2.00  2.25 h    1.9%
+    """
+    def row(rank) -> list[object]:
+        gang = rank.gang
+        interval = "" if rank.interval is None else _interval_shown(rank.interval)
+        waste = "" if rank.interval is None else f"{1 - rank.kept:.1%}"
+        if rank.state != "preempted":
+            return [rank.rank, gang.star, rank.state, "", "", "", "", interval, waste]
+        return [rank.rank, gang.star, f"{gang.preemption_rate:.3g}", f"{gang.up_share:.1%}",
+                duration_text(gang.readmission_wait), duration_text(gang.up_time_mean),
+                f"{gang.up_time_cv:.2f}", interval, waste]
+
+    return Table(["rank", "up while ≤", "rate per up hour", "time up", "wait", "mean up",
+                  "CV", "interval", "waste"], [row(rank) for rank in every])
+
+
+def overflow_table(rows: Sequence[tuple[str, float, float, float, float]]) -> Table:
+    """Requests turned away against kept in line: each row ``(requests, share that
+    overflow, the gang's time up, its wait, the waste at its best interval)``.
+
+    >>> print(overflow_table([("turned away", 0.0003, 0.998, 0.134, 0.019)]))
+    requests     overflow  gang up  wait      waste
+    -----------  --------  -------  --------  -----
+    turned away  0.03%     99.8%    8.04 min  1.9%
+    """
+    return Table(["requests", "overflow", "gang up", "wait", "waste"],
+                 [[label, f"{share:.2%}", f"{up:.1%}", duration_text(wait), f"{waste:.1%}"]
+                  for label, share, up, wait, waste in rows])

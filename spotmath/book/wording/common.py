@@ -12,7 +12,8 @@ from ...model.numerics import effective_discount
 from ..display import Table
 
 __all__ = ["AGREE_WITHIN", "joined", "interval_or_none", "from_share", "points_sentence",
-           "pays", "percent_text", "price_text", "ci_text", "by_trace", "every"]
+           "pays", "percent_text", "price_text", "ci_text", "by_trace", "every",
+           "interval_text"]
 
 
 #: Replays this many standard errors or fewer from the model agree with it.
@@ -140,3 +141,13 @@ def by_trace(labels: Sequence[str], rows: Sequence[tuple]) -> Table:
     preemptions  12  40
     """
     return Table(["", *labels], [[name, *values] for name, values in rows])
+
+
+def interval_text(hours: float) -> str:
+    """An interval as the prose says it: 'every 12 min', or 'on notice only' where no
+    periodic write does better (an infinite interval).
+
+    >>> interval_text(0.2), interval_text(float("inf"))
+    ('every 12 min', 'on notice only')
+    """
+    return "on notice only" if math.isinf(hours) else f"every {duration_text(hours)}"
