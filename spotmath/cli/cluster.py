@@ -24,7 +24,8 @@ CLUSTER_KEYS = ("gang_size", "load", "overflow", "turned_away", "hp_waiting",
                 "exponential_predicted_waste", "gangs", "two_pools_inference_gpus",
                 "two_pools_training_per_day", "one_pool_headroom_gpus",
                 "one_pool_training_per_day", "one_pool_p99_start_s", "two_pools_idle_gpus",
-                "one_pool_idle_gpus", "verdict")
+                "one_pool_idle_gpus", "verdict", "packed_gang_size", "packed_verdict",
+                "packed_gain")
 #: The keys of each entry of ``gangs``, rank 1 (the first admitted) first.
 RANK_KEYS = ("rank", "star", "state", "preemption_rate_per_up_hour", "up_share",
              "readmission_wait_h", "up_time_mean_h", "up_time_cv",
@@ -111,6 +112,11 @@ def _cluster(args: argparse.Namespace) -> int:
             verdict=choice.verdict)
     except InputError as error:
         choice, unanswered = None, str(error).split(": ", 1)[1]
+    packed = None if choice is None else _packed(
+        choice, pool, gang.gang_size, (checkpoint, restart, grace, target, per_gpu, load))
+    if isinstance(packed, tuple) and not isinstance(packed[1], str):
+        values.update(packed_gang_size=packed[0], packed_verdict=packed[1].verdict,
+                      packed_gain=finite_or_none(packed[1].gain))
     if args.json:
         print(_json(values))
         return 0
@@ -124,7 +130,42 @@ def _cluster(args: argparse.Namespace) -> int:
         print(f"one pool or two    not answered: {unanswered}")
     else:
         _print_choice(choice, gang.gang_size)
+        if packed is not None:
+            _print_packed(*packed)
     return 0
+
+
+def _packed(choice, pool, gang_size: int, options: tuple):
+    """One pool or two again at the gang size that packs two pools' training GPUs best,
+    where gangs of ``gang_size`` leave some over: (size, the choice, or why not); None
+    where nothing is left over."""
+    from ..model.cluster_renewal import MAX_RANKS_WORK, ranks_work
+    from ..model.pool_choice import one_pool_or_two
+
+    training = choice.two.training_gpus
+    if not choice.two.idle_gpus or training == 0:
+        return None
+    # the divisor of two pools' training GPUs nearest the gang (the larger on a tie)
+    size = min((d for d in range(1, training + 1) if training % d == 0),
+               key=lambda d: (abs(d - gang_size), -d))
+    if ranks_work(pool, gang_size) + ranks_work(pool, size) > MAX_RANKS_WORK:
+        return size, "the ranks of both gang sizes are more than are computed at once"
+    try:
+        return size, one_pool_or_two(pool, size, *options)
+    except InputError as error:
+        return size, str(error).split(": ", 1)[1]
+
+
+def _print_packed(size: int, found) -> None:
+    """The verdict at the gang size that packs two pools best."""
+    what = f"gangs of {count_text(size, 'GPU')} fill two pools' training GPUs exactly"
+    if isinstance(found, str):
+        print(f"packed gangs       {what}; not compared: {found}")
+        return
+    gain = "" if found.two.training_per_day == 0 else f", {found.gain:+.0%} training a day"
+    print(f"packed gangs       {what}: {found.verdict}{gain} (two pools "
+          f"{found.two.training_per_day:,.0f}, one pool {found.one_kept.training_per_day:,.0f} "
+          "GPU-hours a day)")
 
 
 def _exponential_interval(gang, checkpoint: float, grace: float, failures: float) -> float:

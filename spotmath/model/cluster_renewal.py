@@ -48,8 +48,8 @@ from .cluster import (
 from .numerics import optimal_interval, waste_fraction
 
 __all__ = ["kept_share", "best_interval", "waste_floor", "gang_limits", "Rank", "ranks",
-           "ALMOST_NEVER_UP", "NEGLIGIBLE_UP", "MAX_RANKS_WORK", "LocalRateSchedule",
-           "local_rate_schedule"]
+           "ranks_work", "ALMOST_NEVER_UP", "NEGLIGIBLE_UP", "MAX_RANKS_WORK",
+           "LocalRateSchedule", "local_rate_schedule"]
 
 def _priced_at_the_rate(gang: GangInPool) -> bool:
     """Whether a gang is preempted so seldom (:data:`~spotmath.model.cluster.
@@ -307,12 +307,9 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
         raise InputError(f"gangs: at most {count_text(most, 'gang')} of "
                          f"{count_text(gang_size, 'GPU')} fit {pool.gpus - headroom:,} GPUs, "
                          f"got {count_text(count)}")
-    gangs = [GangInPool(size, pool.star(size), *_up_at_most(pool, pool.star(size)))
-             for size in range(gang_size + headroom, count * gang_size + headroom + 1,
-                               gang_size)]  # gang_in_pool of each, its checks done once
-    lawful = {gang.star for gang in gangs if not gang.never_preempted
-              and not _priced_at_the_rate(gang) and gang.up_share >= NEGLIGIBLE_UP}
-    work = sum(n * n + 1_000 * n for n in (law_levels(pool, star) for star in lawful))
+    gangs = _rank_gangs(pool, gang_size, count, headroom)
+    lawful = _lawful(gangs)
+    work = _work(pool, lawful)
     if work > MAX_RANKS_WORK:
         raise InputError(f"gangs: the exact up-time laws of {len(lawful):,} ranks of "
                          f"{count_text(gang_size, 'GPU')} take {work:.1e} steps, more than "
@@ -327,6 +324,58 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
                 gang.up_share < NEGLIGIBLE_UP else \
                 best_interval(pool, gang, checkpoint_cost, startup, grace, own)
     return [Rank(rank, gang, *best[gang.star]) for rank, gang in enumerate(gangs, start=1)]
+
+
+def ranks_work(pool: SharedPool, gang_size, headroom=0) -> float:
+    """The work :func:`ranks` does for the laws of a pool filled with gangs of N GPUs, in
+    the units of :data:`MAX_RANKS_WORK`: Σ (n² + 1,000 n) over the distinct laws of n
+    levels its ranks need.
+
+    Parameters
+    ----------
+    pool : SharedPool
+    gang_size : int
+        N, GPUs of each training gang.
+    headroom : int, optional
+        H, GPUs training leaves free (default 0).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    InputError
+        A gang larger than the pool, or a bad headroom.
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> ranks_work(pool, 32) < MAX_RANKS_WORK
+    True
+    """
+    gang_size = pool.gang_size(gang_size)
+    (headroom,) = check_parameters(headroom=headroom)
+    count = (pool.gpus - headroom) // gang_size
+    return _work(pool, _lawful(_rank_gangs(pool, gang_size, count, headroom)))
+
+
+def _rank_gangs(pool: SharedPool, gang_size: int, count: int, headroom: int
+                ) -> list[GangInPool]:
+    """The gangs of ranks 1 … count: gang_in_pool of each, its checks done once."""
+    return [GangInPool(size, pool.star(size), *_up_at_most(pool, pool.star(size)))
+            for size in range(gang_size + headroom, count * gang_size + headroom + 1,
+                              gang_size)]
+
+
+def _lawful(gangs: list[GangInPool]) -> set[int]:
+    """The distinct k* whose exact law the ranks need."""
+    return {gang.star for gang in gangs if not gang.never_preempted
+            and not _priced_at_the_rate(gang) and gang.up_share >= NEGLIGIBLE_UP}
+
+
+def _work(pool: SharedPool, stars: set[int]) -> float:
+    return sum(n * n + 1_000 * n for n in (law_levels(pool, star) for star in stars))
 
 
 def waste_floor(pool: SharedPool, gang: GangInPool, startup=0.0) -> float:

@@ -375,3 +375,23 @@ def test_each_design_says_the_gpus_no_gang_fits_in_and_a_load_time_delays_every_
     with pytest.raises(InputError, match="start_target: a replica takes 20 s to load"):
         one_pool_or_two(pool, 32, MINUTE, 0.1, 30 * SECOND, 10 * SECOND,
                         load_time=20 * SECOND)
+
+
+def test_the_verdict_is_also_given_at_the_gang_size_that_packs_two_pools(cli):
+    """Gangs of 32 leave 24 of two pools' 56 training GPUs over: the command compares
+    the designs again at gangs of 28, the divisor of 56 nearest 32, as the library
+    does."""
+    done = cli("cluster", "--gpus", "256", "--hp-rate", "8/h", "--hp-hold", "2h",
+               "--hp-gpus", "8", "--gang-size", "32", "--start-target", "10s",
+               "--restart", "6min", "--hp-overflow", "drop", "--failure-mtbf", "none",
+               "--json")
+    values = json.loads(done.stdout)
+    assert values["two_pools_idle_gpus"] == 24 and values["packed_gang_size"] == 28
+    pool = SharedPool.checked(256, 8.0, 2.0, 8)
+    packed = one_pool_or_two(pool, 28, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    assert packed.two.idle_gpus == 0
+    assert values["packed_verdict"] == packed.verdict
+    assert values["packed_gain"] == packed.gain
+    even = json.loads(cli("cluster", "--gpus", "256", "--hp-rate", "8/h", "--hp-hold",
+                          "2h", "--hp-gpus", "8", "--gang-size", "8", "--json").stdout)
+    assert even["two_pools_idle_gpus"] == 0 and even["packed_gang_size"] is None
