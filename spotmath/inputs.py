@@ -313,6 +313,8 @@ WORDS: dict[str, str] = {
     "not_bandwidth": "{name}: not a bandwidth: {value} (use a number with a unit such as "
                      "'1.2GB/s' or '500MiB/s'; units B, kB, MB, GB, TB, KiB, MiB, GiB, "
                      "TiB, a second)",
+    "long_write": "{name}: {size:.3g} bytes at {rate:.3g} bytes a second take longer than "
+                  "{hours:g} hours, the longest write a plan takes",
 }
 
 

@@ -22,7 +22,7 @@ OPTIONS = OPTION_NAMES | {name: f"--{name.replace('_', '-')}" for name in (
     "compute", "deadline", "changeover", "discount", "tick", "start_tick", "starts", "seed",
     "billing", "policy", "mtbf", "draws", "interval", "outage", "gang_size", "level1_group",
     "level2_every", "gpus", "hp_rate", "hp_hold", "hp_gpus", "gangs", "grace",
-    "start_target")}
+    "start_target", "write_bandwidth", "snapshot_bandwidth")}
 
 
 def _as_typed(error: InputError, mentions: tuple[str, ...] = ()) -> InputError:

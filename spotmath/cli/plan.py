@@ -84,7 +84,10 @@ def _checkpoint_options(args: argparse.Namespace
                   "--write-bandwidth", args.write_bandwidth, per_second=True),
               "snapshot_bandwidth_bytes_per_s": None if snapshot is None else check_size(
                   "--snapshot-bandwidth", snapshot, per_second=True)}
-    checkpoint, persist = checkpoint_from_state(*record.values())
+    try:
+        checkpoint, persist = checkpoint_from_state(*record.values())
+    except InputError as error:  # a write too long: name the option typed
+        raise _as_typed(error) from None
     return checkpoint, persist if snapshot is not None else None, record
 
 

@@ -9,10 +9,12 @@ input passes through
 
 from __future__ import annotations
 
+import math
+
 from numpy.typing import ArrayLike
 
 from ..docs import fill_doc
-from ..inputs import check_choice, check_parameters, check_size
+from ..inputs import MAX_HOURS, WORDS, InputError, check_choice, check_parameters, check_size
 from . import _generated
 from .solving import Number, as_output
 
@@ -231,7 +233,8 @@ def checkpoint_from_state(state, write_bandwidth, snapshot_bandwidth=None
     Raises
     ------
     InputError
-        A size or bandwidth that is not one, or not above 0.
+        A size or bandwidth that is not one, or not above 0, or a write longer than
+        :data:`~spotmath.inputs.MAX_HOURS`.
 
     References
     ----------
@@ -248,12 +251,21 @@ def checkpoint_from_state(state, write_bandwidth, snapshot_bandwidth=None
     (0.24, 11.0)
     """
     size = check_size("state", state)
-    write = check_size("write_bandwidth", write_bandwidth, per_second=True)
-    durable = float(checkpoint_write_time(size, 1.0, write))
+    durable = _write_hours(size, "write_bandwidth", write_bandwidth)
     if snapshot_bandwidth is None:
         return durable, 0.0
-    snapshot = check_size("snapshot_bandwidth", snapshot_bandwidth, per_second=True)
-    return float(checkpoint_write_time(size, 1.0, snapshot)), durable
+    return _write_hours(size, "snapshot_bandwidth", snapshot_bandwidth), durable
+
+
+def _write_hours(size: float, name: str, bandwidth) -> float:
+    """[checkpoint-write] for a state of ``size`` bytes at a checked ``bandwidth``, within
+    the bounds of every duration (:data:`~spotmath.inputs.MAX_HOURS`): a write longer than
+    that is refused naming the bandwidth, before dividing by it could overflow."""
+    rate = check_size(name, bandwidth, per_second=True)
+    if math.log(size) - math.log(rate * 3600) > math.log(MAX_HOURS):
+        raise InputError(WORDS["long_write"].format(name=name, size=size, rate=rate,
+                                                    hours=MAX_HOURS))
+    return float(checkpoint_write_time(size, 1.0, rate))
 
 
 #: Bytes a checkpoint holds per parameter, by training set-up: weights alone in bf16;

@@ -77,8 +77,10 @@
       const e = Math.abs(exponent) < 10 ? "0" + Math.abs(exponent) : String(Math.abs(exponent));
       text = mantissa + "e" + (exponent < 0 ? "-" : "+") + e;
     }
-    if (text.includes(".")) {
-      text = text.replace(/\.?0+(?=e|$)/, "");
+    if (text.includes(".")) {  // trailing zeros of the digits, never of the exponent
+      const [digitsPart, exponentPart] = text.split("e");
+      text = digitsPart.replace(/\.?0+$/, "") + (exponentPart === undefined ? ""
+        : "e" + exponentPart);
     }
     return sign + text;
   }

@@ -401,10 +401,19 @@
       throw new InputError(D.PLAN_REFUSALS.state_and_persist);
     }
     const size = checkSize("--state", given.state, false);
-    const write = checkSize("--write-bandwidth", given["write-bandwidth"], true);
+    // spotmath.model.calibration._write_hours: no write longer than a duration may be
+    const bounded = (name, rate) => {
+      const longest = D.BOUNDS.duration[1];
+      if (Math.log(size) - Math.log(rate * 3600) > Math.log(longest)) {
+        throw new InputError(fill(D.WORDS.long_write, { name, size, rate, hours: longest }));
+      }
+      return rate;
+    };
+    const write = bounded("--write-bandwidth",
+                          checkSize("--write-bandwidth", given["write-bandwidth"], true));
     const durable = F.checkpoint_write_time(size, 1, write * 3600);
-    const fast = snapshot ? checkSize("--snapshot-bandwidth", given["snapshot-bandwidth"], true)
-      : null;
+    const fast = snapshot ? bounded("--snapshot-bandwidth", checkSize(
+      "--snapshot-bandwidth", given["snapshot-bandwidth"], true)) : null;
     return {
       cost: snapshot ? F.checkpoint_write_time(size, 1, fast * 3600) : durable,
       persist: snapshot ? durable : null,

@@ -160,3 +160,18 @@ def test_the_state_of_the_measured_models_is_twelve_bytes_a_parameter():
             measured["checkpoint_bytes"], rel=1e-3), name
     with pytest.raises(InputError, match="setup"):
         state_bytes(1e9, "fp8")
+
+
+@pytest.mark.parametrize("bandwidths, name", [
+    (("1e-300B/s",), "write_bandwidth"), (("1e-3B/s",), "write_bandwidth"),
+    (("1GB/s", "1e-300B/s"), "snapshot_bandwidth")])
+def test_a_write_longer_than_any_duration_is_refused_naming_the_bandwidth(bandwidths, name):
+    """A bandwidth that makes the write outlast 10⁶ hours, or overflow a double, is refused
+    before the division, as --checkpoint refuses such a write."""
+    from spotmath.inputs import InputError
+    from spotmath.model.calibration import checkpoint_from_state
+
+    with pytest.raises(InputError, match=f"^{name}: 1.32e\\+10 bytes at .* longer than "
+                                         "1e\\+06 hours"):
+        checkpoint_from_state("13.2GB", *bandwidths)
+    assert checkpoint_from_state("13.2GB", "1e2B/s")[0] < 1e6  # within the bound

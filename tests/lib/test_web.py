@@ -305,7 +305,8 @@ def test_python_number_formatting():
     """The table's numbers are Python's formats: halves to even, 'g' exponents, str()."""
     numbers = [0.125, 0.375, 2.5, 12.25, 0.05, 1e-5, 123456.0, 0.000123456, 9.995, 99.95,
                1e16, 1.5e300, 5e-324, 21.25, 0.1 + 0.2, 1 / 3, 2 / 3, 1234.5, 0.9995,
-               -0.04, 0.0, -0.0, math.inf, -math.inf, math.nan]
+               -0.04, 0.0, -0.0, math.inf, -math.inf, math.nan,
+               1.32e10, 1e20, 2.5e-10, 3e100]  # exponents that end in a zero
     specs = [".3g", ".1f", ".1%", "g", ".6g", ".0f"]
     # json.dumps writes inf and nan as JavaScript's Infinity and NaN
     got = node(f"const xs = {json.dumps(numbers)}, specs = {json.dumps(specs)};\n"
@@ -363,3 +364,17 @@ def test_a_missing_field_is_an_error_not_undefined():
     said = node("try { Y.fill('{name}: {value}', {name: 'x'}); console.log('null'); }"
                 " catch (e) { console.log(JSON.stringify(e.message)); }")
     assert said is not None and "{value}" in said
+
+
+@pytest.mark.parametrize("options", [
+    {"state": "13.2GB", "write-bandwidth": "1e-300B/s"},
+    {"state": "13.2GB", "write-bandwidth": "1e-3B/s"},
+    {"state": "13.2GB", "write-bandwidth": "1GB/s", "snapshot-bandwidth": "1e-300B/s"}])
+def test_a_write_from_the_state_longer_than_any_duration_is_refused_alike(options,
+                                                                          plan_oracle):
+    """A bandwidth so low that the write would outlast 10⁶ hours (or overflow a double)
+    is refused by the command and the page in the same words, naming the option."""
+    expected, _ = plan_oracle.python_plan(options)
+    assert "error" in expected and "the longest write a plan takes" in expected["error"]
+    got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
+    assert got["json"] == expected
