@@ -354,11 +354,15 @@ def _move_into_place(staging: Path, target: Path) -> None:
             os.rename(target, old / "edition")
         try:
             os.rename(staging, target)  # replaces an empty folder
-        except OSError:
+        except OSError as error:
             if old is not None:
                 os.rename(old / "edition", target)
                 old.rmdir()
-            raise
+            if not target.is_dir():  # something not a folder appeared there: it is kept
+                raise InputError(f"--out: {target} appeared while the edition was built, "
+                                 "and is not a folder; it is kept, and the edition was not "
+                                 "moved there") from None
+            raise _unwritable(target, error) from None
         if old is not None:
             shutil.rmtree(old)  # safe: an earlier edition, its marker lists every entry
 
@@ -368,6 +372,12 @@ def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def _unwritable(target: Path, error: OSError) -> InputError:
+    """The one line for a folder the edition cannot be made in."""
+    return InputError(f"--out: an edition cannot be made at {target}: "
+                      f"{error.strerror or error} ({error.filename or target.parent})")
 
 
 def lock_path(target: Path) -> Path:
@@ -391,6 +401,8 @@ def _locked(target: Path):
         raise InputError(f"--out: {target} is being built by another spotmath book "
                          f"({holder or 'holder unknown'}; lock {lock}); wait for it, or "
                          f"remove the lock if no build is running") from None
+    except OSError as error:  # /proc, /sys, a read-only or vanished folder
+        raise _unwritable(target, error) from None
     try:
         os.write(handle, f"pid {os.getpid()}, since {time.strftime('%Y-%m-%d %H:%M:%S')}"
                          .encode())
@@ -447,8 +459,11 @@ def make_edition(out: str | Path, parameters: dict[str, Any], *, force: bool = F
     with _signals_raise(), _locked(target):
         staging = None
         try:
-            staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".building",
-                                            dir=target.parent))
+            try:
+                staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.",
+                                                suffix=".building", dir=target.parent))
+            except OSError as error:
+                raise _unwritable(target, error) from None
             source = staging / "source"
             _copy_sources(root, source)
             book = source / "book"

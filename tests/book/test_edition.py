@@ -299,6 +299,38 @@ def test_a_second_build_of_the_same_folder_is_refused_while_the_first_runs(tmp_p
     assert edition.lock_path(out).exists()
 
 
+@pytest.mark.parametrize("out", ["/proc/xyz", "/sys/xyz"])
+def test_a_folder_no_edition_can_be_made_in_is_one_line(out):
+    """/proc and /sys pass the checks of the folder's name, but the lock cannot be made
+    there: one line naming --out and why (the system's reason), exit status 2."""
+    code, stdout, stderr = run("book", "--out", out)
+    assert code == 2 and stderr.count("\n") == 1, stderr
+    assert stderr.startswith(f"spotmath book: error: --out: an edition cannot be made at "
+                             f"{out}: ")
+
+
+def test_a_file_made_at_out_while_the_edition_is_built_is_kept_in_one_line(tmp_path,
+                                                                          monkeypatch):
+    """A file that appears where the edition goes, while it is built: kept as it is, the
+    edition not moved there, one line naming --out; no building folder is left."""
+    out = tmp_path / "editions" / "mine"
+    out.parent.mkdir()
+    root = small_book(tmp_path / "book", raises=False)
+    real = edition.execute_chapters
+
+    def a_file_appears(*args, **kwargs):
+        real(*args, **kwargs)
+        out.write_text("the reader's own file")
+
+    monkeypatch.setattr(edition, "execute_chapters", a_file_appears)
+    with pytest.raises(sm.InputError, match=f"^--out: {out} appeared while the edition "
+                                            "was built, and is not a folder; it is kept"):
+        make_edition(out, {"mtbf_hours": 3}, root=root,
+                     progress=lambda line, final=True: None)
+    assert out.read_text() == "the reader's own file"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["mine"]
+
+
 def test_a_failing_chapter_leaves_the_earlier_edition_and_no_building_folder(tmp_path,
                                                                             monkeypatch):
     """A chapter that raises ends the run with one line naming it and its error; OUT keeps
