@@ -691,16 +691,39 @@ def test_expected_costs_agree_with_the_model_policys_own_expectation():
 
 
 def test_spot_pays_from_the_shortest_deadline_where_the_model_expects_to_save():
-    from spotmath.traces.deadlines import model_expected_cost, spell_model, spot_pays_from
+    from spotmath.traces.deadlines import (
+        MIN_SAVING,
+        model_expected_cost,
+        spell_model,
+        spot_pays_from,
+    )
 
     model = spell_model("10min", "1h", "2h", gang_size=2)
     found = spot_pays_from(model, "10min", "3h", "12min", 0.6)
     on_demand = math.ceil((3 + 0.2) * 6 - 1e-9) / 6
-    assert model_expected_cost(model, "10min", "3h", found, "12min", 0.6) < on_demand
+    assert model_expected_cost(model, "10min", "3h", found, "12min", 0.6) \
+        < on_demand * (1 - MIN_SAVING)
     shorter = found - 1 / 6
     if shorter >= 3.2 - 1e-9:
         assert model_expected_cost(model, "10min", "3h", shorter, "12min", 0.6) \
-            >= on_demand - 1e-9
+            >= on_demand * (1 - MIN_SAVING) - 1e-12
+
+
+def test_a_saving_too_small_to_act_on_is_no_deadline(cli):
+    """#53-5: with outages of 1e5 h spot is a gamble the model declines almost always;
+    an expected saving of a few parts per million once said "spot pays from 10 h"."""
+    from spotmath.traces.deadlines import MIN_SAVING
+
+    done = cli("plan", "--compute", "6h", "--deadline", "10h", "--outage", "1e5h", "--json")
+    assert done.returncode == 0, done.stderr
+    deadline = json.loads(done.stdout)["deadline"]
+    assert deadline["spot_pays_from_deadline_h"] is None
+    model = deadline["policies"]["model"]["cost"]
+    on_demand = deadline["policies"]["on_demand"]["cost"]
+    assert model > on_demand * (1 - MIN_SAVING)
+    text = cli("plan", "--compute", "6h", "--deadline", "10h", "--outage", "1e5h")
+    line = next(row for row in text.stdout.splitlines() if row.startswith("spot pays from"))
+    assert "no deadline up to three times the compute and restart" in line
 
 
 def test_the_command_without_a_trace_draws_availability(cli):

@@ -69,6 +69,7 @@ from .availability import (
     read_availability,
 )
 from .expected import (
+    MIN_SAVING,
     Expected,
     expected_costs,
     model_expected_cost,
@@ -99,5 +100,5 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "CSV_HEADER", "DEFAULT_
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
            "AvailabilityModel", "fit_availability", "markov_availability",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
-           "spot_pays_from", "Checkpoints", "auto_interval", "resolve_interval",
+           "spot_pays_from", "MIN_SAVING", "Checkpoints", "auto_interval", "resolve_interval",
            "spell_end_rate"]

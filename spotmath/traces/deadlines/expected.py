@@ -29,7 +29,7 @@ from .rules import Job, Run, on_demand, simulate_job
 from .stints import TOLERANCE
 
 __all__ = ["Expected", "spell_model", "expected_costs", "model_expected_cost",
-           "spot_pays_from"]
+           "spot_pays_from", "MIN_SAVING"]
 
 
 @dataclass(frozen=True)
@@ -161,10 +161,17 @@ def model_expected_cost(model, tick: float | str, compute: float | str,
     return expected if math.isfinite(expected) else None
 
 
+#: The least saving, as a share of on-demand's cost, that :func:`spot_pays_from` counts as
+#: spot paying: half a percent, below the whole percent the costs are shown to, and far
+#: above the programme's rounding.  A smaller saving is no verdict to act on.
+MIN_SAVING = 0.005
+
+
 def spot_pays_from(model, tick: float | str, compute: float | str,
                    changeover: float | str, discount: float | str,
                    billing: str = "tick", longest: float | None = None) -> float | None:
-    """The shortest deadline at which the model policy expects to pay less than on-demand.
+    """The shortest deadline at which the model policy expects to pay less than on-demand,
+    by at least :data:`MIN_SAVING` of on-demand's cost.
 
     Searched over whole ticks by bisection on :func:`model_expected_cost` (which does not
     grow with the deadline: more time leaves every earlier choice open), from
@@ -184,7 +191,7 @@ def spot_pays_from(model, tick: float | str, compute: float | str,
     def pays(ticks: int) -> bool:
         cost = model_expected_cost(model, job.tick, job.compute, ticks * job.tick,
                                    changeover, job.discount, billing)
-        return cost is not None and cost < on_demand - 1e-9
+        return cost is not None and cost < on_demand * (1 - MIN_SAVING)
 
     if not pays(high):
         return None
