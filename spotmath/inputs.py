@@ -351,6 +351,7 @@ def _check_range(
     if np.any(bad):
         shown = original if array.ndim == 0 else array[bad].flat[0]
         raise _must(name, expected, shown)
+    array = array + 0.0  # -0 is 0
     return float(array) if array.ndim == 0 else array
 
 
@@ -370,7 +371,7 @@ def _checked(
                                         else number >= maximum)
         if not math.isfinite(number) or low or high:
             raise _must(name, expected, original)
-        return number
+        return number + 0.0  # -0 is 0 ('-0min' a restart of 0, not of -0.0 h)
     return _check_range(name, _as_float_array(name, value, expected), minimum=minimum,
                         allow_minimum=allow_minimum, maximum=maximum,
                         allow_maximum=allow_maximum, expected=expected, original=original,

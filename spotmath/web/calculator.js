@@ -63,7 +63,13 @@
 
   // A shell word: quoted only where it needs to be.
   function shellWord(text) {
-    return /^[\w.,/%:+-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'";
+    return /^[\w.,/%:=+-]+$/.test(text) ? text : "'" + text.replace(/'/g, "'\\''") + "'";
+  }
+  // One option as the command line takes it: a value that starts with a minus sign
+  // ('-0min') joined by '=', which no parser reads as an option of its own
+  function option(name, value) {
+    return value.startsWith("-") ? shellWord(`--${name}=${value}`)
+      : `--${name} ${shellWord(value)}`;
   }
 
   // -- the plot: waste and price per useful hour against the interval -----------------------
@@ -319,7 +325,7 @@
         timeline(drawn, plan);
         plot(chart, plan);
         command.textContent = "spotmath plan " + Object.entries(options)
-          .map(([name, value]) => `--${name} ${shellWord(value)}`).join(" ");
+          .map(([name, value]) => option(name, value)).join(" ");
       }
       const query = new URLSearchParams(options).toString();
       history.replaceState(null, "", query ? `?${query}` : location.pathname);

@@ -2,9 +2,11 @@
 `spotmath plan` (network cut off to everything but 127.0.0.1).  A file of its own, so the
 test suite runs it beside the other browser checks."""
 
+import math
 import re
 import shlex
 import subprocess
+import sys
 from urllib.parse import urljoin
 
 from spotmath.book import ROOT
@@ -132,8 +134,7 @@ def test_calculator_matches_spotmath_plan_on_200_parameter_sets(tmp_path, run_ha
         # the command line shown says the same: parsed back, it gives the same plan
         words = shlex.split(loaded["command"])
         assert words[:2] == ["spotmath", "plan"]
-        shown = {words[i][2:]: words[i + 1] for i in range(2, len(words), 2)}
-        assert plan_oracle.python_plan(shown) == (expected, table), loaded["command"]
+        assert plan_oracle.python_plan(_shown(words)) == (expected, table), loaded["command"]
         for text in (loaded["json"], loaded["report"]):  # never a NaN or an Infinity
             assert not re.search(r"\b(nan|NaN|inf|Infinity)\b", text), (options, text)
     # the book's own files only, each found (304: the browser's cached copy is current)
@@ -232,6 +233,35 @@ def test_calculator_bad_values_show_the_commands_message_and_recover(tmp_path, r
         typed = result["typed"]
         assert "error" not in json.loads(typed["json"]) and typed["errors"] == []
         assert typed["report"] == table and typed["plotted"] >= 2, (option, good)
+
+
+def _shown(words: list[str]) -> dict[str, str]:
+    """The options of a command line the page shows: `--name value` or `--name=value`."""
+    shown, rest = {}, iter(words[2:])
+    for word in rest:
+        name, joined, value = word[2:].partition("=")
+        shown[name] = value if joined else next(rest)
+    return shown
+
+
+def test_the_command_shown_for_a_value_with_a_minus_sign_runs(tmp_path, run_harness,
+                                                               plan_oracle):
+    """#53-10: a restart of '-0min' (zero: accepted) was shown as `--restart -0min`, which
+    argparse once read as a second option.  The page joins such a value with '=', and the
+    command shown, run as it stands, gives the page's plan; -0 is a plain 0 in both."""
+    import json
+
+    seen = _run_calculator(run_harness, tmp_path, [{"query": "?restart=-0min&mtbf=3h"}])
+    loaded = seen[0]["loaded"]
+    assert "--restart=-0min" in loaded["command"].split(), loaded["command"]
+    words = shlex.split(loaded["command"])  # spotmath plan …, run as `python -m spotmath`
+    done = subprocess.run([sys.executable, "-m", *words, "--json"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    ran = json.loads(done.stdout)
+    assert ran["restart_time_h"] == 0 and math.copysign(1, ran["restart_time_h"]) == 1
+    plan_oracle.assert_same_plan(_shown(words),
+                                 json.loads(loaded["json"]), ran)
 
 
 def test_calculator_reads_links_as_the_command_reads_options(tmp_path, run_harness,
