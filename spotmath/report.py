@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .inputs import duration_text, share_text
+from .inputs import count_text, duration_text, share_text
 from .model.plan import VERDICTS, Plan
 
 __all__ = ["REPORT", "USAGE", "WIDTH", "plan_table", "two_columns"]
@@ -23,7 +23,7 @@ REPORT = {
     "state_snapshot": "{size:.3g} GB to host memory at {snapshot:.3g} GB/s: {blocking} "
                       "blocking; to storage at {write:.3g} GB/s: durable {durable} later",
     "preemptions": "every {mtbf} per node (λ = {rate:.3g}/h), {gang}",
-    "gang": "a gang of {nodes} nodes (gang rate {rate:.3g}/h)",
+    "gang": "a gang of {nodes} (gang rate {rate:.3g}/h)",
     "one_node": "one node",
     "restart_write": "{restart} / {write}",
     "model_exact": "exact renewal-reward model, restart {restart}",
@@ -47,9 +47,9 @@ REPORT = {
     "free_notice": "free restarts and on-notice writes",
     "free": "free checkpoints and restarts",
     "no_gang_limit": "no limit ({free})",
-    "max_gang": "{nodes} nodes (at each gang's optimal interval)",
+    "max_gang": "{nodes} (at each gang's optimal interval)",
     "never_none": "none (restarts are free)",
-    "never": "{nodes} nodes and more (even with free, instant checkpoints)",
+    "never": "{nodes} and more (even with free, instant checkpoints)",
     "every_durable": "{every}: every write durable, its fast copy kept for fast restarts "
                      "(fast writes between durable ones do not pay here)",
     "every_levels": "{every}: a fast write of {fast}, and every {nth} write durable (every "
@@ -123,7 +123,7 @@ def plan_table(plan: Plan) -> str:
     verdict                     spot pays
     """
     words = REPORT
-    gang = (words["gang"].format(nodes=plan.gang_size, rate=plan.gang_rate)
+    gang = (words["gang"].format(nodes=count_text(plan.gang_size, "node"), rate=plan.gang_rate)
             if plan.gang_size > 1 else words["one_node"])
     if plan.model == "exact":
         restart = words["restart_preemptible" if plan.restart_preemptible
@@ -148,9 +148,10 @@ def plan_table(plan: Plan) -> str:
         break_even = words["break_even_always" if pays else "break_even_never"]
     free = words["free_notice" if plan.notice_effective else "free"]
     max_gang = (words["no_gang_limit"].format(free=free) if plan.max_gang_size is None
-                else words["max_gang"].format(nodes=plan.max_gang_size))
+                else words["max_gang"].format(nodes=count_text(plan.max_gang_size, "node")))
     never = (words["never_none"] if plan.never_on_spot_gang_size is None
-             else words["never"].format(nodes=plan.never_on_spot_gang_size))
+             else words["never"].format(nodes=count_text(plan.never_on_spot_gang_size,
+                                                         "node")))
     optimum = words["optimum"].format(
         young=duration_text(plan.young_interval_h),
         daly=duration_text(plan.daly_interval_h),

@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     fit = commands.add_parser(
         "fit", help="fit a spot trace: rate, Weibull shape, co-preemption, and the plan",
         description="Fit the preemptions of a trace (CSV time_s,node,event, or a Bamboo "
-                    "trace): the rate per node-hour with its exact 95%% interval, the "
+                    "trace): the rate per node-hour with its exact 95% interval, the "
                     "censored Weibull shape, the share of preemptions that come together, "
                     "and the plan at the fitted rate.")
     _trace_options(fit)

@@ -53,8 +53,10 @@ def _make_plan(args: argparse.Namespace, rate: float) -> Plan:
     )
     try:
         return dataclasses.replace(make_plan(**options), state=state)
-    except InputError as error:  # name the option the reader typed
-        raise _as_typed(error) from None
+    except InputError as error:  # name the option the reader typed, the rate's among them
+        rate_option = "--rate" if args.rate is not None else "--mtbf"
+        raise _as_typed(error).renamed(rate_option) if error.name == "preemption_rate" \
+            else _as_typed(error) from None
 
 
 def _checkpoint_options(args: argparse.Namespace

@@ -211,13 +211,17 @@ def _replay(args: argparse.Namespace) -> int:
         raise InputError(f"{trace.name}: no preemptions: nothing to replay")
     else:  # the exact optimum at the trace's rate (the gang's Nλ)
         interval = float(numerics.exact_interval(trace.preemption_rate * (gang_size or 1), cost))
-    result = replay(trace, interval, cost, restart, gang_size)
-    values = result.as_dict()
-    if args.scan:
-        best, best_waste = best_fixed_interval(trace, cost, restart, gang_size)
-        optimum = float(numerics.exact_interval(result.model_rate, cost))
-        values.update(best_interval_h=best, best_waste=best_waste, model_interval_h=optimum,
-                      model_interval_waste=replay(trace, optimum, cost, restart, gang_size).waste)
+    try:  # the library names its parameters: name the options the reader typed
+        result = replay(trace, interval, cost, restart, gang_size)
+        values = result.as_dict()
+        if args.scan:
+            best, best_waste = best_fixed_interval(trace, cost, restart, gang_size)
+            optimum = float(numerics.exact_interval(result.model_rate, cost))
+            values.update(best_interval_h=best, best_waste=best_waste,
+                          model_interval_h=optimum, model_interval_waste=replay(
+                              trace, optimum, cost, restart, gang_size).waste)
+    except InputError as error:
+        raise _as_typed(error, mentions=("interval",)) from None
     if args.json:
         print(_dump(values))
         return 0

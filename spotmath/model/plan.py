@@ -40,7 +40,7 @@ OPTION_NAMES = {"notice_share": "--notice-share", "notice_write": "--notice-writ
                 "persist": "--persist", "notice": "--notice",
                 "checkpoint_cost": "--checkpoint", "level1_cost": "--level1",
                 "level1_restart": "--level1-restart", "level1_loss": "--level1-loss",
-                "model": "--model"}
+                "model": "--model", "gang_size": "--gang-size"}
 #: make_plan's refusals of option combinations, written once: ``{name}`` is the
 #: parameter (the command line and the page show its option, :data:`OPTION_NAMES`).
 REFUSALS = {
@@ -400,8 +400,15 @@ def _plan_two_level(plan: Plan, levels: dict) -> Plan:
                                      "persist": plan.persist_h}
     durable = dict(checkpoint_cost=plan.checkpoint_cost_h, restart_time=plan.restart_time_h)
     fast = dict(level1_cost=levels["level1_cost"], level1_restart=levels["level1_restart"])
-    best = two_level.optimum(gang, level1_loss=levels["level1_loss"], **fast, **durable,
-                             **variant)
+    try:
+        best = two_level.optimum(gang, level1_loss=levels["level1_loss"], **fast, **durable,
+                                 **variant)
+    except InputError as error:  # a gang's rate: the gang's size is what made it
+        if error.name != "preemption_rate" or plan.gang_size == 1:
+            raise
+        raise InputError(two_level.REFUSALS["gang_never_completes"].format(
+            name="gang_size", gang=plan.gang_size, rate=gang,
+            durable=plan.checkpoint_cost_h)) from None
     first_order = float(two_level.waste(
         gang, best.interval, best.level2_every, level1_loss=levels["level1_loss"],
         model="first-order", persist=plan.persist_h, **fast, **durable))

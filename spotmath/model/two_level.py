@@ -49,6 +49,9 @@ REFUSALS = {
                       "durable copy less often than every {most:,} writes",
     "never_completes": "{name}: at {rate:g} events per hour a durable write of {durable:g} h "
                        "or a restart almost never completes: the waste is 100%",
+    "gang_never_completes": "{name}: a gang of {gang:,} is preempted {rate:g} times per "
+                            "hour, and at that rate a durable write of {durable:g} h or a "
+                            "restart almost never completes: the waste is 100%",
 }
 
 #: The search refuses patterns with more fast segments per durable write than this (a

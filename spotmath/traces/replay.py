@@ -290,7 +290,7 @@ def _lifetimes(trace: Trace, gang_size: int | None) -> tuple[np.ndarray, np.ndar
     count = int(periods.interrupted.sum())
     if held == 0:
         raise InputError(f"gang_size: {trace.name} never has {periods.gang_size} instances up at "
-                         "once")
+                         f"once (at most {trace.most_up})")
     extra = {"interruptions": count, "gang_rate": count / held,
              "gang_rate_ci95": rate_interval(count, held),
              "instances_per_interruption": (float(periods.lost[periods.interrupted].mean())

@@ -146,6 +146,13 @@
     return fixed(100 * x, precision) + "%";
   }
 
+  // spotmath.inputs.count_text: 4,096, but 1e+308 rather than its 309 digits; with a
+  // unit, in its singular or plural.
+  function countText(count, unit) {
+    const text = count < 1e15 ? formatSpec(count, ",") : general(count, 3);
+    return unit ? `${text} ${unit}${count === 1 ? "" : "s"}` : text;
+  }
+
   // template.format(**values), as Python fills spotmath's words.
   function fill(template, values) {
     return template.replace(/\{(\w+)(!r)?(?::([^}]*))?\}/g, (_, key, repr, spec) => {
@@ -157,5 +164,5 @@
   }
 
   root.spotmathFormat = { general, fixed, floatText, stringRepr, show, formatSpec,
-                          fill };
+                          fill, countText };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -13,7 +13,7 @@
 
 (function (root) {
   const F = root.spotmathFormulas, D = root.spotmathData;
-  const { fill, stringRepr } = root.spotmathFormat;
+  const { countText, fill, stringRepr } = root.spotmathFormat;
   const { InputError, checkDuration, checkRate, checkDiscount, checkGangSize,
           checkFraction, checkSize, rateFromMtbf } = root.spotmathInputs;
   const { wasteFraction, exactInterval, optimalInterval, relativePrice, breakEvenIntervals,
@@ -167,7 +167,15 @@
                 fastRestart: levels.restart, restart: plan.restart_time_h,
                 loss: levels.loss, preemptible: plan.restart_preemptible,
                 persist: plan.persist_h };
-    const best = twoLevelOptimum(s);
+    let best;
+    try {
+      best = twoLevelOptimum(s);
+    } catch (error) {  // a gang's rate: the gang's size is what made it
+      if (error.parameter !== "preemption_rate" || plan.gang_size === 1) throw error;
+      throw new InputError(fill(D.TWO_LEVEL_REFUSALS.gang_never_completes, {
+        name: D.OPTION_NAMES.gang_size, gang: plan.gang_size, rate: s.rate,
+        durable: s.durable }));
+    }
     const firstOrder = twoLevelWaste(s, best.interval, best.every, "first-order");
     let continuous = [null, null];
     if (levels.loss > 0 && levels.loss < 1 && levels.cost < plan.checkpoint_cost_h) {
@@ -247,7 +255,7 @@
   const say = (key, values) => fill(WORDS_OF_REPORT[key], values ?? {});
   function report(plan) {
     const p = plan.values, baseline = plan.baseline, levels = plan.twoLevel;
-    const gang = p.gang_size > 1 ? say("gang", { nodes: p.gang_size, rate: p.gang_rate })
+    const gang = p.gang_size > 1 ? say("gang", { nodes: countText(p.gang_size, "node"), rate: p.gang_rate })
       : say("one_node");
     let model;
     if (p.model === "exact") {
@@ -267,9 +275,9 @@
       : say(pays ? "break_even_always" : "break_even_never");
     const free = say(p.notice_effective ? "free_notice" : "free");
     const maxGang = p.max_gang_size === null ? say("no_gang_limit", { free })
-      : say("max_gang", { nodes: p.max_gang_size });
+      : say("max_gang", { nodes: countText(p.max_gang_size, "node") });
     const never = p.never_on_spot_gang_size === null ? say("never_none")
-      : say("never", { nodes: p.never_on_spot_gang_size });
+      : say("never", { nodes: countText(p.never_on_spot_gang_size, "node") });
     let optimum = say("optimum", { young: durationText(p.young_interval_h),
                                    daly: durationText(p.daly_interval_h),
                                    exact: durationText(p.exact_interval_h) });
@@ -481,7 +489,10 @@
       return { json, report: report(plan), checked: plan.checked };
     } catch (error) {
       if (error instanceof InputError) {
-        return { json: { error: error.message }, report: null, checked: null };
+        // the rate's option as the reader gave it, as spotmath.cli's plan names it
+        const option = given.rate !== undefined ? "--rate" : "--mtbf";
+        const message = error.message.replace(/^preemption_rate:/, `${option}:`);
+        return { json: { error: message }, report: null, checked: null };
       }
       throw error;
     }

@@ -641,8 +641,28 @@ def test_gang_rules_on_a_hand_worked_pool():
     # from 55 (5 minutes waiting) to 60; then c, d alone until the end (30 minutes).
     assert list(three.lengths * 60) == pytest.approx([20, 10, 5])
     assert three.waiting_hours * 60 == pytest.approx(10 + 10 + 5 + 30)
-    with pytest.raises(InputError, match=r"^gang_size: t never has 6 instances up at once"):
+    with pytest.raises(InputError, match=r"^gang_size: t never has 6 instances up at once "
+                       r"\(at most 3\)"):
         replay(pool, 0.5, 1 / 60, 1 / 6, gang_size=6)
+
+
+def test_replay_names_the_option_typed_and_what_fits(cli, traces_folder):
+    """#53-9: `replay TRACE --gang-size 200` said ``gang_size:``; it names --gang-size and
+    the most instances the pool ever had up at once (32 on p3-trace.csv, counted here)."""
+    trace = read_trace(traces_folder / "p3-trace.csv")
+    events = sorted([(t, -1) for t in trace.up] + [(t, 1) for t in trace.down])
+    up = most = 0
+    for _, step in events:  # at equal times ups first, as Trace.most_up counts
+        up -= step
+        most = max(most, up)
+    assert most == 32 == trace.most_up
+    for extra in ([], ["--scan"]):
+        done = cli("replay", str(traces_folder / "p3-trace.csv"), "--gang-size", "200", *extra)
+        assert done.returncode == 2 and done.stderr == (
+            "spotmath replay: error: --gang-size: p3-trace.csv never has 200 instances up at "
+            "once (at most 32)\n")
+    helped = cli("fit", "--help")  # #53-11: a description is not %-formatted
+    assert "95% interval" in helped.stdout and "%%" not in helped.stdout
 
 
 @pytest.mark.parametrize("rho", [0.0, 0.5])

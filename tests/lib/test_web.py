@@ -378,3 +378,30 @@ def test_a_write_from_the_state_longer_than_any_duration_is_refused_alike(option
     assert "error" in expected and "the longest write a plan takes" in expected["error"]
     got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
     assert got["json"] == expected
+
+
+@pytest.mark.parametrize("options, option", [
+    ({"level1": "5s", "level1-loss": "0.3", "gang-size": "100000"}, "--gang-size"),
+    ({"level1": "5s", "level1-loss": "0.3", "mtbf": "0.1s"}, "--mtbf"),
+    ({"level1": "5s", "level1-loss": "0.3", "rate": "1e5/h"}, "--rate")])
+def test_a_rate_no_write_survives_names_the_option_typed_alike(options, option, plan_oracle):
+    """#53-9: the gang's or node's rate at which no durable write completes was refused as
+    ``preemption_rate:``, a name the reader never typed; the gang's size made the rate in
+    the first case, the rate's own option in the others.  Page and command agree."""
+    expected, _ = plan_oracle.python_plan(options)
+    assert expected["error"].startswith(f"{option}: "), expected
+    assert "preemption_rate" not in expected["error"]
+    if option == "--gang-size":
+        assert "a gang of 100,000 is preempted 25000 times per hour" in expected["error"]
+    got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
+    assert got["json"] == expected
+
+
+def test_gang_counts_are_in_the_singular_or_plural(plan_oracle):
+    """#53-11: "never on spot from 1 nodes" (every gang, one node included, loses)."""
+    options = {"mtbf": "10s"}
+    expected, table = plan_oracle.python_plan(options)
+    assert expected["never_on_spot_gang_size"] == 1
+    assert "1 node and more" in table and "1 nodes" not in table
+    got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
+    assert got["report"] == table
