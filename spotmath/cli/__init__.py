@@ -128,9 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     deadline.add_argument("--format", choices=["cbl-json", "csv", "group-sizes", "spotmath",
                                                "bamboo"],
                           help="the trace's format (default: detected)")
-    deadline.add_argument("--tick", default="10min",
-                          help="ticks an instance trace or group-size log is cut into "
-                               "(default 10min)")
+    deadline.add_argument("--tick",
+                          help="ticks an instance trace or group-size log is cut into, "
+                               "or the model's without a trace (default 10min; a JSON "
+                               "or CSV availability trace sets its own)")
     _gang_size_option(deadline, "a gang: spot only in ticks with at least N instances "
                                 "available (default 1)", default="1")
     deadline.add_argument("--compute", required=True, help="compute the job needs, e.g. 48h")

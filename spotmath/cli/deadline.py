@@ -23,6 +23,10 @@ def _deadline(args: argparse.Namespace) -> int:
         raise _as_typed(error) from None
 
 
+#: The tick without --tick (the library's default, as the option takes it).
+TICK = "10min"
+
+
 def _deadline_report(args: argparse.Namespace, deadlines) -> int:
     policies = list(dict.fromkeys(args.policy or deadlines.POLICIES))
     if "on-demand" not in policies:  # every cost is read against it
@@ -39,7 +43,10 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
         if getattr(args, option) is not None:
             raise InputError(f"--{option}: describes availability without a trace; "
                              "with --trace the trace says when spot is there")
-    trace = deadlines.read_availability(args.trace, args.format, args.tick)
+    trace = deadlines.read_availability(args.trace, args.format, args.tick or TICK)
+    if trace.own_tick and args.tick is not None:
+        raise InputError(f"--tick: {trace.name} sets its own tick ({trace.tick * 3600:g} s); "
+                         "--tick cuts instance traces and group-size logs into ticks")
     trace.check_gang(gang_size)
     common = dict(policies=policies, gang_size=gang_size, billing=args.billing)
     header = _deadline_header(args, trace)
@@ -57,14 +64,19 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
         writes = f" + {count} write{'s' * (count != 1)} of {args.checkpoint}"
     elif args.checkpoint is not None and args.checkpoint != "0":
         raise InputError("--checkpoint: needs --interval (checkpoint mode)")
+    try:
+        if args.starts is None:
+            runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
+        else:
+            summary = deadlines.compare_starts(trace, *job, starts=args.starts,
+                                               seed=args.seed, **common)
+    except deadlines.OptimumTooLarge as error:  # the file's tick is not the reader's
+        raise error.for_fixed_tick() if trace.own_tick else error from None
     if args.starts is None:
-        runs = deadlines.run_policies(trace, *job, start_tick=args.start_tick, **common)
         if runs["on-demand"] is None:
             return _print_unmeetable(args, policies, header + [
                 ("start", f"tick {args.start_tick}")], writes)
         return _deadline_single(args, trace, runs, header)
-    summary = deadlines.compare_starts(trace, *job, starts=args.starts, seed=args.seed,
-                                       **common)
     if summary is None:
         return _print_unmeetable(args, policies, header, writes)
     return _deadline_many(args, policies, summary, header)
@@ -80,10 +92,11 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
     mtbf = args.mtbf or DEFAULTS["mtbf"]
     outage = args.outage or "1h"
     draws = 300 if args.draws is None else args.draws
-    model = deadlines.spell_model(args.tick, mtbf, outage, gang_size)
-    found = deadlines.expected_costs(model, args.tick, *job, draws=draws, seed=args.seed,
+    tick = args.tick or TICK
+    model = deadlines.spell_model(tick, mtbf, outage, gang_size)
+    found = deadlines.expected_costs(model, tick, *job, draws=draws, seed=args.seed,
                                      policies=policies, billing=args.billing)
-    own = (deadlines.model_expected_cost(model, args.tick, *job, billing=args.billing)
+    own = (deadlines.model_expected_cost(model, tick, *job, billing=args.billing)
            if "model" in policies else None)  # solved only when asked for
     if args.json:
         print(_dump({"draws": draws, "seed": args.seed,
@@ -95,7 +108,7 @@ def _deadline_modelled(args: argparse.Namespace, deadlines, policies: list[str],
     gang = "" if gang_size == 1 else f" (a gang of {gang_size}: any node's preemption ends it)"
     print(two_columns([
         ("spot", f"spells end at N/MTBF (MTBF {mtbf}){gang}, outages last {outage} on "
-                 f"average; a Markov chain on ticks of {args.tick}"),
+                 f"average; a Markov chain on ticks of {tick}"),
         ("job", f"{args.compute} of compute by {args.deadline}, changeover "
                 f"{args.changeover}, spot discount {args.discount}, billed per {args.billing}"),
         ("draws", f"{draws} availabilities drawn with seed {args.seed}"),

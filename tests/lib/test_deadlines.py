@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -496,7 +497,7 @@ def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, me
     (["--trace", "{pool}", "--gang-size", "81"],
      "--gang-size: a gang of 81 never has spot on v100x1-east1c.txt: at most 80 instances"),
     (["--trace", "{pool}", "--tick", "1s", "--gang-size", "76", "--policy", "omniscient"],
-     "omniscient: the exact optimum of a 14400-tick window is too large to solve here"),
+     "omniscient: the exact optimum of a window of 14400 ticks is too large to solve here"),
 ])
 def test_what_is_too_large_or_never_runs_is_refused_in_one_line(
         cli, tmp_path, traces_folder, monkeypatch, arguments, message):
@@ -1186,3 +1187,91 @@ def test_an_outrun_stint_is_behind_its_outrunner_from_then_on(interval, write, c
                 behind &= kept >= kept[b] - 1e-12
             assert behind.any(), (b, start[b], length[b], cost[b])
     assert dropped > 100  # the check saw the pruning at work
+
+
+# ------------------------------------------------------- the optimum's size, #53-4 and -9
+
+def _spells(hours: float, seed: int) -> list[int]:
+    """Ten-minute ticks of four instances in spells of about four hours, outages of
+    about one."""
+    rng = np.random.default_rng(seed)
+    data, up = [], True
+    for _ in range(int(hours * 6)):
+        up = (rng.random() >= 1 / 24) if up else (rng.random() < 1 / 6)
+        data.append(4 if up else 0)
+    return data
+
+
+def test_the_issues_checkpoint_job_is_refused_within_the_limits(tmp_path):
+    """#53-4: 500 h of compute by 1,000 h, a write of 1 min every 30 min, on 10-minute
+    ticks: the checkpoint-mode optimum ran 333 s to a 9.6 GB MemoryError.  Now the search
+    stops at its budget, in under 10 s and 2 GB (a process of its own, measured), with
+    one line saying what would fit; the paper-mode optimum of the same job is refused
+    up front."""
+    import resource
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": _spells(1500, 1)}))
+    job = ["--trace", str(path), "--compute", "500h", "--deadline", "1000h"]
+    for mode, message in (
+            (["--interval", "30min", "--checkpoint", "1min"],
+             "omniscient: the exact optimum in checkpoint mode of a window of 6000 ticks "
+             "outgrew the search's budget by tick"),
+            ([], "omniscient: the exact optimum of a window of 6000 ticks is too large to "
+                 "solve here")):
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "spotmath", "deadline", *job, *mode],
+                              capture_output=True, text=True, check=False)
+        took = time.perf_counter() - started
+        peak_gb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert done.stderr.startswith(f"spotmath deadline: error: {message}"), done.stderr
+        assert done.stderr.count("\n") == 1
+        # the file sets the tick: what would fit is said of the trace, not of --tick
+        assert "the trace at ticks of at least" in done.stderr
+        assert "a tick of at least" not in done.stderr
+        assert took < 10 and peak_gb < 2, (mode, took, peak_gb)
+
+
+def test_a_tick_the_refusal_suggests_fits(cli, traces_folder, monkeypatch):
+    """The checkpoint-mode refusal's tick (on an instance trace, cut by --tick) is one at
+    which the same search, on the same budget, answers."""
+    monkeypatch.setattr(checkpoint_optimum, "SEARCH_VISITS", 3000)
+    job = ["--trace", str(traces_folder / "v100x1-east1c.txt"), "--compute", "8h",
+           "--deadline", "16h", "--interval", "1h", "--checkpoint", "1min", "--policy",
+           "omniscient"]
+    refused = cli("deadline", *job, "--tick", "2min")
+    assert refused.returncode == 2
+    found = re.search(r"a tick of at least ([\d.e+]+) s, a shorter job and deadline, or the "
+                      r"other policies alone \(--policy\) would fit\n$", refused.stderr)
+    assert found, refused.stderr
+    fits = cli("deadline", *job, "--tick", f"{math.ceil(float(found[1]))}s")
+    assert fits.returncode == 0, fits.stderr
+
+
+def test_many_starts_share_the_budget(cli, tmp_path, monkeypatch):
+    """With --starts each start's search gets its share of the budget, so that the
+    command as a whole stays within it; the refusal says so and suggests fewer."""
+    monkeypatch.setattr(checkpoint_optimum, "SEARCH_VISITS", 20_000)
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": _spells(60, 2)}))
+    job = ["--trace", str(path), "--compute", "6h", "--deadline", "12h", "--interval",
+           "30min", "--checkpoint", "1min"]
+    assert cli("deadline", *job).returncode == 0
+    many = cli("deadline", *job, "--starts", "40")
+    assert many.returncode == 2
+    assert "0.025 of it for each start" in many.stderr and "fewer starts" in many.stderr
+
+
+def test_tick_is_refused_where_the_file_sets_it(cli, tmp_path):
+    """--tick on a JSON or CSV availability trace was silently ignored."""
+    path = tmp_path / "a.json"
+    path.write_text(json.dumps({"metadata": {"gap_seconds": 600}, "data": [1, 0] * 42}))
+    done = cli("deadline", "--trace", str(path), "--compute", "2h", "--deadline", "4h",
+               "--tick", "1min")
+    assert done.returncode == 2 and done.stderr == (
+        "spotmath deadline: error: --tick: a.json sets its own tick (600 s); --tick cuts "
+        "instance traces and group-size logs into ticks\n")

@@ -92,7 +92,7 @@ from .policies import (
     start_ticks,
 )
 from .rules import Run
-from .stints import TOLERANCE, Checkpoints
+from .stints import TOLERANCE, Checkpoints, OptimumTooLarge
 
 __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "CSV_HEADER", "DEFAULT_TICK",
            "TOLERANCE", "SMALL_GAP", "Availability", "Run", "Summary", "read_availability",
@@ -100,5 +100,6 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "CSV_HEADER", "DEFAULT_
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
            "AvailabilityModel", "fit_availability", "markov_availability",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
-           "spot_pays_from", "MIN_SAVING", "Checkpoints", "auto_interval", "resolve_interval",
+           "spot_pays_from", "MIN_SAVING", "Checkpoints", "OptimumTooLarge", "auto_interval",
+           "resolve_interval",
            "spell_end_rate"]

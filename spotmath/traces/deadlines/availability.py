@@ -55,12 +55,14 @@ class Availability:
     """Spot instances available in each tick of a trace.
 
     ``counts[i]`` instances can run for the whole of tick ``i``, which starts ``i * tick``
-    hours after the trace's start.
+    hours after the trace's start.  ``own_tick``: the file sets the tick (a Can't Be Late
+    JSON trace, the CSV format), rather than a reader cutting instances into ticks.
     """
 
     name: str
     tick: float
     counts: np.ndarray
+    own_tick: bool = False
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -113,7 +115,8 @@ def _read_cbl_json(path: Path, text: str) -> Availability:
             raise file_error(path.name, None, f"data[{index}] must be the number of instances "
                                          f"available in the tick, a whole number >= 0 "
                                          f"(0 = no spot), got {value!r}")
-    return Availability(path.name, gap / 3600, np.asarray(data, dtype=np.int64))
+    return Availability(path.name, gap / 3600, np.asarray(data, dtype=np.int64),
+                        own_tick=True)
 
 
 def _read_csv(path: Path, text: str) -> Availability:
@@ -150,7 +153,8 @@ def _read_csv(path: Path, text: str) -> Availability:
             raise file_error(path.name, number, f"rows must be evenly spaced, one per tick of "
                                            f"{tick:g} s (set by the first two rows); this "
                                            f"one is {seconds - previous:g} s after the last")
-    return Availability(path.name, tick / 3600, np.asarray(counts, dtype=np.int64))
+    return Availability(path.name, tick / 3600, np.asarray(counts, dtype=np.int64),
+                        own_tick=True)
 
 
 #: The most ticks a trace may be cut into (:func:`availability_from_trace`,

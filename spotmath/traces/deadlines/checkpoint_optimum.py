@@ -42,9 +42,18 @@ import math
 import numpy as np
 
 from ...docs import fill_doc
-from .stints import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
+from .stints import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints, OptimumTooLarge
 
-__all__ = ["checkpoint_schedule", "stint_progress"]
+__all__ = ["checkpoint_schedule", "stint_progress", "SEARCH_VISITS", "SEARCH_KEPT"]
+
+#: The most live stints the search may carry past boundaries, all boundaries together:
+#: about 0.4 µs each, 6 s in all (a 1,800-tick window of two-hour spells carried 34
+#: million in 13 s).  Past it, or past :data:`SEARCH_KEPT`, the search stops and the
+#: optimum is refused in one line saying what would fit.
+SEARCH_VISITS = 15_000_000
+#: The most stints and free points the search may keep for the way back: about 200
+#: bytes each with the way back's lists, 1 GB in all.
+SEARCH_KEPT = 5_000_000
 
 
 def stint_progress(checkpoints: Checkpoints, dead: float, tick: float, ticks: int
@@ -233,7 +242,8 @@ class _Points:
 @fill_doc
 def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
                         changeover: float, discount: float, checkpoints: Checkpoints,
-                        billing: str = "tick", bound: float = math.inf
+                        billing: str = "tick", bound: float = math.inf,
+                        budget_share: float = 1.0
                         ) -> tuple[np.ndarray, float, float] | None:
     """The least cost that meets the deadline in checkpoint mode, then the earliest finish.
 
@@ -261,6 +271,9 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         far, plus its compute left at spot's price as far as the spot left in the window
         allows and at on-demand's beyond, exceeds it.  It also drops every state that
         could not finish in time even on an instance from now without writes.
+    budget_share : float, optional
+        The share of :data:`SEARCH_VISITS` and :data:`SEARCH_KEPT` this search may use
+        (default 1; a command that searches many windows divides them).
 
     Returns
     -------
@@ -268,6 +281,11 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         ``(kinds, cost, finish)``: what to run in each tick up to the finishing one, the
         cost in on-demand hours and the finish, hours; None when no schedule meets the
         deadline (or none at ``bound`` or less).
+
+    Raises
+    ------
+    OptimumTooLarge
+        The search outgrew its share of the budget (the message says what would fit).
     """
     ticks = math.ceil(deadline / tick - TOLERANCE)
     window = np.zeros(ticks + 1, dtype=bool)
@@ -310,9 +328,14 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     pruned_to = 0
     search.free.add(0, np.zeros(1), np.zeros(1), np.full(1, -1), np.zeros(1, np.int64))
     best: tuple[float, float, int, int] | None = None
+    visits, most_visits = 0, SEARCH_VISITS * budget_share
+    most_kept = SEARCH_KEPT * budget_share
     for j in range(ticks):
         # stints that end at boundary j, by preemption or by choice
         progress, cost, parent, length = search.end_stints(j)
+        visits += progress.size
+        if visits > most_visits or search.stint_count + search.free_count > most_kept:
+            raise _too_large(ticks, j, tick, budget_share)
         if progress.size:
             # every live stint started before j; one that has finished, whose spell is
             # over, or that could not finish in time from here on is of no more use
@@ -413,6 +436,19 @@ def checkpoint_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
         return None
     cost, finish, stint, length = best
     return search.way_back(stint, length), cost, finish
+
+
+def _too_large(ticks: int, reached: int, tick: float, budget_share: float
+               ) -> OptimumTooLarge:
+    """The refusal of a search that outgrew its budget at boundary ``reached``.  Its work
+    grows faster than the square of the window's ticks, so a tick ``ticks / reached``
+    times as long would about fit."""
+    share = "" if budget_share == 1 else f"; {budget_share:.2g} of it for each start"
+    return OptimumTooLarge(
+        f"the exact optimum in checkpoint mode of a window of {ticks} ticks outgrew the "
+        f"search's budget by tick {reached} ({SEARCH_VISITS:.0e} stints carried or "
+        f"{SEARCH_KEPT:.0e} states kept{share})", tick * ticks / max(reached, 1),
+        "a shorter job and deadline" + (", fewer starts" if budget_share < 1 else ""))
 
 
 #: The stints' groups, by the instance and the dead time at the start (0: the

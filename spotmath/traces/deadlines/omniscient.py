@@ -15,16 +15,16 @@ from collections.abc import Callable
 import numpy as np
 
 from ...docs import fill_doc
-from ...inputs import InputError
 from .checkpoint_optimum import checkpoint_schedule
-from .stints import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints
+from .stints import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints, OptimumTooLarge
 
 __all__ = ["OPTIMUM_VALUES", "omniscient_schedule", "omniscient_schedules"]
 
-#: The most values (ticks × kinds × stints × instance ticks) the paper-mode optimum of one
-#: window may compute: about half a minute on two cores.  Past it the optimum is refused
-#: in one line saying what would fit.
-OPTIMUM_VALUES = 2 * 10**10
+#: The most values (ticks × kinds × stints × instance ticks) the paper-mode optimum may
+#: compute, its windows together: about 4 ns a value, 8 s on one core of this project's
+#: CI machine (a 4,800-tick window of 1.1e10 values took 40 s).  Past it the optimum is
+#: refused in one line saying what would fit.
+OPTIMUM_VALUES = 2 * 10**9
 #: The most memory :func:`omniscient_schedules` keeps its ticks' bands in, bytes, before
 #: it keeps only some and computes the others again on the way back.
 _KEPT_BYTES = 256 << 20
@@ -39,7 +39,8 @@ _MISSING = -(1 << 30)
 @fill_doc
 def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline: float,
                         changeover: float, discount: float, billing: str = "tick",
-                        checkpoints: Checkpoints | None = None, bound: float = math.inf
+                        checkpoints: Checkpoints | None = None, bound: float = math.inf,
+                        budget_share: float = 1.0
                         ) -> tuple[np.ndarray, float, float] | None:
     """The offline optimum: least cost meeting the deadline, then the earliest finish.
 
@@ -78,6 +79,8 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     bound : float, optional
         Checkpoint mode: the cost of a schedule known to meet the deadline, which prunes
         the search (see :func:`~spotmath.traces.deadlines.checkpoint_optimum.checkpoint_schedule`).
+    budget_share : float, optional
+        Checkpoint mode: the share of the search's budget this window may use (default 1).
 
     Returns
     -------
@@ -88,7 +91,7 @@ def omniscient_schedule(spot: np.ndarray, tick: float, compute: float, deadline:
     """
     if checkpoints is not None:
         return checkpoint_schedule(spot, tick, compute, deadline, changeover, discount,
-                                   checkpoints, billing, bound)
+                                   checkpoints, billing, bound, budget_share)
     return omniscient_schedules(np.asarray(spot, dtype=bool)[None, :], tick, compute, deadline,
                          changeover, discount, billing)[0]
 
@@ -117,8 +120,8 @@ def omniscient_schedules(spot: np.ndarray, tick: float, compute: float, deadline
 
     Raises
     ------
-    InputError
-        A window whose programme exceeds :data:`OPTIMUM_VALUES` (the message says what
+    OptimumTooLarge
+        Windows whose programmes together exceed :data:`OPTIMUM_VALUES` (the message says what
         would fit).
 
     Examples
@@ -144,14 +147,15 @@ def omniscient_schedules(spot: np.ndarray, tick: float, compute: float, deadline
     # done_at[0] the instance ticks the compute takes (see _solved_side_by_side)
     done_first = math.ceil(compute / tick - TOLERANCE)
     width = max(1, ticks - done_first + 1)
-    values = ticks * 3 * (int(stints.max()) + 1) * width
+    # every window's own values, all of them together (many starts or draws add up)
+    values = ticks * 3 * int((stints + 1).sum()) * width
     if values > OPTIMUM_VALUES:
         finer = tick * math.sqrt(values / OPTIMUM_VALUES)
-        raise InputError(
-            f"omniscient: the exact optimum of a {ticks}-tick window is too large to "
-            f"solve here ({values:.2g} values to compute, at most {OPTIMUM_VALUES:.0e}): "
-            f"a tick of at least {finer * 3600:.3g} s, a deadline nearer the compute, or "
-            f"the other policies alone (--policy) would fit")
+        windows = f"{rows} windows" if rows > 1 else "a window"
+        raise OptimumTooLarge(
+            f"the exact optimum of {windows} of {ticks} ticks is too large to solve here "
+            f"({values:.2g} values to compute, at most {OPTIMUM_VALUES:.0e})", finer,
+            "a deadline nearer the compute" + (", fewer starts" if rows > 1 else ""))
     optima: list[tuple[np.ndarray, float, float] | None] = [None] * rows
     order = np.argsort(stints, kind="stable")
     at = 0

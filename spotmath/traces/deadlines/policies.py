@@ -200,7 +200,8 @@ def _model_choice(job: Job, history: np.ndarray | None, known=None,
 
 def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
             known: AvailabilityModel | None = None, checkpoints: Checkpoints | None = None,
-            others: dict[str, Run | None] | None = None, optimum=None) -> Run | None:
+            others: dict[str, Run | None] | None = None, optimum=None,
+            budget_share: float = 1.0) -> Run | None:
     """One policy's run of a checked job: the driver under every function here.
 
     Parameters
@@ -224,6 +225,9 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
     optimum : tuple, optional
         The omniscient schedule, where it was found already
         (:func:`~spotmath.traces.deadlines.omniscient.omniscient_schedules`).
+    budget_share : float, optional
+        Checkpoint mode: the share of the optimum's search budget this run may use
+        (default 1; :func:`compare_starts` divides it among its starts).
 
     Returns
     -------
@@ -260,7 +264,8 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
                          if done is not None and done.met), default=math.inf)
         found = optimum or omniscient_schedule(spot, job.tick, job.compute, job.deadline,
                                                job.changeover, job.discount, job.billing,
-                                               checkpoints=checkpoints, bound=bound)
+                                               checkpoints=checkpoints, bound=bound,
+                                               budget_share=budget_share)
         if found is None:  # on-demand from the start meets it: the search must find one
             raise RuntimeError("no optimal schedule found for a feasible deadline")
         return run(following(found[0]), safety_net=False)
@@ -321,7 +326,7 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
 
 def _run_policies(availability, compute, deadline, changeover, discount, *, policies,
                   start_tick, gang_size, billing, interval, checkpoint, known=None,
-                  optimum=None) -> dict[str, Run | None]:
+                  optimum=None, budget_share=1.0) -> dict[str, Run | None]:
     """:func:`run_policies`, the model policy planning with ``known`` when given (the
     fit of the history before ``start_tick``, made already), the omniscient one following
     ``optimum`` when given (its schedule, found already)."""
@@ -340,7 +345,8 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
     runs: dict[str, Run | None] = {}
     for policy in _optimum_last(policies):
         runs[policy] = run_job(job, spot[start_tick:], policy, spot[:start_tick], known=known,
-                            checkpoints=checkpoints, others=runs, optimum=optimum)
+                            checkpoints=checkpoints, others=runs, optimum=optimum,
+                            budget_share=budget_share)
     return {policy: runs[policy] for policy in policies}
 
 
@@ -453,7 +459,8 @@ def compare_starts(availability: Availability, compute: float | str,
         found[n] = _run_policies(availability, compute, deadline, changeover, discount,
                                  policies=policies, start_tick=int(ticks[n]), gang_size=gang_size,
                                  billing=billing, interval=interval, checkpoint=checkpoint,
-                                 known=fits[n], optimum=optima[n])
+                                 known=fits[n], optimum=optima[n],
+                                 budget_share=1 / len(ticks))
         if any(run is None for run in found[n].values()):
             return None
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}

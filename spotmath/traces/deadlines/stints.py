@@ -15,7 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["TOLERANCE", "IDLE", "SPOT", "ON_DEMAND", "KINDS", "Checkpoints"]
+from ...inputs import InputError
+
+__all__ = ["TOLERANCE", "IDLE", "SPOT", "ON_DEMAND", "KINDS", "Checkpoints",
+           "OptimumTooLarge"]
 
 #: Hours: two times or amounts of work closer than this are equal.
 TOLERANCE = 1e-9
@@ -47,3 +50,37 @@ class Checkpoints:
             return 0 if segments <= 0 else int(math.ceil(segments) - 1.0)
         count = np.maximum(np.ceil(np.asarray(work) / self.interval - TOLERANCE) - 1, 0)
         return int(count) if np.ndim(count) == 0 else count
+
+
+class OptimumTooLarge(InputError):
+    """The omniscient optimum refused: more to compute than a command may take.
+
+    One line saying how large (``what``) and what would fit: ticks of at least
+    ``finer_tick`` hours, ``nearer`` (a change of the job, in words), or the other
+    policies alone.  Where the trace's file sets its tick, the tick is not the reader's
+    to choose: :meth:`for_fixed_tick` says so.
+
+    Examples
+    --------
+    >>> error = OptimumTooLarge("a 6000-tick window is too large", 0.5, "a shorter job")
+    >>> print(error)
+    omniscient: a 6000-tick window is too large: a tick of at least 1.8e+03 s, a shorter \
+job, or the other policies alone (--policy) would fit
+    >>> print(error.for_fixed_tick())
+    omniscient: a 6000-tick window is too large: a shorter job, the other policies alone \
+(--policy), or the trace at ticks of at least 1.8e+03 s would fit
+    """
+
+    def __init__(self, what: str, finer_tick: float, nearer: str, *,
+                 tick_fixed: bool = False) -> None:
+        self.what, self.finer_tick, self.nearer = what, finer_tick, nearer
+        tick = f"{finer_tick * 3600:.3g} s"
+        ways = (f"{nearer}, the other policies alone (--policy), or the trace at ticks of "
+                f"at least {tick}" if tick_fixed else
+                f"a tick of at least {tick}, {nearer}, or the other policies alone "
+                "(--policy)")
+        super().__init__(f"omniscient: {what}: {ways} would fit")
+
+    def for_fixed_tick(self) -> OptimumTooLarge:
+        """The same refusal for a trace whose file sets the tick (--tick does not apply)."""
+        return OptimumTooLarge(self.what, self.finer_tick, self.nearer, tick_fixed=True)
