@@ -47,10 +47,11 @@ from .stints import IDLE, ON_DEMAND, SPOT, TOLERANCE, Checkpoints, OptimumTooLar
 __all__ = ["checkpoint_schedule", "stint_progress", "SEARCH_VISITS", "SEARCH_KEPT"]
 
 #: The most live stints the search may carry past boundaries, all boundaries together:
-#: about 0.4 µs each, 6 s in all (a 1,800-tick window of two-hour spells carried 34
-#: million in 13 s).  Past it, or past :data:`SEARCH_KEPT`, the search stops and the
-#: optimum is refused in one line saying what would fit.
-SEARCH_VISITS = 15_000_000
+#: about 0.4 µs each, 4 s in all on one core (a 1,800-tick window of four-hour spells
+#: carried 34 million in 13 s), so that a refusal too comes within 10 s on a busy
+#: machine.  Past it, or past :data:`SEARCH_KEPT`, the search stops and the optimum is
+#: refused in one line saying what would fit.
+SEARCH_VISITS = 10_000_000
 #: The most stints and free points the search may keep for the way back: about 200
 #: bytes each with the way back's lists, 1 GB in all.
 SEARCH_KEPT = 5_000_000
