@@ -54,7 +54,9 @@ __all__ = [
     "BYTES_PER_UNIT",
     "MAX_HOURS",
     "MAX_RATE",
+    "MAX_COUNT",
     "BOUNDS",
+    "COMPUTABLE",
 ]
 
 
@@ -123,6 +125,9 @@ def file_error(name: str, where: str | int | None, message: str) -> InputError:
 MAX_HOURS = 1e6
 #: The highest preemption rate the command line accepts, per hour (one every 3.6 ms).
 MAX_RATE = 1e6
+#: The largest count (of nodes, GPUs, jobs, draws) any check accepts: 2**53, the largest
+#: whole number below which every whole number is a float.
+MAX_COUNT = 2**53
 
 HOURS_PER_UNIT: dict[str, float] = {
     "s": 1 / 3600, "sec": 1 / 3600, "secs": 1 / 3600, "second": 1 / 3600, "seconds": 1 / 3600,
@@ -181,7 +186,8 @@ def parse_number(text: str) -> float | None:
 #: How durations and shares are written back, once (the page fills the same templates):
 #: a duration in the unit :data:`DURATION_UNITS` picks, a share as a percentage.
 NUMBER_TEMPLATES = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}",
-                    "none": "none", "no_share": "n/a"}
+                    "none": "none", "no_share": "n/a",
+                    "beyond": "never in practice (over {years:.3g} years)"}
 #: The units :func:`duration_text` writes, in order: ``[unit, below, times, per]``: a
 #: duration shorter than ``below`` hours (None: any) is written as hours * times / per.
 DURATION_UNITS = [["s", 1 / 60, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1],
@@ -201,13 +207,25 @@ def duration_text(hours: float | None) -> str:
         Three significant figures in the largest unit that keeps the number at least 1
         (:data:`NUMBER_TEMPLATES`, :data:`DURATION_UNITS`).
 
+    Raises
+    ------
+    InputError
+        Not a finite number (text such as ``'4h'``, NaN, infinity).
+
     Examples
     --------
     >>> duration_text(21.2 / 60), duration_text(6.18), duration_text(0.0125)
     ('21.2 min', '6.18 h', '45 s')
+    >>> duration_text(3.56e31)  # longer than :data:`MAX_HOURS`
+    'never in practice (over 114 years)'
     """
     if hours is None:
         return NUMBER_TEMPLATES["none"]
+    if isinstance(hours, (bool, np.bool_)) or not isinstance(hours, numbers.Real) \
+            or abs(hours) > 1e308 or not math.isfinite(hours):  # 10**400 has no float
+        raise _must("hours", "a finite number of hours (or None)", hours)
+    if hours > MAX_HOURS:  # no schedule lasts that long: 1e+31 d is no answer
+        return NUMBER_TEMPLATES["beyond"].format(years=MAX_HOURS / 8766)
     unit, _, times, per = next(row for row in DURATION_UNITS
                                if row[1] is None or hours < row[1])
     return NUMBER_TEMPLATES["duration"].format(value=hours * times / per, unit=unit)
@@ -238,8 +256,13 @@ def count_text(count: int, unit: str = "") -> str:
     >>> count_text(4096), count_text(10**308), count_text(1, "GPU"), count_text(8, "GPU")
     ('4,096', '1e+308', '1 GPU', '8 GPUs')
     """
-    count = check_gang_size("count", count, what="a whole number", allow_zero=True)
-    text = f"{count:,}" if count < 10**15 else f"{float(count):.3g}"
+    whole = isinstance(count, numbers.Integral) and not isinstance(count, (bool, np.bool_))
+    if not whole and not (isinstance(count, float) and math.isfinite(count)
+                          and count == int(count)) or count < 0:
+        raise _must("count", "a whole number >= 0", count)  # any size: 10**400 is shown
+    count = int(count)
+    text = f"{count:,}" if count < 10**15 else f"{float(count):.3g}" if count <= 1e308 \
+        else _magnitude(count)
     return f"{text} {unit}{'' if count == 1 else 's'}" if unit else text
 
 
@@ -266,6 +289,12 @@ def share_text(share: float | None) -> str:
     return NUMBER_TEMPLATES["share"].format(share=share)
 
 
+def _magnitude(whole: int) -> str:
+    """A whole number of any size in three figures: 1.00e+400 (no float holds 10**400)."""
+    digits = str(abs(whole))
+    return f"{'-' * (whole < 0)}{digits[0]}.{digits[1:3].ljust(2, '0')}e+{len(digits) - 1}"
+
+
 def show(value: Any) -> str:
     """The value as the user gave it, short enough for a one-line message (text quoted).
 
@@ -281,10 +310,13 @@ def show(value: Any) -> str:
 
     Examples
     --------
-    >>> show("4 hous"), show(-1)
-    ("'4 hous'", '-1')
+    >>> show("4 hous"), show(-1), show(10**400)
+    ("'4 hous'", '-1', '1.00e+400')
     """
     text = repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) \
+            and abs(value) >= 10**16:  # 10**400 as 1.00e+400, not 401 digits
+        text = _magnitude(int(value))
     text = " ".join(text.split())
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -299,6 +331,7 @@ WORDS: dict[str, str] = {
     "discount": "a fraction strictly between 0 and 1 (0.6 or '60%')",
     "fraction": "a fraction in [0, 1]",
     "count": "{what} >= 1",
+    "count_most": "{what} of at most 2**53",
     "nodes": "a whole number of nodes",
     "not_duration": "{name}: not a duration: {value} (use hours, or a number with a unit "
                     "such as '90s', '10min', '4h', '1.5d')",
@@ -313,6 +346,8 @@ WORDS: dict[str, str] = {
     "not_bandwidth": "{name}: not a bandwidth: {value} (use a number with a unit such as "
                      "'1.2GB/s' or '500MiB/s'; units B, kB, MB, GB, TB, KiB, MiB, GiB, "
                      "TiB, a second)",
+    "computable": "beyond what spotmath computes with: {low:g} to {high:g}, or 0 where "
+                  "allowed",
     "long_write": "{name}: {size:.3g} bytes at {rate:.3g} bytes a second take longer than "
                   "{hours:g} hours, the longest write a plan takes",
 }
@@ -329,7 +364,7 @@ def _as_float_array(name: str, value: Any, expected: str) -> np.ndarray:
         raise _must(name, expected, value)
     try:
         array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 10**400 has no float
         raise _must(name, expected, value) from None
     if array.dtype.kind != "f" or np.asarray(value).dtype.kind not in "iuf":
         raise _must(name, expected, value)
@@ -475,6 +510,32 @@ BOUNDS: dict[str, tuple[float, float, str]] = {
 }
 
 
+#: The magnitudes of a rate or duration above 0 the library computes with: 1e-150 to
+#: 1e100 (hours, or per hour).  The models multiply, divide and exponentiate rates and
+#: durations together; within these no product or quotient of two, nor the square of a
+#: reciprocal, leaves the normal doubles, where 1e-320 (a subnormal number) has no
+#: reciprocal, 1e-300 squared is 0 and 1e154 squared overflows.  The command line bounds
+#: them far tighter (:data:`BOUNDS`).
+COMPUTABLE = (1e-150, 1e100)
+
+
+def _computable(name: str, value: float | np.ndarray, expected: str, original: Any) -> None:
+    """Refuse a positive rate or duration beyond :data:`COMPUTABLE`; checked rates and
+    durations are ≥ 0 already."""
+    low, high = COMPUTABLE
+    if type(value) is float:  # the solvers' thousands of calls: no NumPy
+        if not (0.0 < value < low or value > high):
+            return
+        shown = original
+    else:
+        bad = ((value > 0) & (value < low)) | (value > high)
+        if not np.any(bad):
+            return
+        shown = original if np.ndim(value) == 0 else np.asarray(value)[bad].flat[0]
+    raise InputError(WORDS["must"].format(name=name, expected=expected, value=show(shown))
+                     + " (" + WORDS["computable"].format(low=low, high=high) + ")")
+
+
 def _bound(name: str, value: float | np.ndarray, kind: str, original: Any
            ) -> float | np.ndarray:
     """Refuse magnitudes beyond what spotmath computes with (see :data:`BOUNDS`)."""
@@ -548,7 +609,8 @@ def check_duration(
     ------
     InputError
         Not a number, not finite, negative (or zero without ``allow_zero``), beyond
-        :data:`MAX_HOURS` when ``bounded``, or an array where ``scalar`` is asked for.
+        :data:`MAX_HOURS` when ``bounded``, beyond :data:`COMPUTABLE` always, or an
+        array where ``scalar`` is asked for.
 
     Examples
     --------
@@ -565,7 +627,10 @@ def check_duration(
     hours = _checked(name, parse_duration(name, value), minimum=0.0,
                      allow_minimum=allow_zero, maximum=None, expected=expected,
                      original=value, scalar=scalar)
-    return _bound(name, hours, "duration", value) if bounded else hours
+    if bounded:  # the command line's bounds first: their message says what fits
+        _bound(name, hours, "duration", value)
+    _computable(name, hours, expected, value)
+    return hours
 
 
 @fill_doc
@@ -595,7 +660,8 @@ def check_rate(name: str, value: Any, *, scalar: bool = False, bounded: bool = F
     Raises
     ------
     InputError
-        Not a positive finite rate, or out of bounds when ``bounded``.
+        Not a positive finite rate, out of bounds when ``bounded``, or beyond
+        :data:`COMPUTABLE`.
 
     Examples
     --------
@@ -605,7 +671,10 @@ def check_rate(name: str, value: Any, *, scalar: bool = False, bounded: bool = F
     expected = WORDS["rate"].replace("> 0", ">= 0") if allow_zero else WORDS["rate"]
     rate = _checked(name, parse_rate(name, value), minimum=0.0, allow_minimum=allow_zero,
                     maximum=None, expected=expected, original=value, scalar=scalar)
-    return _bound(name, rate, "rate", value) if bounded else rate
+    if bounded:
+        _bound(name, rate, "rate", value)
+    _computable(name, rate, expected, value)
+    return rate
 
 
 def check_size(name: str, value: Any, *, per_second: bool = False) -> float:
@@ -740,8 +809,12 @@ def check_gang_size(name: str, value: Any, *, what: str = WORDS["nodes"],
     value = _text_to_number(name, value, expected)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise _must(name, expected, given)
-    if not math.isfinite(value) or value < (0 if allow_zero else 1) or value != int(value):
+    whole = isinstance(value, numbers.Integral)  # 10**400: whole, but no float holds it
+    if not whole and (not math.isfinite(value) or value != int(value)) \
+            or value < (0 if allow_zero else 1):
         raise _must(name, expected, given)
+    if value > MAX_COUNT:
+        raise _must(name, WORDS["count_most"].format(what=what), given)
     return int(value)
 
 
@@ -845,10 +918,13 @@ def check_number(name: str, value: Any, *, minimum: float, allow_minimum: bool,
     >>> check_number("jobs", "40", minimum=1, allow_minimum=True, expected="a count >= 1")
     40.0
     """
-    return _checked(name, _text_to_number(name, value, expected), minimum=minimum,
-                    allow_minimum=allow_minimum, maximum=maximum,
-                    allow_maximum=allow_maximum, expected=expected, original=value,
-                    scalar=scalar)
+    number = _checked(name, _text_to_number(name, value, expected), minimum=minimum,
+                      allow_minimum=allow_minimum, maximum=maximum,
+                      allow_maximum=allow_maximum, expected=expected, original=value,
+                      scalar=scalar)
+    if maximum is None and minimum >= 0:  # a magnitude, not a fraction: as a duration
+        _computable(name, number, expected, value)
+    return number
 
 
 @fill_doc
@@ -870,15 +946,18 @@ def check_utilization(name: str, value: Any, *, scalar: bool = False) -> float |
     Raises
     ------
     InputError
-        Not in (0, 1].
+        Not in (0, 1], or below :data:`COMPUTABLE` (a price is divided by it).
 
     Examples
     --------
     >>> check_utilization("reserved_utilization", 0.8)
     0.8
     """
-    return check_number(name, value, minimum=0.0, allow_minimum=False, maximum=1.0,
-                        allow_maximum=True, expected="a fraction in (0, 1]", scalar=scalar)
+    expected = "a fraction in (0, 1]"
+    share = check_number(name, value, minimum=0.0, allow_minimum=False, maximum=1.0,
+                         allow_maximum=True, expected=expected, scalar=scalar)
+    _computable(name, share, expected, value)
+    return share
 
 
 @fill_doc
@@ -1094,7 +1173,17 @@ def check_parameters(*, scalar: bool = False, **values: Any) -> list[Any]:
     [0.25, 0.16666666666666666]
     """
     check_known_names("parameter", values, _PARAMETER_CHECKS)
-    return [_PARAMETER_CHECKS[name](value, scalar) for name, value in values.items()]
+    checked = [_PARAMETER_CHECKS[name](value, scalar) for name, value in values.items()]
+    arrays = {name: np.shape(value) for name, value in zip(values, checked)
+              if np.ndim(value) > 0}
+    try:  # arrays are computed element by element: their shapes must broadcast
+        np.broadcast_shapes(*arrays.values())
+    except ValueError:
+        names = ", ".join(arrays)
+        shapes = " and ".join(str(shape) for shape in arrays.values())
+        raise InputError(f"{names}: arrays of shapes {shapes} do not go together (give "
+                         "arrays of one shape, or numbers)") from None
+    return checked
 
 
 def closest_name(name: str, names: Any) -> str:

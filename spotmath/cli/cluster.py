@@ -6,7 +6,14 @@ import argparse
 import json
 import math
 
-from ..inputs import InputError, check_duration, check_parameters, count_text, duration_text
+from ..inputs import (
+    MAX_HOURS,
+    InputError,
+    check_duration,
+    check_parameters,
+    count_text,
+    duration_text,
+)
 from ..model.plan import finite_or_none
 from .options import _as_typed, _dump
 
@@ -252,7 +259,7 @@ def _print_gang(pool, gang, values: dict) -> None:
             f"{duration_text(values['restart_h'])} from a preemption to training again")
     print(f"re-admission wait  {_wait(gang.readmission_wait)} on average; {back}")
     if values["state"] == "never preempted in practice":
-        print(f"never in practice  preempted once in {duration_text(gang.up_time_mean)}")
+        print(f"never in practice  preempted {_once_in(gang.up_time_mean)}")
         _print_checkpoint(values, "against hardware failures")
         return
     _print_checkpoint(values, "the best interval under the up times' exact law")
@@ -336,14 +343,22 @@ def _print_run(run) -> None:
     if state == "never preempted":
         what = f"never preempted{writes}"
     elif state == "never preempted in practice":
-        what = (f"never preempted in practice (once in "
-                f"{duration_text(min(r.gang.up_time_mean for r in run))} or more)"
+        what = (f"never preempted in practice "
+                f"({_once_in(min(r.gang.up_time_mean for r in run), 'or more')})"
                 f"{writes if writes and first.interval < PRACTICALLY_NEVER_H else ''}")
     else:
         what = (f"almost never up ({_share(max(r.gang.up_share for r in run))} or less; "
                 f"a wait of {_wait(min(r.gang.readmission_wait for r in run))} or more "
                 "for re-admission)")
     print(f"  {_ranks_text(run):>13}  {what}")
+
+
+def _once_in(hours: float, more: str = "") -> str:
+    """How rarely a gang is preempted, in words where its mean up time is beyond any
+    duration shown (:data:`~spotmath.inputs.MAX_HOURS`)."""
+    if hours > MAX_HOURS:
+        return f"less than once in {MAX_HOURS / 8766:.3g} years"
+    return f"once in {duration_text(hours)}" + (f" {more}" if more else "")
 
 
 def _print_choice(choice, gang_size: int) -> None:

@@ -91,11 +91,6 @@ def _duration(name: str, value) -> float:
     return float(check_duration(name, value, scalar=True, bounded=True))
 
 
-def _hours(hours: float) -> str:
-    """Hours as the plan prints them: minutes below two hours."""
-    return f"{hours * 60:.1f} min" if hours < 2 else f"{hours:.2f} h"
-
-
 def _job_options(parser: argparse.ArgumentParser,
                  checkpoint: str | None = DEFAULTS["checkpoint"]) -> None:
     """The restart and checkpoint-write options, the same in plan, fit and replay (plan

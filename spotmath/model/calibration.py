@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numpy.typing import ArrayLike
 
 from ..docs import fill_doc
@@ -185,7 +186,8 @@ def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: Array
     Raises
     ------
     InputError
-        [[bad_value]]
+        [[bad_value]]; a write longer than :data:`~spotmath.inputs.MAX_HOURS` (named
+        ``bandwidth``).
 
     Notes
     -----
@@ -203,7 +205,15 @@ def checkpoint_write_time(parameter_count: ArrayLike, bytes_per_parameter: Array
     count, per, rate = check_parameters(parameter_count=parameter_count,
                                         bytes_per_parameter=bytes_per_parameter,
                                         bandwidth=bandwidth)
-    return as_output(_generated.checkpoint_write_time(count, per, rate * SECONDS_PER_HOUR))
+    with np.errstate(over="ignore"):
+        hours = _generated.checkpoint_write_time(count, per, rate * SECONDS_PER_HOUR)
+    if np.any(~(np.asarray(hours) <= MAX_HOURS)):  # as every duration: at most MAX_HOURS
+        counts, pers, rates, times = np.broadcast_arrays(count, per, rate, hours)
+        first = np.flatnonzero(~(times <= MAX_HOURS))[0]
+        raise InputError(WORDS["long_write"].format(
+            name="bandwidth", size=counts.flat[first] * pers.flat[first],
+            rate=rates.flat[first], hours=MAX_HOURS))
+    return as_output(hours)
 
 
 def checkpoint_from_state(state, write_bandwidth, snapshot_bandwidth=None

@@ -200,7 +200,8 @@ def segment_time(
     Raises
     ------
     InputError
-        [[bad_value]]
+        [[bad_value]]; a segment so long at so high a rate that its expected time
+        overflows (it almost never completes).
 
     References
     ----------
@@ -214,7 +215,15 @@ def segment_time(
     rate, interval, cost, restart = check_parameters(
         preemption_rate=preemption_rate, interval=interval, checkpoint_cost=checkpoint_cost,
         restart_time=restart_time)
-    return as_output(_f_segment_time(bool(restart_preemptible))(rate, interval, cost, restart))
+    with np.errstate(over="ignore"):
+        expected = _f_segment_time(bool(restart_preemptible))(rate, interval, cost, restart)
+    if not np.all(np.isfinite(expected)):  # e^{λ(T + C + R)} beyond any float
+        rates, intervals, times = np.broadcast_arrays(rate, interval, expected)
+        first = np.flatnonzero(~np.isfinite(times))[0]
+        raise InputError(f"interval: at {rates.flat[first]:g} preemptions per hour a "
+                         f"segment of {intervals.flat[first]:g} h (with its write and "
+                         "restart) almost never completes: its expected time overflows")
+    return as_output(expected)
 
 
 @fill_doc
@@ -452,7 +461,8 @@ def relative_price(waste: ArrayLike, spot_discount: ArrayLike) -> Number:
     0.4575
     """
     (discount,) = check_parameters(spot_discount=spot_discount)
-    waste = np.asarray(waste, dtype=float)
+    waste = np.asarray(check_number("waste", waste, minimum=-math.inf, allow_minimum=False,
+                                    expected="a waste fraction (a number or an array)"))
     if np.any(~np.isfinite(waste)) or np.any(waste < 0) or np.any(waste >= 1):
         bad = waste[~np.isfinite(waste) | (waste < 0) | (waste >= 1)].flat[0]
         raise InputError(REFUSALS["unpriced"].format(name="waste", value=bad))
@@ -489,6 +499,7 @@ def effective_discount(waste: float, spot_discount: float) -> float | None:
     """
     waste = check_number("waste", waste, minimum=0.0, allow_minimum=True,
                          expected="a waste fraction >= 0", scalar=True)
+    check_parameters(scalar=True, spot_discount=spot_discount)
     return None if waste >= 1 else 1 - float(relative_price(waste, spot_discount))
 
 
@@ -777,6 +788,8 @@ def break_even_discount(
     >>> round(break_even_discount(0.25, 21.2 / 60, 1 / 60, 1 / 6), 4)
     0.1257
     """
+    check_parameters(scalar=True, preemption_rate=preemption_rate, interval=interval,
+                     checkpoint_cost=checkpoint_cost, restart_time=restart_time)
     waste = float(waste_fraction(preemption_rate, interval, checkpoint_cost, restart_time,
                                  model=model, restart_preemptible=restart_preemptible))
     return waste if waste < 1 else None

@@ -7,10 +7,12 @@ import math
 from dataclasses import asdict, dataclass, field
 
 from ..inputs import (
+    MAX_RATE,
     InputError,
     check_choice,
     check_gang_size,
     check_parameters,
+    count_text,
     duration_text,
 )
 from . import numerics, two_level
@@ -60,6 +62,9 @@ REFUSALS = {
     "fast_restart_slower": "{name}: a restart from a fast copy ({fast}) slower than the "
                            "durable restart ({durable}) never pays: give one no slower, or "
                            "plan durable writes alone",
+    "gang_rate_high": "{name}: a gang of {gang} is preempted {rate:g} times an hour, more "
+                      "than the {most_rate:g} a plan takes (one preemption every 3.6 ms): "
+                      "at most {most:,} nodes at {node_rate:g} an hour each",
     "state_partner": "{name}: needs {missing} too (the write takes the state at the "
                      "bandwidth)",
     "state_and_checkpoint": "--checkpoint: give it, or --state with --write-bandwidth, not "
@@ -273,6 +278,10 @@ def make_plan(
     effective = notice > 0 and write <= notice
     variant = {"restart_preemptible": bool(restart_preemptible)}
     gang = float(numerics.gang_rate(rate, gang_size))
+    if gang > MAX_RATE:  # as a rate that high is refused, so is a gang that makes it
+        raise InputError(REFUSALS["gang_rate_high"].format(
+            name="gang_size", gang=count_text(gang_size, "node"), rate=gang,
+            most_rate=MAX_RATE, most=math.floor(MAX_RATE / rate), node_rate=rate))
     if persist >= 1 / gang:
         raise InputError(REFUSALS["persist_too_long"].format(
             name="persist", persist=duration_text(persist), mtbf=duration_text(1 / gang)))

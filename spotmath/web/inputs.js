@@ -49,10 +49,21 @@
     return value;
   }
 
+  // spotmath.inputs._computable: a magnitude the library computes with (COMPUTABLE)
+  function computable(name, value, expected, original) {
+    const [low, high] = D.COMPUTABLE;
+    if ((value > 0 && value < low) || value > high) {
+      const words = fill(WORDS.computable, { low, high });
+      throw new InputError(`${must(name, expected, original).message} (${words})`);
+    }
+    return value;
+  }
+
   function checkDuration(name, text, allowZero) {
     const expected = fill(WORDS.duration, { sign: allowZero ? ">= 0" : "> 0" });
-    return bound(name, checkRange(name, parseDuration(name, text), 0, allowZero, null, false,
-                                  expected, text), "duration", text);
+    return computable(name, bound(name, checkRange(
+      name, parseDuration(name, text), 0, allowZero, null, false, expected, text),
+                                  "duration", text), expected, text);
   }
 
   function checkRate(name, text) {
@@ -73,8 +84,9 @@
       value = parseNumber(text);
       if (value === null) throw new InputError(fill(WORDS.not_rate, { name, value: show(text) }));
     }
-    return bound(name, checkRange(name, value, 0, false, null, false, expected, text), "rate",
-                 text);
+    return computable(name, bound(name, checkRange(name, value, 0, false, null, false,
+                                                   expected, text), "rate", text),
+                      expected, text);
   }
 
   function textToNumber(name, text, expected, percent) {
@@ -95,6 +107,9 @@
     const value = textToNumber(name, text, expected, false);
     if (!Number.isFinite(value) || value < 1 || value !== Math.trunc(value)) {
       throw must(name, expected, text);  // as given: '0', not 0.0
+    }
+    if (value > D.MAX_COUNT) {
+      throw must(name, fill(WORDS.count_most, { what: WORDS.nodes }), text);
     }
     return value;
   }

@@ -29,6 +29,7 @@
   // duration_text: in the unit of DURATION_UNITS ([unit, below, times, per]) that fits
   function durationText(hours) {
     if (hours === null || hours === undefined) return TEMPLATES.none;
+    if (hours > D.MAX_HOURS) return fill(TEMPLATES.beyond, { years: D.MAX_HOURS / 8766 });
     const [unit, , times, per] = D.DURATION_UNITS.find(
       ([, below]) => below === null || hours < below);
     return fill(TEMPLATES.duration, { value: hours * times / per, unit });
@@ -58,6 +59,11 @@
     const write = notice === 0 ? null : (o.noticeWrite === null ? cost + persist : o.noticeWrite);
     const effective = notice > 0 && write <= notice;
     const gang = F.gang_rate(rate, gangSize);
+    if (gang > D.MAX_RATE) {  // as a rate that high is refused, so is a gang that makes it
+      throw refuse("gang_rate_high", "gang_size", {
+        gang: countText(gangSize, "node"), rate: gang, most_rate: D.MAX_RATE,
+        most: Math.floor(D.MAX_RATE / rate), node_rate: rate });
+    }
     if (persist >= 1 / gang) {
       throw refuse("persist_too_long", "persist",
                    { persist: durationText(persist), mtbf: durationText(1 / gang) });

@@ -54,7 +54,8 @@ def test_checkpoint_write_time_in_hours():
                        [49, 490])
 
 
-@given(rates, st.integers(1, 4096), st.floats(0, 1), st.floats(0, 2))
+@given(rates, st.integers(1, 4096), st.one_of(st.just(0.0), st.floats(1e-150, 1)),
+       st.one_of(st.just(0.0), st.floats(1e-150, 2)))
 def test_elastic_waste_typed(rate, size, pause, restart):
     assert sm.elastic_waste(rate, size, pause, restart) == pytest.approx(
         rate * (2 * size * pause + restart), rel=1e-12, abs=1e-300)

@@ -183,7 +183,8 @@ def test_real_process_prints_table_and_fails_cleanly():
 
 @pytest.mark.parametrize("arguments, message", [
     (["plan", "--mtbf", "1e-320"], "--mtbf: must be a duration > 0 (hours, or a string like "
-                                   "'10min'), got '1e-320'"),
+                                   "'10min'), got '1e-320' (beyond what spotmath computes "
+                                   "with: 1e-150 to 1e+100, or 0 where allowed)"),
     (["plan", "--gang-size", "0"], "--gang-size: must be a whole number of nodes >= 1, got '0'"),
     (["plan", "--gang-size", "-0"], "--gang-size: must be a whole number of nodes >= 1, got '-0'"),
     (["replay", "{p3}", "--gang-size", "16", "--level1", "5s", "--level1-restart", "2min",

@@ -265,7 +265,7 @@ def test_the_simulator_logs_admissions_preemptions_and_writes_in_order():
 @pytest.mark.parametrize("args, message", [
     ((64, "2/h", "2h", 65), "hp_gpus: a request of 65 GPUs never fits a pool of 64"),
     ((64, "-2", "2h", 8), "hp_rate: must be a rate >= 0"),
-    ((64, "2", "1e-300", 8), "hp_hold: a load (hp_rate × hp_hold) of at least 1e-100"),
+    ((64, "2", "1e-120", 8), "hp_hold: a load (hp_rate × hp_hold) of at least 1e-100"),
     ((64.5, "2", "2h", 8), "gpus: must be a whole number of GPUs"),
     ((10**6, "2", "2h", 8), "gpus: at most 100,000 GPUs"),
 ])

@@ -334,9 +334,19 @@ def test_a_gang_in_the_way_of_requests_is_not_said_to_fit_beside_them(cli):
 def test_magnitudes_beyond_sense_are_said_in_words(cli):
     done = cli("cluster", "--gpus", "256", "--hp-gpus", "1", "--hp-rate", "2/h",
                "--hp-hold", "1h")
-    assert "never preempted in practice (once in" in done.stdout
+    assert "never preempted in practice (less than once in 114 years)" in done.stdout
     assert not any(len(word) > 12 and word.replace(".", "").isdigit()
                    for word in done.stdout.split())
+    assert "e+31" not in done.stdout  # nor 4.17e+31 d: beyond 114 years, in words
+
+
+def test_durations_beyond_any_schedule_are_said_in_words():
+    """#53-11: an interval of 3.56e31 h printed as 35569014564316698865987491987456.00 h,
+    then as 1.48e+30 d; beyond MAX_HOURS it is 'never in practice'."""
+    from spotmath.inputs import MAX_HOURS, duration_text
+
+    assert duration_text(3.56e31) == "never in practice (over 114 years)"
+    assert duration_text(MAX_HOURS) == "4.17e+04 d"  # the longest said as a number
 
 
 @pytest.mark.parametrize("flags, message", [
@@ -345,10 +355,13 @@ def test_magnitudes_beyond_sense_are_said_in_words(cli):
     (["--gpus", "-64"], "--gpus: must be a whole number of GPUs >= 1"),
     (["--gang-size", "12.5"], "--gang-size: must be a whole number of GPUs >= 1"),
     (["--gangs", "9"], "--gangs: at most 8 gangs of 8 GPUs fit 64 GPUs"),
-    (["--hp-hold", "1e-300"], "--hp-hold: a load (--hp-rate × --hp-hold) of at least"),
+    (["--hp-hold", "1e-120"], "--hp-hold: a load (--hp-rate × --hp-hold) of at least"),
     (["--checkpoint", "0"], "--checkpoint: a write of 0 hours has no optimal interval"),
-    (["--gpus=1e308"], "--gpus: at most 100,000 GPUs, got 1e+308"),
-    (["--gang-size", "1e308"], "--gang-size: a gang of 1e+308 GPUs never fits a pool of 64"),
+    (["--gpus=1e308"], "--gpus: must be a whole number of GPUs of at most 2**53, got '1e308'"),
+    (["--gpus=1e15"], "--gpus: at most 100,000 GPUs, got 1e+15"),
+    (["--gang-size", "1e308"],
+     "--gang-size: must be a whole number of GPUs of at most 2**53, got '1e308'"),
+    (["--gang-size", "1e15"], "--gang-size: a gang of 1e+15 GPUs never fits a pool of 64"),
 ])
 def test_the_command_refuses_in_one_line_naming_the_option(cli, flags, message):
     base = {"--gpus": "64", "--hp-rate": "2/h", "--hp-hold": "2h", "--hp-gpus": "8",

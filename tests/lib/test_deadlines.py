@@ -488,7 +488,9 @@ def test_the_command_names_a_bad_option_in_one_line(cli, tmp_path, arguments, me
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--tick", "1e-320"], "--deadline: 4 h is inf ticks of 3.6e-317 s; at most 200000"),
+    (["--tick", "1e-320"], "--tick: must be a duration > 0 (hours, or a string like '10min'), "
+                           "got '1e-320' (beyond what spotmath computes with"),
+    (["--tick", "1e-120"], "--deadline: 4 h is 4e+120 ticks of 3.6e-117 s; at most 200000"),
     (["--trace", "{ms}"], "--deadline: 4 h is 1.44e+07 ticks of 0.001 s; at most 200000"),
     (["--trace", "/dev/zero"], "zero: not a regular file"),
     (["--start-tick", "5"], "--start-tick: start ticks need a trace"),

