@@ -48,7 +48,7 @@ from ..inputs import InputError
 from . import ROOT
 from .chapters import chapter_paths, declared_parameters
 from .executing import ChapterFailed, Processes, Progress, execute_chapters, last_line
-from .parameters import check_book_parameters, read_yaml, refuse_renamed
+from .parameters import EMPTY, check_book_parameters, read_yaml, refuse_renamed
 
 __all__ = ["MARKER", "EditionError", "Stopped", "check_edition_parameters", "check_out",
            "lock_path", "make_edition", "read_marker", "read_parameters"]
@@ -226,7 +226,8 @@ def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> d
     Raises
     ------
     InputError
-        A file that cannot be read, is not UTF-8, is not YAML or holds no mapping.
+        A file that cannot be read, is not UTF-8, is not YAML, holds no mapping or gives
+        a name twice; a name given no value.
     """
     import yaml
 
@@ -239,6 +240,8 @@ def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> d
         except (OSError, yaml.YAMLError) as error:
             raise InputError(f"--params: cannot read {params_file}: "
                              f"{' '.join(str(error).split())}") from None
+        except InputError as error:  # a name given twice
+            raise InputError(f"--params: {params_file}: {error}") from None
         if loaded is None:
             loaded = {}
         if not isinstance(loaded, dict):
@@ -247,8 +250,11 @@ def read_parameters(params_file: Path | None, pairs: list[tuple[str, str]]) -> d
     for name, text in pairs:
         try:
             values[name] = read_yaml(text)
-        except yaml.YAMLError:
+        except (yaml.YAMLError, InputError):
             values[name] = text  # not YAML: keep the string; validation names it
+    for name, value in values.items():  # '' or a name with nothing after it reads None
+        if value is None:
+            raise InputError(EMPTY.format(name=name))
     return values
 
 

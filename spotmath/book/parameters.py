@@ -53,6 +53,10 @@ _PLAIN = {
 }
 
 
+#: The refusal of a parameter given no value (``-p NAME ''``, or ``NAME:`` in a file).
+EMPTY = "{name}: got an empty value (give one, or leave the name out for its default)"
+
+
 def read_yaml(text: str) -> Any:
     """YAML data with plain decimals, not YAML 1.1's other numbers.
 
@@ -66,6 +70,8 @@ def read_yaml(text: str) -> Any:
     ------
     yaml.YAMLError
         Text that is not YAML.
+    InputError
+        A mapping that gives a key twice (naming it and both lines).
 
     Examples
     --------
@@ -83,7 +89,19 @@ def _plain_loader() -> type:
     import yaml
 
     class PlainLoader(yaml.SafeLoader):
-        pass
+        def construct_mapping(self, node, deep=False):
+            """A mapping, refusing a key given twice (PyYAML keeps the last silently)."""
+            lines: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = lines.setdefault(key, key_node.start_mark.line + 1)
+                except TypeError:  # an unhashable key: SafeLoader's own error follows
+                    continue
+                if first != key_node.start_mark.line + 1:
+                    raise InputError(f"{key}: given twice, on lines {first} and "
+                                     f"{key_node.start_mark.line + 1}")
+            return super().construct_mapping(node, deep=deep)
 
     PlainLoader.yaml_implicit_resolvers = {
         first: [(tag, regexp) for tag, regexp in resolvers if tag not in _PLAIN]
@@ -178,6 +196,8 @@ class BookParameter:
         return f"from {self.low:g} to {self.high:g}{unit}"
 
     def _one(self, name: str, value: Any) -> Any:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            raise InputError(EMPTY.format(name=name))  # papermill -p NAME '' gives None
         if self.kind == "flag":
             return _check_flag(name, value)
         if self.kind == "trace":

@@ -8,6 +8,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -120,6 +121,32 @@ def test_params_file_errors_are_one_line(tmp_path):
     bad.write_bytes("mtbf_hours: 2 # \u00e9".encode("latin-1"))
     code, _, stderr = run("book", "--params", str(bad), "--out", str(tmp_path / "e"))
     assert (code, stderr) == (2, f"spotmath book: error: --params: {bad} is not UTF-8 text\n")
+
+
+def test_a_name_given_twice_or_with_no_value_is_refused(tmp_path):
+    """#53-11: a name given twice in --params was taken as its last value, silently; a
+    name given no value ('-p mtbf_hours ""', or 'mtbf_hours:') was 'got None'."""
+    from spotmath.book.edition import read_parameters
+
+    given = tmp_path / "my.yaml"
+    given.write_text("mtbf_hours: 4\nrestart_minutes: 5\nmtbf_hours: 8\n")
+    code, _, stderr = run("book", "--params", str(given), "--out", str(tmp_path / "e"))
+    assert (code, stderr) == (2, f"spotmath book: error: --params: {given}: mtbf_hours: "
+                                 "given twice, on lines 1 and 3\n")
+    empty = "mtbf_hours: got an empty value (give one, or leave the name out for its default)"
+    code, _, stderr = run("book", "-p", "mtbf_hours", "", "--out", str(tmp_path / "e"))
+    assert (code, stderr) == (2, f"spotmath book: error: {empty}\n")
+    given.write_text("mtbf_hours:\n")
+    with pytest.raises(sm.InputError, match=f"^{re.escape(empty)}$"):
+        read_parameters(given, [])
+    assert not (tmp_path / "e").exists()
+    # a chapter run by papermill itself (-p mtbf_hours '' gives it None) says the same
+    from spotmath.book.parameters import BOOK_TABLE
+
+    mtbf = next(row for row in BOOK_TABLE if row.name == "mtbf_hours")
+    for nothing in (None, "", "  "):
+        with pytest.raises(sm.InputError, match=f"^{re.escape(empty)}$"):
+            mtbf.check(nothing)
 
 
 @pytest.mark.parametrize("files, shown", [
@@ -613,9 +640,8 @@ def test_odd_book_parameters_are_taken_or_refused_in_one_line(declared, odd_valu
 
     name = data.draw(st.sampled_from(sorted(BOOK_PARAMETERS)), label="name")
     value = data.draw(odd_values, label="value")
-    parameters = read_parameters(None, [(name, value)])
     try:
-        check_edition_parameters(parameters, declared)
+        check_edition_parameters(read_parameters(None, [(name, value)]), declared)
     except sm.InputError as error:  # naming it, or the other of a combination
         named = str(error).split(":")[0].split("[")[0]
         assert "\n" not in str(error) and named in BOOK_PARAMETERS, str(error)
