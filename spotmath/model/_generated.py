@@ -15,6 +15,12 @@ def lost_work_exact(lam, T):
         return -T/expm1(T*lam) + lam**(-1.0)
 
 
+def lost_work_series(lam, T):
+    """T/2 − λT²/12 + λ³T⁴/720 + …: the exact loss expanded in λ (T/2 is its first term)."""
+    with errstate(over="ignore"):
+        return (1/720)*T*(T**3*lam**3 - 60*T*lam + 360)
+
+
 def lost_work_first_order(lam, T):
     """T/2: a preemption lands uniformly within the interval (density 1/T)."""
     with errstate(over="ignore"):

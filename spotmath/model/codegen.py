@@ -79,6 +79,7 @@ FORMULAS: dict[str, tuple[Callable[[], sp.Expr], tuple[str, ...]]] = {
     "lost_work_exact": (lambda: _as_terms(derivations.lost_work_exact(),
                                           derivations.lam * derivations.T),
                         ("lam", "T")),
+    "lost_work_series": (derivations.lost_work_series, ("lam", "T")),
     "lost_work_first_order": (derivations.lost_work_first_order, ("lam", "T")),
     "segment_time_preemptible": (lambda: derivations.segment_time(True), ("lam", "T", "C", "R")),
     "segment_time_protected": (lambda: derivations.segment_time(False), ("lam", "T", "C", "R")),

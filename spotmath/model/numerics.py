@@ -78,8 +78,22 @@ def _full_options(notice_share: float, notice_write: float | None,
 
 
 # -- the generated functions, by model and restart variant ------------------------------------
+#: Below this λT the exact loss is taken from its series (``lost-work-series``, to λ³):
+#: 1/λ − T/(e^{λT} − 1) subtracts two numbers near 1/λ, and loses about 2ε/(λT) of its
+#: precision (a λT of 1e-15 gave half the loss); at 0.01 the series and the closed form
+#: are both within 3e-14 of the loss to 50 digits (mpmath).
+SERIES_BELOW = 0.01
+
+
+def _lost_work_exact(rate, interval):
+    """[lost-work-exact], from its series where λT is small (:data:`SERIES_BELOW`)."""
+    small = rate * interval < SERIES_BELOW
+    return np.where(small, _generated.lost_work_series(rate, interval),
+                    _generated.lost_work_exact(rate, interval))
+
+
 def _f_lost_work(model: str) -> Callable:
-    return _generated.lost_work_exact if model == "exact" else _generated.lost_work_first_order
+    return _lost_work_exact if model == "exact" else _generated.lost_work_first_order
 
 
 def _f_segment_time(preemptible: bool) -> Callable:

@@ -11,6 +11,10 @@
     lost_work_exact: function (lam, T) {
       return -T/Math.expm1(T*lam) + 1/lam;
     },
+    // T/2 − λT²/12 + λ³T⁴/720 + …: the exact loss expanded in λ (T/2 is its first term).
+    lost_work_series: function (lam, T) {
+      return (1/720)*T*(Math.pow(T, 3)*Math.pow(lam, 3) - 60*T*lam + 360);
+    },
     // T/2: a preemption lands uniformly within the interval (density 1/T).
     lost_work_first_order: function (lam, T) {
       return (1/2)*T;

@@ -349,3 +349,19 @@ def test_lost_work_stays_finite_for_intervals_many_mtbfs_long():
     assert sm.lost_work(10.0, 1e5 / 60) == pytest.approx(0.1, rel=1e-15)
     assert sm.lost_work(0.25, 4000.0) == pytest.approx(4.0, rel=1e-15)
     assert np.all(np.isfinite(sm.lost_work(1.0, np.geomspace(1e-3, 1e6, 50))))
+
+
+def test_lost_work_keeps_its_precision_at_small_rates():
+    """1/λ − T/(e^{λT} − 1) subtracts two numbers near 1/λ: at λT = 1e-15 it gave half
+    the loss (0.125 h of a 0.5-hour interval), silently.  Against mpmath at 50 digits,
+    from λT = 1e-30 to 20, the loss is now within 1e-13."""
+    import mpmath
+
+    products = np.geomspace(1e-30, 20, 400)
+    got = sm.lost_work(products, 1.0)
+    with mpmath.workdps(50):
+        for product, value in zip(products, got):
+            x = mpmath.mpf(float(product))
+            true = float(1 / x - 1 / mpmath.expm1(x))
+            assert abs(value - true) <= 1e-13 * true, (product, value, true)
+    assert sm.lost_work(1e-15, 0.5) == pytest.approx(0.25, rel=1e-14)
