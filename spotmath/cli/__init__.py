@@ -125,8 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
                                            "(default 1h)")
     deadline.add_argument("--draws", type=int, help="without a trace: availabilities drawn "
                                                     "(default 300)")
-    deadline.add_argument("--format", choices=["cbl-json", "csv", "group-sizes", "spotmath",
-                                               "bamboo"],
+    deadline.add_argument("--format", choices=["cbl-json", "csv", "probes", "group-sizes",
+                                               "spotmath", "bamboo"],
                           help="the trace's format (default: detected)")
     deadline.add_argument("--tick",
                           help="ticks an instance trace or group-size log is cut into, "

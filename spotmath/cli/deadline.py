@@ -133,8 +133,10 @@ def _key(policy: str) -> str:
 
 def _deadline_header(args: argparse.Namespace, trace) -> list[tuple[str, str]]:
     gang = "" if args.gang_size == "1" else f", a gang of {args.gang_size}"
+    probes = ("" if trace.gaps is None else
+              f"; probes {trace.gaps[0]:g} to {trace.gaps[1]:g} s apart, each a tick")
     return [("trace", f"{trace.name}: {len(trace)} ticks of {trace.tick * 3600:g} s "
-                      f"({duration_text(trace.hours)}){gang}"),
+                      f"({duration_text(trace.hours)}){gang}{probes}"),
             ("job", f"{args.compute} of compute by {args.deadline}, changeover "
                     f"{args.changeover}, spot discount {args.discount}, billed per "
                     f"{args.billing}")]

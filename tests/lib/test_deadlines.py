@@ -1278,3 +1278,90 @@ def test_tick_is_refused_where_the_file_sets_it(cli, tmp_path):
     assert done.returncode == 2 and done.stderr == (
         "spotmath deadline: error: --tick: a.json sets its own tick (600 s); --tick cuts "
         "instance traces and group-size logs into ticks\n")
+
+
+# -------------------------------------------- the Can't Be Late traces as published, #54-1
+
+def _skynomad(traces_folder):
+    return traces_folder / "skynomad"
+
+
+def test_the_probes_are_copied_unchanged_with_their_licence_and_notice(traces_folder):
+    import hashlib
+
+    folder = _skynomad(traces_folder)
+    readme = (folder / "README.md").read_text()
+    recorded = dict((name, digest) for digest, name in
+                    re.findall(r"^([0-9a-f]{64})  (\S+)$", readme, flags=re.M))
+    assert set(recorded) == {p.name for p in folder.iterdir()} - {"README.md"}
+    assert len([name for name in recorded if name.endswith(".csv")]) == 9
+    for name, digest in recorded.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, name
+    assert "Apache License" in (folder / "LICENSE").read_text()
+    assert "SkyNomad" in (folder / "NOTICE").read_text()
+
+
+def test_each_zone_reads_as_published(traces_folder):
+    """#54-1: the nine zones, read by spotmath and by Python's csv module on its own, agree
+    row for row; their spot shares are the README's (to its 0.1%); each row is a tick of
+    the median gap, 195 s, and the gaps, 194 to 280 s, are reported."""
+    import csv
+    import datetime
+
+    folder = _skynomad(traces_folder)
+    shares = {zone: float(share) / 100 for zone, share in re.findall(
+        r"^\| `\S+` \| (\S+) \| ([\d.]+)% \|$", (folder / "README.md").read_text(), re.M)}
+    assert len(shares) == 9
+    for zone, share in shares.items():
+        path = folder / f"{zone}_v100_1.csv"
+        with path.open(newline="") as handle:
+            rows = list(csv.DictReader(handle))
+        values = np.array([int(row["availability"]) for row in rows])
+        dates = [datetime.datetime.fromisoformat(row["date"]) for row in rows]
+        gaps = np.diff([date.timestamp() for date in dates])
+        trace = deadlines.read_availability(path)
+        assert trace.own_tick and len(trace) == len(rows) == 20_158
+        np.testing.assert_array_equal(trace.counts, values)
+        assert trace.tick * 3600 == pytest.approx(float(np.median(gaps))) == 195.0
+        assert trace.gaps == (gaps.min(), gaps.max()) == (194.0, 280.0)
+        assert abs(trace.spot().mean() - share) <= 0.0005, zone
+        assert dates[0] == datetime.datetime(2023, 2, 15, 22, 8, 16)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("date,avail\n", "p.csv:1: expected the header 'date,availability'"),
+    ("date,availability\n2023-02-15 22:08:16,1\n", "p.csv: needs at least two rows"),
+    ("date,availability\n2023-02-15 22:08:16,1\n15/02/2023 22:11,1\n",
+     "p.csv:3: date must be 'YYYY-MM-DD HH:MM:SS' (UTC), got '15/02/2023 22:11'"),
+    ("date,availability\n2023-02-15 22:08:16,1\n2023-02-15 22:08:16,0\n",
+     "p.csv:3: dates must increase"),
+    ("date,availability\n2023-02-15 22:08:16,yes\n2023-02-15 22:11:31,0\n",
+     "p.csv:2: availability must be a whole number >= 0 (1 = available, 0 = none), got "
+     "'yes'"),
+    ("date,availability\n2023-02-15 22:00:00,1\n2023-02-15 22:03:15,1\n"
+     "2023-02-15 22:06:30,1\n2023-02-15 23:06:30,1\n",
+     "p.csv:5: 3600 s after the row before, more than 2 ticks of 195 s (the median gap)"),
+    ("date,availability\n2023-02-15 22:08:16,1,2\n", "p.csv:2: expected 2 fields"),
+])
+def test_a_malformed_probe_file_is_one_line_naming_its_line(tmp_path, text, message):
+    path = tmp_path / "p.csv"
+    path.write_text(text)
+    with pytest.raises(InputError) as raised:
+        deadlines.read_availability(path, "probes")
+    assert str(raised.value).startswith(message), str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_the_command_runs_on_a_zone_and_says_its_gaps(cli, traces_folder):
+    path = str(_skynomad(traces_folder) / "us-east-1f_v100_1.csv")
+    job = ["--trace", path, "--compute", "48h", "--deadline", "60h", "--changeover", "0.2h",
+           "--discount", "0.682"]
+    done = cli("deadline", *job)
+    assert done.returncode == 0, done.stderr
+    assert ("us-east-1f_v100_1.csv: 20158 ticks of 195 s (45.5 d); probes 194 to 280 s "
+            "apart, each a tick") in done.stdout
+    same = cli("deadline", *job, "--format", "probes")
+    assert same.stdout == done.stdout
+    refused = cli("deadline", *job, "--tick", "10min")
+    assert refused.returncode == 2 and "--tick: us-east-1f_v100_1.csv sets its own tick " \
+        "(195 s)" in refused.stderr

@@ -64,7 +64,8 @@ def test_copied_traces_match_the_recorded_checksums_and_keep_the_licence(traces_
     readme = (traces_folder / "README.md").read_text()
     recorded = dict((name, digest) for digest, name in
                     re.findall(r"^([0-9a-f]{64})  (\S+)$", readme, flags=re.M))
-    assert set(recorded) == {p.name for p in traces_folder.iterdir()} - {"README.md"}
+    assert set(recorded) == {p.name for p in traces_folder.iterdir() if p.is_file()} - {
+        "README.md"}
     for name, digest in recorded.items():
         assert hashlib.sha256((traces_folder / name).read_bytes()).hexdigest() == digest, name
     assert "MIT License" in (traces_folder / "LICENSE").read_text()

@@ -1,12 +1,15 @@
 """Availability traces: spot instances available in each tick.
 
-:func:`read_availability` reads the five formats of :data:`AVAILABILITY_FORMATS`: the JSON
+:func:`read_availability` reads the six formats of :data:`AVAILABILITY_FORMATS`: the JSON
 traces published with Can't Be Late (``{"metadata": {"gap_seconds": g}, "data": [...]}``,
 one value per tick: "the number of available instances at a specific tick", as the
 spot-traces repository defines it [skytraces]_, so 0 means no spot and a gang of ``N``
 has spot in a tick whose value is at least ``N``; the paper's simulator negates its own
 copies, a convention of that code, not of the data), a CSV file ``time_s,available``
-(instances available in the tick, one row per tick, evenly spaced), the group-size logs
+(instances available in the tick, one row per tick, evenly spaced), the same traces as
+the SkyNomad artifact republishes them [skynomad]_ (``date,availability``, one probe a row
+about 195 s apart, 1 = available; each row one tick of the median gap, as Can't Be Late's
+JSON holds the same values one a tick), the group-size logs
 of :func:`~spotmath.traces.read_group_sizes` (the fewest instances in the pool during
 each tick) and the instance traces of :func:`~spotmath.traces.read_trace` in either of
 its formats, ``spotmath`` and ``bamboo`` (the instances up for the whole of each tick).
@@ -15,10 +18,13 @@ References
 ----------
 .. [skytraces] SkyPilot, "Spot Traces" (the data of Wu et al., "Can't Be Late", NSDI
    2024), README, "Data Description": https://github.com/skypilot-org/spot-traces
+.. [skynomad] The SkyNomad artifact (NSDI '27), ``data/real/availability/2023-02-15/
+   processed/``, Apache-2.0: https://github.com/andylizf/skynomad-artifact
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import re
@@ -38,12 +44,18 @@ from ...inputs import (
 from ..reading import read_file, read_group_sizes, read_trace
 from .stints import TOLERANCE
 
-__all__ = ["AVAILABILITY_FORMATS", "DEFAULT_TICK", "CSV_HEADER", "MAX_TRACE_TICKS",
+__all__ = ["AVAILABILITY_FORMATS", "DEFAULT_TICK", "CSV_HEADER", "PROBES_HEADER",
+           "MOST_GAP_TICKS", "MAX_TRACE_TICKS",
            "Availability", "read_availability", "availability_from_trace",
            "availability_from_sizes"]
 
 #: The availability formats :func:`read_availability` reads.
-AVAILABILITY_FORMATS = ("cbl-json", "csv", "group-sizes", "spotmath", "bamboo")
+AVAILABILITY_FORMATS = ("cbl-json", "csv", "probes", "group-sizes", "spotmath", "bamboo")
+#: The header of a file of probes, as the SkyNomad artifact publishes them.
+PROBES_HEADER = "date,availability"
+#: A gap between probes longer than this many ticks (median gaps) is refused: the probing
+#: stopped, and no value of the file says what spot did meanwhile.
+MOST_GAP_TICKS = 2.0
 #: The tick instance traces are cut into when none is given, hours (10 minutes).
 DEFAULT_TICK = 1 / 6
 #: The CSV header of :func:`read_availability`'s own format.
@@ -56,13 +68,16 @@ class Availability:
 
     ``counts[i]`` instances can run for the whole of tick ``i``, which starts ``i * tick``
     hours after the trace's start.  ``own_tick``: the file sets the tick (a Can't Be Late
-    JSON trace, the CSV format), rather than a reader cutting instances into ticks.
+    JSON trace, the CSV format, probes), rather than a reader cutting instances into
+    ticks.  ``gaps``: for probes, the shortest and longest gap between them, seconds (each
+    row is taken as one tick of the median gap).
     """
 
     name: str
     tick: float
     counts: np.ndarray
     own_tick: bool = False
+    gaps: tuple[float, float] | None = None
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -155,6 +170,50 @@ def _read_csv(path: Path, text: str) -> Availability:
                                            f"one is {seconds - previous:g} s after the last")
     return Availability(path.name, tick / 3600, np.asarray(counts, dtype=np.int64),
                         own_tick=True)
+
+
+def _read_probes(path: Path, text: str) -> Availability:
+    """``date,availability`` rows: a probe's UTC time and the instances it found running
+    (1 = available); each row one tick of the median gap, a gap over
+    :data:`MOST_GAP_TICKS` ticks refused."""
+    lines = text.splitlines()
+    if not lines or lines[0].strip().replace(" ", "") != PROBES_HEADER:
+        raise file_error(path.name, 1, f"expected the header {PROBES_HEADER!r}")
+    times, counts, numbers = [], [], []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        fields = line.split(",")
+        if len(fields) != 2:
+            raise file_error(path.name, number, f"expected 2 fields (date,availability), got "
+                                                f"{len(fields)}")
+        try:
+            when = datetime.datetime.strptime(fields[0].strip(), "%Y-%m-%d %H:%M:%S")
+        except ValueError:
+            raise file_error(path.name, number, f"date must be 'YYYY-MM-DD HH:MM:SS' (UTC), "
+                                                f"got {fields[0].strip()!r}") from None
+        value = fields[1].strip()
+        if not re.fullmatch(r"\d{1,18}", value, re.ASCII):
+            raise file_error(path.name, number, f"availability must be a whole number >= 0 "
+                                                f"(1 = available, 0 = none), got {value!r}")
+        times.append(when.replace(tzinfo=datetime.timezone.utc).timestamp())
+        counts.append(int(value))
+        numbers.append(number)
+    if len(times) < 2:
+        raise file_error(path.name, None, "needs at least two rows (the gaps set the tick)")
+    gaps = np.diff(np.array(times))
+    if np.any(gaps <= 0):
+        at = int(np.flatnonzero(gaps <= 0)[0]) + 1
+        raise file_error(path.name, numbers[at], "dates must increase")
+    tick = float(np.median(gaps))
+    if np.any(gaps > MOST_GAP_TICKS * tick):
+        at = int(np.flatnonzero(gaps > MOST_GAP_TICKS * tick)[0]) + 1
+        raise file_error(path.name, numbers[at], f"{gaps[at - 1]:g} s after the row before, "
+                                                 f"more than {MOST_GAP_TICKS:g} ticks of "
+                                                 f"{tick:g} s (the median gap): the probes "
+                                                 "stopped; cut the file there")
+    return Availability(path.name, tick / 3600, np.asarray(counts, dtype=np.int64),
+                        own_tick=True, gaps=(float(gaps.min()), float(gaps.max())))
 
 
 #: The most ticks a trace may be cut into (:func:`availability_from_trace`,
@@ -253,9 +312,11 @@ def read_availability(path: str | Path, trace_format: str | None = None,
     ----------
     path : str or Path
         The file.
-    trace_format : {'cbl-json', 'csv', 'group-sizes', 'spotmath', 'bamboo'}, optional
+    trace_format : {'cbl-json', 'csv', 'probes', 'group-sizes', 'spotmath', 'bamboo'}, optional
         Detected when not given: a file starting with ``{`` is a Can't Be Late JSON trace,
-        one whose first line is ``time_s,available`` the CSV format, one starting with a
+        one whose first line is ``time_s,available`` the CSV format, one whose first line
+        is ``date,availability`` probes (as the SkyNomad artifact publishes the Can't Be
+        Late traces), one starting with a
         date, a time and a size a group-size log (:func:`~spotmath.traces.read_group_sizes`,
         the fewest instances in each tick), any other an instance trace
         (:func:`~spotmath.traces.read_trace`).
@@ -295,11 +356,14 @@ def read_availability(path: str | Path, trace_format: str | None = None,
         first_line = start.splitlines()[0].replace(" ", "") if start else ""
         trace_format = ("cbl-json" if start.startswith("{") else
                         "csv" if first_line == CSV_HEADER else
+                        "probes" if first_line == PROBES_HEADER else
                         "group-sizes" if _SIZES_LINE.match(start) else None)
     if trace_format == "cbl-json":
         return _read_cbl_json(path, text)
     if trace_format == "csv":
         return _read_csv(path, text)
+    if trace_format == "probes":
+        return _read_probes(path, text)
     if trace_format == "group-sizes":
         return availability_from_sizes(read_group_sizes(path), tick)
     return availability_from_trace(read_trace(path, trace_format), tick)
