@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 
 from .inputs import count_text, duration_text, share_text
-from .model.plan import VERDICTS, Plan
+from .model.plan import Plan
 
 __all__ = ["REPORT", "USAGE", "WIDTH", "plan_table", "two_columns"]
 
@@ -138,14 +138,11 @@ def plan_table(plan: Plan) -> str:
     else:
         effective = words["effective_none" if plan.model == "exact"
                           else "effective_none_first_order"]
-    pays = plan.verdict == VERDICTS["spot"]
-    if plan.two_level:  # the break-even interval is durable writes alone's
-        pays = plan.two_level["waste_level2_only"] < plan.spot_discount
-    if plan.break_even_interval_h is not None:
+    if plan.break_even == "after":  # with two levels: durable writes alone's
         break_even = words["break_even"].format(
             interval=duration_text(plan.break_even_interval_h))
     else:
-        break_even = words["break_even_always" if pays else "break_even_never"]
+        break_even = words[f"break_even_{plan.break_even}"]
     free = words["free_notice" if plan.notice_effective else "free"]
     max_gang = (words["no_gang_limit"].format(free=free) if plan.max_gang_size is None
                 else words["max_gang"].format(nodes=count_text(plan.max_gang_size, "node")))

@@ -18,7 +18,8 @@ from ..inputs import (
 from . import numerics, two_level
 
 __all__ = ["Plan", "make_plan", "DEFAULTS", "CHOICES", "PLAN_KEYS", "TWO_LEVEL_KEYS",
-           "OPTION_NAMES", "RENAMED_OPTIONS", "REFUSALS", "VERDICTS", "finite_or_none"]
+           "OPTION_NAMES", "RENAMED_OPTIONS", "REFUSALS", "VERDICTS", "BREAK_EVEN",
+           "finite_or_none"]
 
 # -- the schema of `spotmath plan`: its defaults, choices and JSON keys (the page's too) ----
 #: The defaults of `spotmath plan`'s options: the book's numbers.
@@ -29,7 +30,7 @@ CHOICES = {"model": list(numerics.MODELS), "restart-variant": ["preemptible", "p
 #: The keys of `spotmath plan --json`, in order: :meth:`Plan.as_dict` has them all.
 PLAN_KEYS = ["young_interval_h", "daly_interval_h", "exact_interval_h",
              "recommended_interval_h", "waste_first_order", "waste_exact",
-             "effective_discount", "break_even_interval_h", "max_gang_size",
+             "effective_discount", "break_even_interval_h", "break_even", "max_gang_size",
              "never_on_spot_gang_size", "verdict", "model", "restart_preemptible", "gang_size",
              "gang_rate", "preemption_rate", "restart_time_h", "checkpoint_cost_h",
              "spot_discount", "notice_h", "notice_share", "notice_write_h",
@@ -81,6 +82,10 @@ TWO_LEVEL_KEYS = ["level1_cost_h", "level1_restart_h", "level1_loss", "level1_in
 
 #: The plan's two verdicts (its JSON's ``verdict``).
 VERDICTS = {"spot": "spot pays", "on_demand": "use on-demand"}
+#: The three states of the break-even interval (its JSON's ``break_even``): spot stops
+#: paying past an interval, pays however rarely the job checkpoints (with a notice that
+#: saves the work, from some interval on), or pays at no interval.
+BREAK_EVEN = ("after", "always", "never")
 @dataclass(frozen=True)
 class Plan:
     """A checkpointing plan and the spot verdict.  Times in hours, shares as fractions.
@@ -93,8 +98,10 @@ class Plan:
     beats none at all (the notice saves the work).  ``recommended_interval_h`` is the
     chosen ``model``'s optimum, at least ``persist_h``; both wastes are evaluated there (at
     T → ∞ when it is None; ``waste_first_order`` is None where it is unbounded there).
-    ``break_even_interval_h`` is None when no interval pays, and also when every interval
-    from some length on pays (the verdict then says spot pays); ``max_gang_size`` and
+    ``break_even`` says which of :data:`BREAK_EVEN` holds: ``"after"`` spot stops paying
+    past ``break_even_interval_h``; ``"always"`` every interval from some length on pays
+    (a notice that saves the work); ``"never"`` no interval pays.  The interval is None in
+    the last two.  ``max_gang_size`` and
     ``never_on_spot_gang_size`` are None when no gang is too large; ``effective_discount``
     is None where the first-order waste reaches 100%.
 
@@ -131,6 +138,7 @@ class Plan:
     waste_exact: float
     effective_discount: float | None
     break_even_interval_h: float | None
+    break_even: str
     max_gang_size: int | None
     never_on_spot_gang_size: int | None
     verdict: str
@@ -310,6 +318,15 @@ def _verdict(effective: float | None) -> str:
     return VERDICTS["spot" if effective is not None and effective > 0 else "on_demand"]
 
 
+def _break_even(paying: tuple[float, float] | None) -> dict:
+    """The break-even state and interval from the range of intervals that pay."""
+    if paying is None:
+        return {"break_even": "never", "break_even_interval_h": None}
+    longest = finite_or_none(paying[1])
+    return {"break_even": "always" if longest is None else "after",
+            "break_even_interval_h": longest}
+
+
 def _plan_classic(rate, restart, cost, discount, gang_size, model, variant, gang, classic,
                   notice_values) -> Plan:
     """Today's model: no effective notice, blocking writes."""
@@ -324,8 +341,8 @@ def _plan_classic(rate, restart, cost, discount, gang_size, model, variant, gang
         **classic, exact_interval_h=exact, recommended_interval_h=recommended,
         waste_first_order=waste["first-order"], waste_exact=waste["exact"],
         effective_discount=effective,
-        break_even_interval_h=numerics.break_even_interval(gang, cost, restart, discount,
-                                                    model=model, **variant),
+        **_break_even(numerics.break_even_intervals(gang, cost, restart, discount,
+                                                    model=model, **variant)),
         max_gang_size=numerics.max_gang_size(rate, cost, restart, discount, model=model, **variant),
         never_on_spot_gang_size=numerics.never_on_spot_gang_size(rate, restart, discount,
                                                           model=model, **variant),
@@ -372,7 +389,7 @@ def _plan_full(rate, restart, cost, discount, gang_size, model, variant, gang, c
         recommended_interval_h=finite_or_none(recommended),
         waste_first_order=finite_or_none(waste["first-order"]), waste_exact=waste["exact"],
         effective_discount=effective,
-        break_even_interval_h=None if paying is None else finite_or_none(paying[1]),
+        **_break_even(paying),
         max_gang_size=numerics.max_gang_size(rate, cost, restart, discount, model=model, **full,
                                        **variant),
         never_on_spot_gang_size=numerics.never_on_spot_gang_size(rate, restart, discount,

@@ -40,6 +40,13 @@
   const VERDICTS = D.PLAN_VERDICTS;
   const verdictOf = (effective) =>
     VERDICTS[effective !== null && effective > 0 ? "spot" : "on_demand"];
+  // the break-even state and interval from the range of intervals that pay (plan.py's
+  // _break_even): "never" none pays, "always" all from some length on, else "after" it
+  const breakEvenOf = (paying) => {
+    if (paying === null) return { break_even_interval_h: null, break_even: "never" };
+    const longest = finite(paying[1]);
+    return { break_even_interval_h: longest, break_even: longest === null ? "always" : "after" };
+  };
 
   // REFUSALS, filled for a parameter named by its option (OPTION_NAMES)
   function refuse(key, name, values) {
@@ -94,7 +101,7 @@
       Object.assign(plan, {
         exact_interval_h: exactInterval(gang, cost), recommended_interval_h: recommended,
         waste_first_order: waste["first-order"], waste_exact: waste.exact,
-        effective_discount: eff, break_even_interval_h: range === null ? null : range[1],
+        effective_discount: eff, ...breakEvenOf(range),
         max_gang_size: maxGangSize(rate, cost, restart, discount, model, preemptible),
         never_on_spot_gang_size: never, verdict: verdictOf(eff),
         first_order_interval_h: F.young_interval(gang, cost),
@@ -129,7 +136,7 @@
         exact_interval_h: finite(optimum.exact), recommended_interval_h: finite(recommended),
         waste_first_order: finite(waste["first-order"]), waste_exact: waste.exact,
         effective_discount: eff,
-        break_even_interval_h: paying === null ? null : finite(paying[1]),
+        ...breakEvenOf(paying),
         max_gang_size: noticeMaxGangSize(rate, cost, restart, discount, full, model, preemptible),
         never_on_spot_gang_size: never, verdict: verdictOf(eff),
         first_order_interval_h: finite(optimum["first-order"]),
@@ -275,10 +282,9 @@
                            nominal: percent(p.spot_discount) })
       : say(p.model === "exact" ? "effective_none" : "effective_none_first_order");
     // with two levels the break-even interval is durable writes alone's
-    const pays = levels ? levels.waste_level2_only < p.spot_discount : p.verdict === VERDICTS.spot;
-    const breakEven = p.break_even_interval_h !== null
+    const breakEven = p.break_even === "after"
       ? say("break_even", { interval: durationText(p.break_even_interval_h) })
-      : say(pays ? "break_even_always" : "break_even_never");
+      : say(`break_even_${p.break_even}`);
     const free = say(p.notice_effective ? "free_notice" : "free");
     const maxGang = p.max_gang_size === null ? say("no_gang_limit", { free })
       : say("max_gang", { nodes: countText(p.max_gang_size, "node") });

@@ -128,6 +128,8 @@ def expected_values(parameters: dict) -> dict:
         "relative_price_cadences": [(1 - discount) / (1 - w) if w < 1 else None
                                     for w in first_order_cadences],
         "verdict": "spot pays" if waste < discount else "use on-demand",
+        "break_even": "never" if typed_optimal_waste(rate, cost, restart, variant) >= discount
+        else "after",  # no notice: waste → 100% as T grows, so a longest interval exists
     }
 
 
@@ -887,3 +889,63 @@ def test_the_reading_measures_count_what_they_say(tmp_path):
     assert style.hidden_share == pytest.approx(1 / 3) and style.median_cell == 3
     assert style.bookkeeping_share == pytest.approx(6 / 10)  # keep (3), pays (1), row (2)
     assert style.breaches() == ["bookkeeping 60% > 15%", "prose 8 < code 10 lines"]
+
+
+#: (parameters of your_numbers, the break-even state they give): no notice, a notice half
+#: or all of whose preemptions count, a notice too short for its write, and a rate no
+#: interval pays at.
+BREAK_EVEN_CASES = [
+    ({"notice_share": 0.0}, "after"),
+    ({"notice_share": 0.5}, "always"),
+    ({"notice_share": 1.0}, "always"),
+    ({"notice_share": 1.0, "notice_write_seconds": 180.0}, "after"),
+    ({"mtbf_hours": 0.5, "spot_discount": 0.1}, "never"),
+]
+#: The words each state is said in: the plan's table row, the chapter's sentence.
+BREAK_EVEN_WORDS = {"after": ("(checkpoint less often than this", "less often than every"),
+                    "always": ("however rarely the job checkpoints", "however rarely you"),
+                    "never": ("no checkpoint interval makes spot pay",
+                              "No checkpoint interval makes spot pay")}
+
+
+def typed_break_even(p: dict) -> str:
+    """The state from the typed exact waste: "always" where writing on notice alone pays
+    (the floor, T → ∞), "after" where some interval on a fine grid pays, else "never"."""
+    rate, restart = 1 / p["mtbf_hours"], p["restart_minutes"] / 60
+    cost, discount = p["checkpoint_minutes"] / 60, p["spot_discount"]
+    write = p["notice_write_seconds"] / 3600
+    share = p["notice_share"] if write <= p["notice_seconds"] / 3600 else 0.0  # it fits
+    if share > 0 and typed_floor(rate, restart, share, write, True) < discount:
+        return "always"
+    grid = np.geomspace(cost / 10, 100 / rate, 4001)
+    wastes = [typed_full_waste(rate, t, cost, restart, share, write, 0.0, True) for t in grid]
+    return "after" if min(wastes) < discount else "never"
+
+
+@pytest.mark.parametrize("changed, state", BREAK_EVEN_CASES)
+def test_the_break_even_state_is_one_in_the_table_the_json_and_the_prose(changed, state,
+                                                                         tmp_path,
+                                                                         chapter_run):
+    """your_numbers with a notice that saves every preemption's work once said both
+    "spot pays however rarely the job checkpoints" (the table) and "No checkpoint interval
+    makes spot pay" (the sentence): the plan now says which state holds, and the table,
+    `spotmath plan --json`, and the chapter's sentence all say it."""
+    p = book_defaults(changed)
+    assert typed_break_even(p) == state
+    source = ROOT / "book" / "your_numbers.ipynb"
+    values = chapter_run(source, tmp_path / "your_numbers.ipynb", changed)
+    table_words, sentence_words = BREAK_EVEN_WORDS[state]
+    assert values["break_even"] == state
+    assert sentence_words in values["break_even_text"]
+    notebook = nbformat.read(tmp_path / "your_numbers.ipynb", as_version=4)
+    printed = "".join(out.get("text", "") for cell in notebook.cells
+                      for out in cell.get("outputs", []) if out.output_type == "stream")
+    row = next(line for line in printed.splitlines() if line.startswith("break-even"))
+    assert table_words in row
+    options = ["--mtbf", f"{p['mtbf_hours']}h", "--discount", str(p["spot_discount"]),
+               "--notice", f"{p['notice_seconds']}s", "--notice-share", str(p["notice_share"]),
+               "--notice-write", f"{p['notice_write_seconds']}s"]
+    done = subprocess.run([sys.executable, "-m", "spotmath", "plan", *options, "--json"],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["break_even"] == state
+    assert (values["break_even_interval_h"] is None) == (state != "after")

@@ -8,7 +8,8 @@ import pytest
 import spotmath as sm
 
 KEYS = {"young_interval_h", "daly_interval_h", "exact_interval_h", "waste_first_order",
-        "waste_exact", "effective_discount", "break_even_interval_h", "max_gang_size",
+        "waste_exact", "effective_discount", "break_even_interval_h", "break_even",
+        "max_gang_size",
         "never_on_spot_gang_size", "verdict"}
 
 
@@ -65,7 +66,7 @@ def test_plan_first_order_model(plan_json):
 def test_plan_says_use_on_demand_when_spot_cannot_pay(plan_json):
     out = plan_json("--gang-size", "30")
     assert out["verdict"] == "use on-demand"
-    assert out["break_even_interval_h"] is None
+    assert out["break_even_interval_h"] is None and out["break_even"] == "never"
     assert out["effective_discount"] < 0
 
 

@@ -291,6 +291,7 @@ def test_plan_with_every_notice_arriving_needs_no_periodic_checkpoint(cli, plan_
     assert values["waste_exact"] == pytest.approx(
         1 - math.exp(-RATE * (COST + RESTART)), rel=1e-14)
     assert values["break_even_interval_h"] is None and values["verdict"] == "spot pays"
+    assert values["break_even"] == "always"
     table = cli("plan", "--notice", "2min", "--notice-share", "1").stdout
     assert "only on notice" in table
     assert max(len(line) for line in table.splitlines()) <= 80

@@ -408,3 +408,28 @@ def test_gang_counts_are_in_the_singular_or_plural(plan_oracle):
     assert "1 node and more" in table and "1 nodes" not in table
     got = node(f"console.log(JSON.stringify(P.planFromOptions({json.dumps(options)})));")
     assert got["report"] == table
+
+
+def test_the_page_says_the_break_even_state_as_the_command_does(plan_oracle):
+    """Each of the three states (and a notice too short for its write, and two levels,
+    whose break-even is durable writes alone's), in the page's JSON and its table row, as
+    `spotmath plan` says them."""
+    base = {"mtbf": "4h", "restart": "10min", "checkpoint": "1min", "discount": "0.6"}
+    cases = {"after": [{}, {"notice": "2min", "notice-share": "1", "notice-write": "3min"},
+                       {"level1": "5s", "level1-loss": "0.5"}],
+             "always": [{"notice": "2min", "notice-share": "1"},
+                        {"notice": "2min", "notice-share": "0.5"}],
+             "never": [{"mtbf": "30min", "discount": "0.1"}]}
+    sets = [dict(base, **extra) for extras in cases.values() for extra in extras]
+    got = node(f"const sets = {json.dumps(sets)};\n"
+               "console.log(JSON.stringify(sets.map(o => P.planFromOptions(o))));")
+    states = [state for state, extras in cases.items() for _ in extras]
+    for options, result, state in zip(sets, got, states):
+        expected, table = plan_oracle.python_plan(options)
+        assert expected["break_even"] == result["json"]["break_even"] == state, options
+        assert (expected["break_even_interval_h"] is None) == (state != "after")
+        row = [line for line in table.splitlines() if line.startswith("break-even")]
+        assert row == [line for line in result["report"].splitlines()
+                       if line.startswith("break-even")], options
+        assert {"after": "(checkpoint less often", "always": "however rarely",
+                "never": "no checkpoint interval"}[state] in row[0] + table, options

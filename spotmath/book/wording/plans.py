@@ -10,7 +10,7 @@ from ...inputs import duration_text
 from ..display import Table
 from .common import _discount_cells, _minutes
 
-__all__ = ["plan_numbers", "break_even_sentence", "gang_limit_sentence", "cadences_table",
+__all__ = ["plan_numbers", "cadences_table",
            "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
            "break_even_summary", "optima_table", "error_sentence", "break_even_comparison",
            "gangs_table", "with_node_counts", "wall_table"]
@@ -20,8 +20,8 @@ def plan_numbers(plan) -> dict:
     """A plan as the chapters glue it: its inputs (the MTBF in hours, restart and write in
     minutes, the discount), its intervals in minutes, the interval to use in words ('only
     on notice' where no periodic write beats none), the wastes, the effective discount,
-    the break-even interval and its sentence, the gang limits and their sentence, the
-    verdict.
+    the break-even interval, the gang limits and the verdict (the sentences that say
+    them are the chapters').
 
     ``plan`` is a :class:`spotmath.model.plan.Plan`; ``keep(**plan_numbers(plan))`` stores
     them for the prose.
@@ -47,42 +47,11 @@ def plan_numbers(plan) -> dict:
         "waste_first_order": plan.waste_first_order,
         "effective_discount": plan.effective_discount,
         "break_even_interval_h": plan.break_even_interval_h,
-        "break_even_text": break_even_sentence(plan.break_even_interval_h),
+        "break_even": plan.break_even,
         "max_gang_size": plan.max_gang_size,
         "never_on_spot_gang_size": plan.never_on_spot_gang_size,
-        "gang_text": gang_limit_sentence(plan.max_gang_size, plan.never_on_spot_gang_size),
         "verdict": plan.verdict,
     }
-
-
-def break_even_sentence(break_even: float | None) -> str:
-    """The interval past which spot stops paying, in a sentence (None: none pays).
-
-    >>> break_even_sentence(1.5)
-    'Spot stops paying if you checkpoint less often than every 1.5 h.'
-    >>> break_even_sentence(None)
-    'No checkpoint interval makes spot pay at this preemption rate.'
-    """
-    if break_even is None:
-        return "No checkpoint interval makes spot pay at this preemption rate."
-    return ("Spot stops paying if you checkpoint less often than every "
-            f"{duration_text(break_even)}.")
-
-
-def gang_limit_sentence(largest: int | None, never: int | None) -> str:
-    """The largest synchronous gang that pays and the smallest that never can.
-
-    >>> print(gang_limit_sentence(12, 24))
-    A synchronous job of up to 12 nodes still pays at its own optimal interval; from 24
-    nodes on, spot never pays, even with free, instant checkpoints.
-    >>> gang_limit_sentence(None, None)
-    'With free restarts no gang is too large for spot.'
-    """
-    if never is None:
-        return "With free restarts no gang is too large for spot."
-    return (f"A synchronous job of up to {largest} nodes still pays at its own optimal "
-            f"interval; from {never} nodes on, spot never pays, even with free, instant "
-            "checkpoints.")
 
 
 def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
