@@ -49,7 +49,8 @@ from sympy.codegen.cfunctions import expm1, log1p
 
 # The symbols (lam, T, C, ...) are module attributes, not part of the star-import API.
 __all__ = [
-    "Derivation", "derivation", "NAMES", "lost_work_first_order", "lost_work_exact",
+    "Derivation", "derivation", "NAMES", "landing_density_uniform", "landing_density_poisson",
+    "lost_work_integral", "lost_work_first_order", "lost_work_exact",
     "lost_work_series", "waste_first_order", "waste_first_order_with_checkpoint",
     "young_interval", "young_waste", "exact_optimality_condition", "exact_interval",
     "daly_series_coefficients", "daly_interval", "uninterrupted_run_time",
@@ -180,16 +181,34 @@ _SAMPLE = {lam: sp.Rational(1, 4), C: sp.Rational(1, 60), R: sp.Rational(1, 6),
 
 # -- 1. work lost per preemption ---------------------------------------------------------
 @cache
+def landing_density_uniform() -> sp.Expr:
+    """1/T: where a rare preemption lands in an interval of T, every moment alike."""
+    return 1 / T
+
+
+@cache
+def landing_density_poisson() -> sp.Expr:
+    """λe^{−λt}/(1 − e^{−λT}): the exponential(λ) preemption time, conditioned to land in
+    the interval [0, T] (its density divided by the chance it lands there)."""
+    return lam * sp.exp(-lam * t) / (1 - sp.exp(-lam * T))
+
+
+def lost_work_integral(density: sp.Expr) -> sp.Integral:
+    """∫₀ᵀ t f(t) dt, unevaluated: the mean work lost when a preemption lands at t with
+    density f, everything since the interval's start being lost."""
+    return sp.Integral(t * density, (t, 0, T))
+
+
+@cache
 def lost_work_first_order() -> sp.Expr:
     """T/2: a preemption lands uniformly within the interval (density 1/T)."""
-    return sp.integrate(t / T, (t, 0, T))
+    return lost_work_integral(landing_density_uniform()).doit()
 
 
 @cache
 def lost_work_exact() -> sp.Expr:
     """1/λ − T/(e^{λT} − 1): mean time into the interval, given a Poisson preemption in it."""
-    density = lam * sp.exp(-lam * t) / (1 - sp.exp(-lam * T))
-    return sp.simplify(sp.integrate(t * density, (t, 0, T), conds="none"))
+    return sp.simplify(lost_work_integral(landing_density_poisson()).doit(conds="none"))
 
 
 @cache

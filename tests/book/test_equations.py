@@ -1,0 +1,84 @@
+"""Every labelled equation a chapter writes literally in its markdown states the derivation
+of its name (``eq-lost-work`` states ``derivation("lost-work")``): read back from the
+LaTeX (tests/book/literal_math.py) and compared with the SymPy expression, exactly where
+SymPy can tell and at random points always, so a typo in an equation fails."""
+
+import random
+
+import pytest
+import sympy as sp
+from literal_math import LiteralMathError, labelled_equations, normalise, parse_equation
+
+from spotmath.book.chapters import chapter_paths
+from spotmath.model.derivations import derivation
+
+CHAPTERS = chapter_paths()
+#: Chapters whose equations are all literal (#51): no {glue:math} left in them.
+LITERAL_CHAPTERS = ("waste",)
+
+
+def symbols_of(expression: sp.Expr) -> dict[str, sp.Symbol]:
+    return {normalise(sp.latex(symbol)): symbol for symbol in expression.free_symbols}
+
+
+def differs(latex: str, name: str) -> str | None:
+    """Why ``latex`` does not state derivation ``name``, or None where it does."""
+    stated = derivation(name)
+    try:
+        lhs, rhs = parse_equation(latex, symbols_of(stated.rhs))
+    except LiteralMathError as error:
+        return str(error)
+    if lhs != normalise(sp.latex(stated.lhs)):
+        return f"left side {lhs!r}, the derivation's is {sp.latex(stated.lhs)!r}"
+    if rhs.free_symbols != stated.rhs.free_symbols:
+        return f"symbols {rhs.free_symbols} against {stated.rhs.free_symbols}"
+    draw = random.Random(name)
+    for _ in range(6):  # positive values, as the symbols are
+        point = {symbol: sp.Rational(draw.randint(1, 400), 97) for symbol in rhs.free_symbols}
+        mine, theirs = (sp.N(side.subs(point), 40) for side in (rhs, stated.rhs))
+        if abs(mine - theirs) > sp.Float("1e-30", 40) * (1 + abs(theirs)):
+            return f"at {point}: {mine} against {theirs}"
+    return None
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[path.stem for path in CHAPTERS])
+def test_every_literal_equation_states_its_derivation(chapter):
+    for label, latex in labelled_equations(chapter).items():
+        assert label.startswith("eq-"), label
+        assert differs(latex, label.removeprefix("eq-")) is None, (label, latex)
+
+
+@pytest.mark.parametrize("name", LITERAL_CHAPTERS)
+def test_a_chapter_in_literal_form_glues_no_equation(name):
+    chapter = next(path for path in CHAPTERS if path.stem == name)
+    assert "{glue:math}" not in chapter.read_text()
+    assert labelled_equations(chapter)
+
+
+@pytest.mark.parametrize("typo", [
+    r"\ell = \frac{1}{\lambda} - \frac{T}{e^{\lambda T} + 1}",  # a sign
+    r"\ell = \frac{1}{\lambda} - \frac{T}{e^{\lambda} - 1}",  # a factor left out
+    r"\ell = \frac{1}{\mu} - \frac{T}{e^{\mu T} - 1}",  # a symbol the derivation lacks
+    r"\ell_1 = \frac{1}{\lambda} - \frac{T}{e^{\lambda T} - 1}",  # the wrong left side
+    r"\ell = \frac{1}{\lambda} - \frac{T}{e^{\lambda T} - 1",  # a brace left open
+])
+def test_a_typo_in_an_equation_is_caught(typo):
+    right = r"\ell = \frac{1}{\lambda} - \frac{T}{e^{\lambda T} - 1}"
+    assert differs(right, "lost-work-exact") is None
+    assert differs(typo, "lost-work-exact") is not None
+
+
+def test_the_reader_reads_what_the_book_writes():
+    """Roots, powers, Lambert's W, logarithms, products with a dot, spacing."""
+    lam, C, T = (sp.Symbol(name, positive=True) for name in ("lambda", "C", "T"))
+    symbols = {r"\lambda": lam, "C": C, "T": T}
+    cases = {
+        r"x = \sqrt{\frac{2C}{\lambda}}": sp.sqrt(2 * C / lam),
+        r"x = \sqrt[3]{C}\, T^{2}": sp.root(C, 3) * T**2,
+        r"x = \frac{1 + W_0\left(-e^{-1 - \lambda C}\right)}{\lambda}":
+            (1 + sp.LambertW(-sp.exp(-1 - lam * C))) / lam,
+        r"x = \log\left(1 + \lambda T\right) - \ln C": sp.log(1 + lam * T) - sp.log(C),
+        r"x = 2 \cdot \lambda \cdot T - e^{\lambda}": 2 * lam * T - sp.exp(lam),
+    }
+    for latex, expected in cases.items():
+        assert parse_equation(latex, symbols) == ("x", expected), latex
