@@ -52,7 +52,8 @@ __all__ = [
     "Derivation", "derivation", "NAMES", "landing_density_uniform", "landing_density_poisson",
     "lost_work_integral", "lost_work_first_order", "lost_work_exact",
     "lost_work_series", "waste_first_order", "waste_first_order_with_checkpoint",
-    "young_interval", "young_waste", "exact_optimality_condition", "exact_interval",
+    "young_interval", "young_waste", "exact_optimality_condition", "exact_overhead",
+    "exact_interval",
     "daly_series_coefficients", "daly_interval", "uninterrupted_run_time",
     "segment_time_protected_restart", "segment_time_preemptible_restart", "segment_time",
     "waste_exact", "break_even_intervals_first_order", "break_even_no_checkpoint",
@@ -251,7 +252,7 @@ def exact_optimality_condition() -> sp.Expr:
     E/T = K(e^{λ(T+C)} − 1)/T with K independent of T (in both restart variants), so the
     optimum depends on λ and C only.  SymPy gives c*(x) = −x − log(1 − x).
     """
-    overhead = (sp.exp(lam * (T + C)) - 1) / T
+    overhead = exact_overhead()
     stationary = sp.numer(sp.together(sp.diff(overhead, T)))
     stationary = sp.expand(stationary.subs({T: x / lam, C: c / lam}))
     (c_of_x,) = sp.solve(stationary, c)
@@ -262,10 +263,17 @@ def exact_optimality_condition() -> sp.Expr:
 
 
 @cache
+def exact_overhead() -> sp.Expr:
+    """(e^{λ(T+C)} − 1)/T: the wall time per useful hour E/T of the exact model
+    (:func:`segment_time`) without its factor K, which does not depend on T (e^{λR}/λ, or
+    1/λ + R where a restart cannot be preempted): what the exact optimum minimises."""
+    return (sp.exp(lam * (T + C)) - 1) / T
+
+
+@cache
 def exact_interval() -> sp.Expr:
     """(1 + W₀(−e^{−λC−1}))/λ: the exact optimum, solved by SymPy in closed form."""
-    overhead = (sp.exp(lam * (T + C)) - 1) / T
-    roots = sp.solve(sp.diff(overhead, T), T)
+    roots = sp.solve(sp.diff(exact_overhead(), T), T)
     (root,) = [r for r in roots if r.has(sp.LambertW)]
     return root
 

@@ -59,10 +59,14 @@ def normalise(latex: str) -> str:
     return re.sub(r"\{(\\?[A-Za-z0-9*]+)\}", r"\1", text)
 
 
-_TOKEN = re.compile(r"\\[A-Za-z]+|\\[,;:! ]|\d+(?:\.\d+)?|[A-Za-z]|[{}()\[\]^_+\-=*/']|\S")
+_TOKEN = re.compile(r"\\\\|\\[A-Za-z]+|\\[,;:! ]|\d+(?:\.\d+)?|[A-Za-z]|[{}()\[\]^_+\-=*/'&<>]|\S")
 _SKIPPED = {r"\,", r"\;", r"\:", r"\!", "\\ ", r"\displaystyle", r"\left", r"\right",
             r"\quad", r"\qquad"}
 _FUNCTIONS = {r"\log": sp.log, r"\ln": sp.log, r"\exp": sp.exp}
+_RELATIONS = {"<": sp.Lt, ">": sp.Gt, r"\le": sp.Le, r"\leq": sp.Le, r"\ge": sp.Ge,
+              r"\geq": sp.Ge}
+#: Tokens that end a product: a sum's sign, a closing bracket, a case's parts.
+_ENDS = {None, "+", "-", ")", "}", "]", "=", "&", "\\\\", r"\end", *_RELATIONS}
 
 
 class _Reader:
@@ -103,7 +107,7 @@ class _Reader:
     # term := factor (['\cdot' | '\times' | '/'] factor)*, side by side is a product
     def term(self) -> sp.Expr:
         product = self.factor()
-        while self.peek() not in (None, "+", "-", ")", "}", "]", "="):
+        while self.peek() not in _ENDS:
             if self.peek() in (r"\cdot", r"\times"):
                 self.take()
             if self.peek() == "/":
@@ -144,6 +148,8 @@ class _Reader:
             return inner
         if token == "{":
             return self.group()
+        if token == r"\begin":
+            return self.cases()
         if token == r"\frac":
             self.take()
             return self.group() / self.group()
@@ -170,6 +176,40 @@ class _Reader:
                     raise LiteralMathError("only the principal branch W_0 is read")
             return sp.LambertW(self.argument())
         return self.symbol()
+
+    def cases(self) -> sp.Piecewise:
+        """``\\begin{cases} value & \\text{if } a < b \\\\ … & \\text{otherwise} \\end{cases}``."""
+        self.take(r"\begin")
+        if self.raw_group() != "{cases}":
+            raise LiteralMathError("only the cases environment is read")
+        pieces = []
+        while True:
+            value = self.expression()
+            self.take("&")
+            pieces.append((value, self.condition()))
+            if self.peek() != "\\\\":
+                break
+            self.take()
+        self.take(r"\end")
+        self.raw_group()
+        return sp.Piecewise(*pieces)
+
+    def condition(self) -> sp.Basic:
+        """A case's condition: ``a < b`` (``\\text{if}`` and the like skipped), or
+        ``\\text{otherwise}``."""
+        words = []
+        while self.peek() == r"\text":
+            self.take()
+            words.append(self.raw_group())
+        if self.peek() in ("\\\\", r"\end"):
+            if words != ["{otherwise}"]:
+                raise LiteralMathError(f"a case without a condition: {words}")
+            return sp.true
+        left = self.expression()
+        relation = self.take()
+        if relation not in _RELATIONS:
+            raise LiteralMathError(f"not a relation: {relation!r}")
+        return _RELATIONS[relation](left, self.expression())
 
     def argument(self) -> sp.Expr:
         if self.peek() == "(":
