@@ -53,7 +53,7 @@ __all__ = [
     "lost_work_integral", "lost_work_first_order", "lost_work_exact",
     "lost_work_series", "waste_first_order", "waste_first_order_with_checkpoint",
     "young_interval", "young_waste", "exact_optimality_condition", "exact_overhead",
-    "exact_interval",
+    "exact_interval", "segment_renewal", "node_survival",
     "daly_series_coefficients", "daly_interval", "uninterrupted_run_time",
     "segment_time_protected_restart", "segment_time_preemptible_restart", "segment_time",
     "waste_exact", "break_even_intervals_first_order", "break_even_no_checkpoint",
@@ -320,19 +320,36 @@ def uninterrupted_run_time() -> sp.Expr:
     return sp.factor(sp.simplify(solution))
 
 
+def segment_renewal(restart_preemptible: bool = True) -> sp.Eq:
+    """The renewal equation of a segment's expected wall time E, its integral unevaluated.
+
+    The segment of T compute and a C write either runs through (probability
+    e^{−λ(T+C)}, taking T + C) or is preempted at t < T + C (density λe^{−λt}), after
+    which the job pays t and then, with a protected restart, R and a fresh segment (E
+    again); with a preemptible one, the expected time until R + T + C hours run without a
+    preemption (:func:`uninterrupted_run_time`), which includes every fresh start.
+    """
+    length = T + C
+    after = (R + E if not restart_preemptible
+             else uninterrupted_run_time().subs(L, R + length))
+    return sp.Eq(E, sp.exp(-lam * length) * length
+                 + sp.Integral((t + after) * lam * sp.exp(-lam * t), (t, 0, length)))
+
+
+def _solve_renewal(renewal: sp.Eq) -> sp.Expr:
+    (solution,) = sp.solve(renewal.doit(conds="none"), E)
+    return sp.factor(sp.simplify(solution))
+
+
 @cache
 def segment_time_protected_restart() -> sp.Expr:
     """(e^{λ(T+C)} − 1)(1/λ + R): expected time for T of work plus a C write; R cannot fail.
 
-    Renewal equation: the segment of length T + C either completes (probability
-    e^{−λ(T+C)}) or is preempted at t, costing t + R and a fresh start.
+    Renewal equation (:func:`segment_renewal`): the segment of length T + C either
+    completes (probability e^{−λ(T+C)}) or is preempted at t, costing t + R and a fresh
+    start.
     """
-    length = T + C
-    renewal = sp.Eq(E, sp.exp(-lam * length) * length
-                    + sp.integrate((t + R + E) * lam * sp.exp(-lam * t), (t, 0, length),
-                                   conds="none"))
-    (solution,) = sp.solve(renewal, E)
-    return sp.factor(sp.simplify(solution))
+    return _solve_renewal(segment_renewal(restart_preemptible=False))
 
 
 @cache
@@ -341,13 +358,7 @@ def segment_time_preemptible_restart() -> sp.Expr:
 
     After a preemption the job needs R + T + C hours without a preemption.
     """
-    length = T + C
-    after_preemption = uninterrupted_run_time().subs(L, R + length)
-    renewal = sp.Eq(E, sp.exp(-lam * length) * length
-                    + sp.integrate((t + after_preemption) * lam * sp.exp(-lam * t),
-                                   (t, 0, length), conds="none"))
-    (solution,) = sp.solve(renewal, E)
-    return sp.factor(sp.simplify(solution))
+    return _solve_renewal(segment_renewal(restart_preemptible=True))
 
 
 def segment_time(restart_preemptible: bool = True) -> sp.Expr:
@@ -403,9 +414,15 @@ def break_even_restart_exact(restart_preemptible: bool = True) -> sp.Expr:
 
 # -- 6. gangs -------------------------------------------------------------------------------
 @cache
+def node_survival() -> sp.Expr:
+    """e^{−λT}: one node, preempted as a Poisson process of rate λ, survives T."""
+    return sp.exp(-lam * T)
+
+
+@cache
 def gang_survival() -> sp.Expr:
     """e^{−NλT}: all N independent nodes survive an interval T."""
-    return sp.powsimp((sp.exp(-lam * T)) ** N, force=True)
+    return sp.powsimp(node_survival() ** N, force=True)
 
 
 @cache

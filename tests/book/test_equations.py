@@ -14,7 +14,7 @@ from spotmath.model.derivations import derivation
 
 CHAPTERS = chapter_paths()
 #: Chapters whose equations are all literal (#51): no {glue:math} left in them.
-LITERAL_CHAPTERS = ("waste", "checkpoint_cost")
+LITERAL_CHAPTERS = ("waste", "checkpoint_cost", "break_even", "exact_model", "gangs")
 
 
 def symbols_of(expression: sp.Expr) -> dict[str, sp.Symbol]:
