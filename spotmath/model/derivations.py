@@ -53,7 +53,8 @@ __all__ = [
     "lost_work_integral", "lost_work_first_order", "lost_work_exact",
     "lost_work_series", "waste_first_order", "waste_first_order_with_checkpoint",
     "young_interval", "young_waste", "exact_optimality_condition", "exact_overhead",
-    "exact_interval", "segment_renewal", "node_survival",
+    "exact_interval", "segment_renewal", "node_survival", "async_interval_renewal",
+    "poisson_log_likelihood",
     "daly_series_coefficients", "daly_interval", "uninterrupted_run_time",
     "segment_time_protected_restart", "segment_time_preemptible_restart", "segment_time",
     "waste_exact", "break_even_intervals_first_order", "break_even_no_checkpoint",
@@ -474,10 +475,16 @@ def bucket_rate() -> sp.Expr:
 
 
 @cache
+def poisson_log_likelihood() -> sp.Expr:
+    """m log(λnτ) − λnτ: the log-likelihood of m failures among n units over τ hours at a
+    rate λ per unit-hour (a Poisson count of mean λnτ, less the terms free of λ)."""
+    return m * sp.log(lam * n * tau) - lam * n * tau
+
+
+@cache
 def observed_rate() -> sp.Expr:
     """m/(nτ): the maximum-likelihood rate of a Poisson count m over n units and τ hours."""
-    log_likelihood = m * sp.log(lam * n * tau) - lam * n * tau
-    (root,) = sp.solve(sp.diff(log_likelihood, lam), lam)
+    (root,) = sp.solve(sp.diff(poisson_log_likelihood(), lam), lam)
     return root
 
 
@@ -710,23 +717,30 @@ def waste_notice(restart_preemptible: bool = True) -> sp.Expr:
     return sp.Piecewise((branches[0], T >= C_n), (branches[1], True))
 
 
-@cache
-def async_interval_time(restart_preemptible: bool = True) -> sp.Expr:
-    """e^{λP}·E: expected wall time per interval with asynchronous checkpoints (no notice).
+def async_interval_renewal(restart_preemptible: bool = True) -> sp.Eq:
+    """The renewal equation of E_P, the expected wall time per interval with asynchronous
+    checkpoints (no notice), its integrals unevaluated.
 
     From a snapshot still persisting, the next interval completes (T + C) or is preempted at
-    t; before P the job rolls back one more interval, which takes E (:func:`segment_time`)
-    to redo, then E_P again; after P only E.  Solving the renewal equation for E_P.
+    t: the job pays t and a restart, and before P it rolls back one more interval, which
+    takes E (:func:`segment_time`) to redo and then E_P again; after P only E.
     """
     length = T + C
     redo = segment_time(restart_preemptible)
     after = uninterrupted_run_time().subs(L, R) if restart_preemptible else R
     E_P = sp.Symbol("E_P")
     density = lam * sp.exp(-lam * t)
-    renewal = sp.Eq(E_P, sp.exp(-lam * length) * length
-                    + sp.integrate((t + after + redo + E_P) * density, (t, 0, P), conds="none")
-                    + sp.integrate((t + after + redo) * density, (t, P, length), conds="none"))
-    (solution,) = sp.solve(renewal, E_P)
+    return sp.Eq(E_P, sp.exp(-lam * length) * length
+                 + sp.Integral((t + after + redo + E_P) * density, (t, 0, P))
+                 + sp.Integral((t + after + redo) * density, (t, P, length)))
+
+
+@cache
+def async_interval_time(restart_preemptible: bool = True) -> sp.Expr:
+    """e^{λP}·E: expected wall time per interval with asynchronous checkpoints (no notice),
+    the root of :func:`async_interval_renewal`."""
+    renewal = async_interval_renewal(restart_preemptible)
+    (solution,) = sp.solve(renewal.doit(conds="none"), renewal.lhs)
     return sp.factor(sp.simplify(solution))
 
 

@@ -14,7 +14,10 @@ from spotmath.model.derivations import derivation
 
 CHAPTERS = chapter_paths()
 #: Chapters whose equations are all literal (#51): no {glue:math} left in them.
-LITERAL_CHAPTERS = ("waste", "checkpoint_cost", "break_even", "exact_model", "gangs")
+#: Symbols that are shares, in (0, 1): a notice share, a discount, a loss chance, ….
+SHARES = {"q", "d", "p", "rho", "F", "S", "g", "w", "a"}
+LITERAL_CHAPTERS = ("waste", "checkpoint_cost", "break_even", "exact_model", "gangs",
+                    "notice", "calibration", "fleet")
 
 
 def symbols_of(expression: sp.Expr) -> dict[str, sp.Symbol]:
@@ -33,8 +36,9 @@ def differs(latex: str, name: str) -> str | None:
     if rhs.free_symbols != stated.rhs.free_symbols:
         return f"symbols {rhs.free_symbols} against {stated.rhs.free_symbols}"
     draw = random.Random(name)
-    for _ in range(6):  # positive values, as the symbols are
-        point = {symbol: sp.Rational(draw.randint(1, 400), 97) for symbol in rhs.free_symbols}
+    for _ in range(6):  # positive values, as the symbols are; shares below 1
+        point = {symbol: sp.Rational(draw.randint(1, 96 if symbol.name in SHARES else 400), 97)
+                 for symbol in rhs.free_symbols}
         mine, theirs = (sp.N(side.subs(point), 40) for side in (rhs, stated.rhs))
         if abs(mine - theirs) > sp.Float("1e-30", 40) * (1 + abs(theirs)):
             return f"at {point}: {mine} against {theirs}"
