@@ -6,8 +6,7 @@ import matplotlib
 
 from ..palette import COLOURS
 
-__all__ = ["COLOURS", "ON_DEMAND_COLOUR", "Table", "book_style", "equation", "keep",
-           "keep_equations"]
+__all__ = ["COLOURS", "ON_DEMAND_COLOUR", "Table", "book_style", "keep"]
 
 ON_DEMAND_COLOUR = "0.25"
 
@@ -93,24 +92,3 @@ def keep(**values: object) -> None:
 
     for name, value in values.items():
         glue(name, plain(value), display=False)
-
-
-def keep_equations(*names: str) -> None:
-    """Store named derivations for the prose: ``keep_equations("lost-work")`` keeps
-    :func:`equation` ``("lost-work")`` as ``eq_lost_work``, which the page shows with
-    ``{glue:math}`` and a label."""
-    keep(**{"eq_" + name.replace("-", "_"): equation(name) for name in names})
-
-
-def equation(name: str):
-    """A named derivation as displayable LaTeX (glue it, then ``{glue:math}`` with a label).
-
-    The LaTeX is the one :mod:`spotmath.model.codegen` printed from the derivation ahead of time
-    (``spotmath.model._generated.LATEX``), so a chapter never runs SymPy.
-    """
-    from IPython.display import Math
-
-    from ..inputs import check_choice
-    from ..model._generated import LATEX
-
-    return Math(LATEX[check_choice("derivation", name, tuple(LATEX))])

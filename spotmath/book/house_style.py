@@ -25,7 +25,7 @@ __all__ = ["LIMITS", "BOOKKEEPING_CALLS", "HIDDEN_TAGS", "ChapterStyle", "measur
 LIMITS = {"median_cell": 15, "longest_cell": 30, "bookkeeping_share": 0.15}
 
 #: Calls that store or phrase numbers for the prose rather than compute them.
-BOOKKEEPING_CALLS = frozenset({"keep", "keep_equations", "glue", "Table"})
+BOOKKEEPING_CALLS = frozenset({"keep", "glue", "Table"})
 
 #: Cell tags that keep a cell's code off the page (shown only on a click, or never).
 HIDDEN_TAGS = frozenset({"remove-cell", "remove-input", "hide-input", "hide-cell"})

@@ -4,14 +4,11 @@ the book's modules document what they export and their examples run."""
 import doctest
 import importlib
 import pkgutil
-import subprocess
-import sys
 
 import pytest
 
 import spotmath.book
 from spotmath.inputs import InputError
-from spotmath.model._generated import LATEX
 
 BOOK_MODULES = sorted(name for _, name, _ in
                       pkgutil.walk_packages(spotmath.book.__path__, "spotmath.book."))
@@ -58,25 +55,6 @@ def test_book_table_describes_each_parameter_once_and_its_defaults_pass():
         'trace_files: list = ["p3-trace.csv", "g4dn-trace.csv"]  # in book/data/traces/')
     with pytest.raises(InputError, match="^mtbf: unknown parameter"):
         parameters_cell("mtbf")
-
-
-def test_book_equations_come_without_sympy():
-    code = ("import sys; from spotmath.book.display import equation; "
-            "shown = equation('young'); "
-            "sys.exit(('sympy' in sys.modules) or shown.data != "
-            f"{LATEX['young']!r})")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-
-
-def test_unknown_equation_is_one_clear_error():
-    import pytest
-
-    from spotmath.book.display import equation
-    from spotmath.inputs import InputError
-
-    with pytest.raises(InputError, match="^derivation: must be one of"):
-        equation("yung")
 
 
 @pytest.mark.parametrize("old, new", [("deadline_nodes", "deadline_gang_size"),
