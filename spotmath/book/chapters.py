@@ -10,6 +10,7 @@ Values are handed to papermill as data, never pasted into code by this module.
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -141,13 +142,31 @@ def execute(source: Path, output: Path, parameters: dict[str, Any], cwd: Path,
                      request_save_on_cell_execute=False)
     if kernel is not None:
         _run_code(kernel, RESET.format(cwd=str(cwd), thresholds=GC_THRESHOLDS))
-        papermill.execute_notebook(str(source), str(output), km=kernel, **arguments)
+        try:
+            papermill.execute_notebook(str(source), str(output), km=kernel, **arguments)
+        finally:
+            _stop_clients(kernel)
         return
     kernel = _start_kernel(cwd)
     try:
         papermill.execute_notebook(str(source), str(output), km=kernel, **arguments)
     finally:
+        _stop_clients(kernel)
         _shut_down(kernel)
+
+
+def _stop_clients(kernel: Any) -> None:
+    """Stop the channels of the clients papermill made of ``kernel`` for a chapter.
+
+    nbclient stops its client's channels only for a kernel it started itself; of a
+    kernel it is given, it leaves them open: a heartbeat thread and about sixteen sockets
+    a chapter, until a worker that runs a few hundred chapters passes ZeroMQ's thousand
+    sockets ("Too many open files").  :func:`_start_kernel` makes the manager remember
+    every client it makes.
+    """
+    clients = getattr(kernel, "spotmath_clients", [])
+    while clients:
+        clients.pop().stop_channels()
 
 
 def _start_kernel(cwd: Path) -> Any:
@@ -178,6 +197,8 @@ def _start_kernel(cwd: Path) -> Any:
                                ip=str(Path(folder) / "s"),
                                client_class="jupyter_client.asynchronous.AsyncKernelClient")
         kernel.spotmath_folder = folder
+        kernel.spotmath_clients = []  # what _stop_clients stops
+        kernel.client = functools.partial(_remembered_client, kernel, kernel.client)
         kernel.start_kernel(cwd=str(cwd), extra_arguments=KERNEL_ARGUMENTS)
         client = _blocking_client(kernel)
         client.start_channels()
@@ -195,6 +216,13 @@ def _start_kernel(cwd: Path) -> Any:
 
 #: The longest path a Unix socket may have: 103 characters on macOS (107 on Linux).
 _SOCKET_PATH = 103
+
+
+def _remembered_client(kernel: Any, make: Any, **options: Any) -> Any:
+    """``kernel.client()``, remembered for :func:`_stop_clients`."""
+    client = make(**options)
+    kernel.spotmath_clients.append(client)
+    return client
 
 
 def _shut_down(kernel: Any) -> None:

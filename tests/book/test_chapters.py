@@ -949,3 +949,25 @@ def test_the_break_even_state_is_one_in_the_table_the_json_and_the_prose(changed
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["break_even"] == state
     assert (values["break_even_interval_h"] is None) == (state != "after")
+
+
+def test_a_kept_kernel_leaks_no_sockets_or_threads(tmp_path):
+    """nbclient leaves open the channels of a client of a kernel it did not start: a
+    heartbeat thread and sixteen sockets a chapter, until a test worker passed ZeroMQ's
+    thousand sockets ("Too many open files").  The executor stops them: after the first
+    chapter, neither grows."""
+    import os
+    import threading
+
+    from spotmath.book.chapters import KeptKernel
+
+    kept = KeptKernel()
+    source = ROOT / "book" / "intro.ipynb"
+    try:
+        counts = []
+        for run in range(4):
+            kept.run(source, tmp_path / f"intro-{run}.ipynb", {})
+            counts.append((len(os.listdir("/proc/self/fd")), threading.active_count()))
+    finally:
+        kept.close()
+    assert counts[1:] == counts[:1] * 3, counts

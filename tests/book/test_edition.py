@@ -411,6 +411,9 @@ def test_a_kernel_that_dies_at_start_is_started_again(tmp_path, monkeypatch):
         def shutdown_kernel(self, now=False):
             stops.append(now)
 
+        def client(self, **options):  # what papermill asks for; _stop_clients stops it
+            return Client()
+
     class Client:
         def start_channels(self):
             pass
