@@ -18,8 +18,8 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["LIMITS", "BOOKKEEPING_CALLS", "HIDDEN_TAGS", "ChapterStyle", "measure",
-           "stale_numbers"]
+__all__ = ["LIMITS", "BOOKKEEPING_CALLS", "HIDDEN_TAGS", "SETUP_CALLS", "ChapterStyle",
+           "measure", "stale_numbers", "hidden_computations"]
 
 #: The reading limits: the median code cell, the longest, and the bookkeeping share.
 LIMITS = {"median_cell": 15, "longest_cell": 30, "bookkeeping_share": 0.15}
@@ -278,4 +278,110 @@ def stale_numbers(path: Path | str) -> list[str]:
             digits = len(typed.partition(".")[2])
             if any(round(x, digits) == number for x in known):
                 found.append(text[max(0, match.start() - 30):match.end() + 30].strip())
+    return found
+
+
+#: What a hidden cell may call: the set-up (the style, the parameters, the published
+#: figures) and the containers a parameter is read into.
+SETUP_CALLS = frozenset({"book_style", "chapter_parameters", "globals", "read_figures", "dict",
+                         "Path"})
+
+
+def _reads_only(node: ast.AST) -> bool:
+    """Whether an expression only reads: names, attributes, literals, containers and
+    comprehensions of those, set-up calls, and arithmetic on literals alone (a unit)."""
+    for part in ast.walk(node):
+        if isinstance(part, ast.Call):
+            name = part.func.id if isinstance(part.func, ast.Name) else None
+            if name not in SETUP_CALLS and not (isinstance(part.func, ast.Attribute)
+                                                and part.func.attr in ("items", "values")):
+                return False
+        elif isinstance(part, (ast.BinOp, ast.UnaryOp)):
+            if not all(isinstance(leaf, (ast.Constant, ast.operator, ast.unaryop))
+                       or isinstance(leaf, (ast.BinOp, ast.UnaryOp))
+                       for leaf in ast.walk(part)):
+                return False
+        elif isinstance(part, _DECIDING):
+            return False
+    return True
+
+
+#: Expressions that decide (a comparison, a condition, a choice made by a function):
+#: what a verdict is made of, which a hidden cell must not hold.
+_DECIDING = (ast.Compare, ast.BoolOp, ast.IfExp, ast.Lambda)
+
+
+def _phrases_only(node: ast.AST) -> bool:
+    """Whether a glued value is only phrased: computed with no comparison or condition
+    (units, a table or a sentence of numbers computed before)."""
+    return not any(isinstance(part, _DECIDING) for part in ast.walk(node))
+
+
+def _setup_statement(node: ast.stmt) -> bool:
+    """An import, a set-up or glue call, or a name bound to what :func:`_reads_only`
+    allows."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return True
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        name = node.value.func.id if isinstance(node.value.func, ast.Name) else None
+        if name in SETUP_CALLS:
+            return True
+        if name in BOOKKEEPING_CALLS:  # glue: what it stores is phrased, not decided
+            return all(_phrases_only(argument) for argument in
+                       [*node.value.args, *(keyword.value for keyword in node.value.keywords)])
+    if isinstance(node, ast.Assign):
+        return _reads_only(node.value) or (_phrases_only(node.value)
+                                           and _only_wording_calls(node.value))
+    return False
+
+
+def _only_wording_calls(node: ast.AST) -> bool:
+    """Whether every call in an expression is to :mod:`spotmath.book.wording` (a table or
+    a sentence of numbers computed before), and there is one."""
+    calls = [part for part in ast.walk(node) if isinstance(part, ast.Call)
+             and not (isinstance(part.func, ast.Name) and part.func.id == "len")]
+    return bool(calls) and all(
+        isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == "wording" or isinstance(call.func, ast.Name)
+        and call.func.id.endswith(("_table", "_text", "_sentence", "_numbers"))
+        for call in calls)
+
+
+def hidden_computations(path: Path | str) -> list[str]:
+    """The statements of a chapter's hidden cells that compute rather than set up.
+
+    A hidden cell may import, set the style, read the parameters and the published
+    figures (into names, containers, or units typed as arithmetic on literals) and glue
+    what earlier cells computed, phrased (in units, tables, sentences) but not decided
+    (no comparison or condition); anything else the argument uses, a verdict above all,
+    belongs in a visible cell, with the prose that says why (#51).
+
+    Parameters
+    ----------
+    path : Path or str
+        A chapter notebook.
+
+    Returns
+    -------
+    list of str
+        ``cell N: first line of the statement`` for each such statement (empty when there
+        is none).
+
+    Examples
+    --------
+    >>> from spotmath.book import BOOK
+    >>> hidden_computations(BOOK / "waste.ipynb")
+    []
+    """
+    import nbformat
+
+    notebook = nbformat.read(Path(path), as_version=4)
+    found = []
+    for number, cell in enumerate(notebook.cells):
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type != "code" or not tags & HIDDEN_TAGS or "parameters" in tags:
+            continue
+        for node in ast.parse(cell.source).body:
+            if not _setup_statement(node):
+                found.append(f"cell {number}: {ast.unparse(node).splitlines()[0]}")
     return found

@@ -27,7 +27,7 @@ from spotmath.book.chapters import (
     glued,
     run_chapter,
 )
-from spotmath.book.house_style import measure, stale_numbers
+from spotmath.book.house_style import hidden_computations, measure, stale_numbers
 from spotmath.book.parameters import BOOK_PARAMETERS, CHAPTER_PARAMETERS, parameters_cell
 from spotmath.inputs import InputError
 
@@ -949,6 +949,38 @@ def test_the_break_even_state_is_one_in_the_table_the_json_and_the_prose(changed
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["break_even"] == state
     assert (values["break_even_interval_h"] is None) == (state != "after")
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)
+def test_hidden_cells_only_set_up_and_glue(chapter):
+    """A hidden cell imports, sets the style, reads the parameters and the published
+    figures, and glues what visible cells computed, phrased but not decided: the
+    argument's values and its verdicts are computed where the reader sees them (#51)."""
+    assert hidden_computations(chapter) == []
+
+
+def test_a_computation_or_verdict_in_a_hidden_cell_is_found(tmp_path):
+    """The check above at work, on the issue's own examples: the gang's rate N·λ and a
+    verdict computed out of sight are found; imports, parameters, units and glued tables
+    are not."""
+    notebook = nbformat.v4.new_notebook()
+    setup = ("import spotmath as sm\nfrom spotmath.book import wording\n"
+             "p = chapter_parameters('two_level', globals())\nGB = 1e9\n"
+             "durable = dict(checkpoint_cost=p.level2_cost)\n"
+             "keep(cost_min=p.level2_cost * 60, tbl=wording.pools_table(fits))")
+    computing = ("rate = p.two_level_gang_size * p.preemption_rate\n"
+                 "looks = 'look Poisson' if poisson else 'are not all Poisson'\n"
+                 "keep(notice_saves=cost <= p.notice)")
+    shown = "rate = p.two_level_gang_size * p.preemption_rate"
+    for source, tags in ((setup, ["remove-cell"]), (computing, ["hide-input"]), (shown, [])):
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["tags"] = tags
+        notebook.cells.append(cell)
+    nbformat.write(notebook, tmp_path / "hidden.ipynb")
+    assert hidden_computations(tmp_path / "hidden.ipynb") == [
+        "cell 1: rate = p.two_level_gang_size * p.preemption_rate",
+        "cell 1: looks = 'look Poisson' if poisson else 'are not all Poisson'",
+        "cell 1: keep(notice_saves=cost <= p.notice)"]
 
 
 def test_a_kept_kernel_leaks_no_sockets_or_threads(tmp_path):
