@@ -14,8 +14,10 @@ with the symbols it is given (a symbol the equation names that is not among them
 error, so a misspelt symbol fails).  The LaTeX read is the small part the book writes:
 sums, products written side by side or with ``\\cdot``, ``\\frac``, ``\\sqrt`` (with an
 index), powers, ``e^{…}`` and ``\\exp``, ``\\log`` and ``\\ln``, Lambert's ``W`` (``W_0``),
-parentheses (``\\left(`` … ``\\right)``), numbers, Latin and Greek letters with
-subscripts, and spacing commands, which are skipped.  SymPy's own LaTeX parsers read
+factorials, ``\\sum_{j=a}^{b}``, ``cases``, parentheses (``\\left(`` … ``\\right)``),
+numbers, Latin and Greek letters with subscripts, and spacing commands, which are
+skipped.  Both forms of a labelled display are found: a ``{math}`` block with ``:label:``,
+and ``$$ … $$ (label)``.  SymPy's own LaTeX parsers read
 less of it (``e^{x}``, subscripts in ``\\mathrm``, ``W``).
 """
 
@@ -34,21 +36,23 @@ class LiteralMathError(ValueError):
     """An equation this reader cannot read, or one naming a symbol it was not given."""
 
 
-_MATH = re.compile(r"```\{math\}\n:label: (?P<label>[\w-]+)\n(?P<body>.*?)\n```", re.S)
+_MATH = re.compile(r"```\{math\}\n:label: (?P<label>[\w-]+)\n(?P<body>.*?)\n```"
+                   r"|\$\$\n(?P<dollar_body>.*?)\n\$\$ \((?P<dollar_label>[\w-]+)\)", re.S)
 
 
 def labelled_equations(notebook_path) -> dict[str, str]:
-    """label: LaTeX of every ``{math}`` block with a label in a notebook's markdown."""
+    """label: LaTeX of every labelled display equation in a notebook's markdown, a
+    ``{math}`` block with ``:label:`` or ``$$ … $$ (label)``."""
     notebook = nbformat.read(notebook_path, as_version=4)
     found: dict[str, str] = {}
     for cell in notebook.cells:
         if cell.cell_type != "markdown":
             continue
         for match in _MATH.finditer(cell.source):
-            label = match["label"]
+            label = match["label"] or match["dollar_label"]
             if label in found:
                 raise LiteralMathError(f"{label}: labelled twice")
-            found[label] = match["body"].strip()
+            found[label] = (match["body"] or match["dollar_body"]).strip()
     return found
 
 
@@ -67,6 +71,7 @@ _RELATIONS = {"<": sp.Lt, ">": sp.Gt, r"\le": sp.Le, r"\leq": sp.Le, r"\ge": sp.
               r"\geq": sp.Ge}
 #: Tokens that end a product: a sum's sign, a closing bracket, a case's parts.
 _ENDS = {None, "+", "-", ")", "}", "]", "=", "&", "\\\\", r"\end", *_RELATIONS}
+#: The left side of an equation may be a probability, ``P(\text{wait} > t)``: a name.
 
 
 class _Reader:
@@ -117,9 +122,12 @@ class _Reader:
                 product *= self.factor()
         return product
 
-    # factor := base ('^' group)?
+    # factor := base ['!'] ('^' group)?
     def factor(self) -> sp.Expr:
         base = self.base()
+        if self.peek() == "!":
+            self.take()
+            base = sp.factorial(base)
         if self.peek() == "^":
             self.take()
             base = base ** self.group()
@@ -150,6 +158,8 @@ class _Reader:
             return self.group()
         if token == r"\begin":
             return self.cases()
+        if token == r"\sum":
+            return self.sum()
         if token == r"\frac":
             self.take()
             return self.group() / self.group()
@@ -176,6 +186,23 @@ class _Reader:
                     raise LiteralMathError("only the principal branch W_0 is read")
             return sp.LambertW(self.argument())
         return self.symbol()
+
+    def sum(self) -> sp.Sum:
+        """``\\sum_{j=a}^{b} term``: the index is a new symbol, an integer, inside it."""
+        self.take(r"\sum")
+        self.take("_")
+        self.take("{")
+        index = sp.Symbol(self.take(), integer=True, nonnegative=True)
+        self.take("=")
+        outer = self.symbols
+        self.symbols = {**outer, index.name: index}
+        low = self.expression()
+        self.take("}")
+        self.take("^")
+        high = self.group()
+        body = self.factor()
+        self.symbols = outer
+        return sp.Sum(body, (index, low, high))
 
     def cases(self) -> sp.Piecewise:
         """``\\begin{cases} value & \\text{if } a < b \\\\ … & \\text{otherwise} \\end{cases}``."""
@@ -225,7 +252,7 @@ class _Reader:
             raise LiteralMathError(f"not a symbol: {token!r}")
         name = token
         if token in (r"\bar", r"\hat", r"\tilde"):
-            name = f"{token}{{{self.raw_group()}}}"
+            name = token + self.raw_group()
         if self.peek() == "_":
             self.take()
             name += "_" + self.raw_group()
@@ -261,9 +288,15 @@ def parse_equation(latex: str, symbols: Mapping[str, sp.Symbol]) -> tuple[str, s
     ...                {r"\\lambda": lam, "T": T})
     ('\\\\ell', -T/(exp(T*lambda) - 1) + 1/lambda)
     """
-    if latex.count("=") != 1:
-        raise LiteralMathError(f"expected one '=' in {latex!r}")
-    left, right = latex.split("=")
+    depth, at = 0, None  # the first '=' outside braces (a sum's index has its own)
+    for position, character in enumerate(latex):
+        depth += {"{": 1, "}": -1}.get(character, 0)
+        if character == "=" and depth == 0:
+            at = position
+            break
+    if at is None:
+        raise LiteralMathError(f"expected 'left = right' in {latex!r}")
+    left, right = latex[:at], latex[at + 1:]
     reader = _Reader(right, symbols)
     rhs = reader.expression()
     reader.done()

@@ -84,3 +84,13 @@ def test_the_reader_reads_what_the_book_writes():
     }
     for latex, expected in cases.items():
         assert parse_equation(latex, symbols) == ("x", expected), latex
+
+
+def test_a_typo_in_a_sum_or_a_factorial_is_caught():
+    """The cluster chapter's rate, written with a sum and factorials, read back; with the
+    sum from 1, or (αh)^{j+1}, it states something else."""
+    right = (r"\lambda_{c} = \frac{\alpha \left(\alpha h\right)^{k^{*}}}{k^{*}! "
+             r"\sum_{j=0}^{k^{*}} \frac{\left(\alpha h\right)^{j}}{j!}}")
+    assert differs(right, "pool-preemption-rate") is None
+    assert differs(right.replace("j=0", "j=1"), "pool-preemption-rate") is not None
+    assert differs(right.replace("^{j}", "^{j + 1}"), "pool-preemption-rate") is not None
