@@ -463,13 +463,24 @@ def check_deadlines(values: dict, parameters: dict, bamboo, typed) -> int:
             if gap >= 0.01:
                 closed = (rows[2]["greedy"] - rows[2][name]) / gap
                 assert values[f"{short}_gap_written"] == f"{closed:.0%}"
+    # the paper's nine zones, as published: each zone's share of probes with spot, read
+    # here with the csv module, and the paper's factor of two as a share of the gap
+    zone_shares = values["zone_spot_shares"]
+    files = sorted((TRACES / "skynomad").glob("*.csv"))
+    assert len(files) == len(zone_shares) == 9
+    for path in files:
+        with path.open(newline="") as handle:
+            probes = [row["availability"] for row in csv.DictReader(handle)]
+        share = probes.count("1") / len(probes)
+        assert zone_shares[path.name.split("_")[0]] == pytest.approx(share, rel=1e-12)
+    assert values["cbl_gap_share"] == pytest.approx(0.5)
     # the Bamboo pools: no policy closes more than the whole gap (the omniscient schedule
     # is a lower bound on every policy's cost, start by start)
     for pool in ("p3-trace.csv", "g4dn-trace.csv"):
         closed = values["honest"][pool]
         assert closed is None or all(share is None or share <= 1 + 1e-9
                                      for share in closed.values()), pool
-    return 7
+    return 8
 
 
 def check_two_level(values: dict, parameters: dict, bamboo, typed) -> int:
