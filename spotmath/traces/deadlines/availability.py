@@ -134,27 +134,34 @@ def _read_cbl_json(path: Path, text: str) -> Availability:
                         own_tick=True)
 
 
-def _read_csv(path: Path, text: str) -> Availability:
+def _two_fields(path: Path, text: str, header: str):
+    """(line number, first field, second field) of each row after ``header`` (blank rows
+    skipped); a missing header or a row without exactly two fields refused."""
     lines = text.splitlines()
-    if not lines or lines[0].strip().replace(" ", "") != CSV_HEADER:
-        raise file_error(path.name, 1, f"expected the header {CSV_HEADER!r}")
-    times, counts, numbers = [], [], []
+    if not lines or lines[0].strip().replace(" ", "") != header:
+        raise file_error(path.name, 1, f"expected the header {header!r}")
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
         fields = line.split(",")
         if len(fields) != 2:
-            raise file_error(path.name, number, f"expected 2 fields (time_s,available), got "
-                                           f"{len(fields)}")
-        seconds = parse_number(fields[0])
+            raise file_error(path.name, number, f"expected 2 fields ({header}), got "
+                                                f"{len(fields)}")
+        yield number, fields[0], fields[1]
+
+
+def _read_csv(path: Path, text: str) -> Availability:
+    times, counts, numbers = [], [], []
+    for number, first, second in _two_fields(path, text, CSV_HEADER):
+        seconds = parse_number(first)
         if seconds is None or not 0 <= seconds <= 3.6e9:
             raise file_error(path.name, number, f"time_s must be a number of seconds from 0 to "
-                                           f"3.6e9, got {fields[0].strip()!r}")
-        text = fields[1].strip()
-        count = int(text) if re.fullmatch(r"\d{1,18}", text, re.ASCII) else -1
+                                           f"3.6e9, got {first.strip()!r}")
+        value = second.strip()
+        count = int(value) if re.fullmatch(r"\d{1,18}", value, re.ASCII) else -1
         if count < 0:
             raise file_error(path.name, number, f"available must be a whole number >= 0, got "
-                                           f"{fields[1].strip()!r}")
+                                           f"{second.strip()!r}")
         times.append(seconds)
         counts.append(count)
         numbers.append(number)
@@ -176,23 +183,14 @@ def _read_probes(path: Path, text: str) -> Availability:
     """``date,availability`` rows: a probe's UTC time and the instances it found running
     (1 = available); each row one tick of the median gap, a gap over
     :data:`MOST_GAP_TICKS` ticks refused."""
-    lines = text.splitlines()
-    if not lines or lines[0].strip().replace(" ", "") != PROBES_HEADER:
-        raise file_error(path.name, 1, f"expected the header {PROBES_HEADER!r}")
     times, counts, numbers = [], [], []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            continue
-        fields = line.split(",")
-        if len(fields) != 2:
-            raise file_error(path.name, number, f"expected 2 fields (date,availability), got "
-                                                f"{len(fields)}")
+    for number, first, second in _two_fields(path, text, PROBES_HEADER):
         try:
-            when = datetime.datetime.strptime(fields[0].strip(), "%Y-%m-%d %H:%M:%S")
+            when = datetime.datetime.strptime(first.strip(), "%Y-%m-%d %H:%M:%S")
         except ValueError:
             raise file_error(path.name, number, f"date must be 'YYYY-MM-DD HH:MM:SS' (UTC), "
-                                                f"got {fields[0].strip()!r}") from None
-        value = fields[1].strip()
+                                                f"got {first.strip()!r}") from None
+        value = second.strip()
         if not re.fullmatch(r"\d{1,18}", value, re.ASCII):
             raise file_error(path.name, number, f"availability must be a whole number >= 0 "
                                                 f"(1 = available, 0 = none), got {value!r}")
