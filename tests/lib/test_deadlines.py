@@ -1365,3 +1365,22 @@ def test_the_command_runs_on_a_zone_and_says_its_gaps(cli, traces_folder):
     refused = cli("deadline", *job, "--tick", "10min")
     assert refused.returncode == 2 and "--tick: us-east-1f_v100_1.csv sets its own tick " \
         "(195 s)" in refused.stderr
+
+
+def test_completed_spells_are_the_runs_inside_the_history(traces_folder):
+    """Against itertools.groupby on random histories and on a published zone: every run
+    but the first and the last, of the kind asked for; nothing for a history of one run."""
+    import itertools
+
+    from spotmath.traces.deadlines import completed_spells
+
+    rng = np.random.default_rng(5)
+    histories = [rng.random(n) < share for n, share in ((50, 0.5), (400, 0.9), (7, 0.2))]
+    histories.append(read_availability(_skynomad(traces_folder) / "us-east-1f_v100_1.csv").spot())
+    for history in histories:
+        runs = [(value, len(list(group))) for value, group in itertools.groupby(history)]
+        for kind in (True, False):
+            expected = [length for value, length in runs[1:-1] if value == kind]
+            assert completed_spells(history, available=kind).tolist() == expected
+    assert completed_spells(np.ones(9, dtype=bool)).tolist() == []
+    assert completed_spells(np.zeros(0, dtype=bool)).tolist() == []

@@ -38,7 +38,7 @@ available, otherwise on-demand).
 The modules
 -----------
 :mod:`~spotmath.traces.deadlines.availability`
-    Reading availability traces (five formats).
+    Reading availability traces (six formats).
 :mod:`~spotmath.traces.deadlines.rules`
     The job, the rules' simulators and the paper's policies as choices.
 :mod:`~spotmath.traces.deadlines.omniscient`
@@ -76,7 +76,12 @@ from .expected import (
     spell_model,
     spot_pays_from,
 )
-from .model_policy import AvailabilityModel, fit_availability, markov_availability
+from .model_policy import (
+    AvailabilityModel,
+    completed_spells,
+    fit_availability,
+    markov_availability,
+)
 from .omniscient import omniscient_schedule
 from .policies import (
     ONLINE,
@@ -98,7 +103,7 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "CSV_HEADER", "DEFAULT_
            "TOLERANCE", "SMALL_GAP", "Availability", "Run", "Summary", "read_availability",
            "availability_from_trace", "availability_from_sizes", "run_policy",
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
-           "AvailabilityModel", "fit_availability", "markov_availability",
+           "AvailabilityModel", "fit_availability", "completed_spells", "markov_availability",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
            "spot_pays_from", "MIN_SAVING", "Checkpoints", "OptimumTooLarge", "auto_interval",
            "resolve_interval",

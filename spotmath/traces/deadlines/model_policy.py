@@ -47,7 +47,7 @@ from ...inputs import check_gang_size, check_seed
 from .stints import IDLE, ON_DEMAND, SPOT
 
 __all__ = ["GRID", "PHASES", "MODEL_CELLS", "AvailabilityModel", "planning_ticks",
-           "coarsened", "fit_availability", "markov_availability",
+           "coarsened", "fit_availability", "completed_spells", "markov_availability",
            "ModelPolicy", "model_policy", "CheckpointModelPolicy", "checkpoint_model_policy"]
 
 #: Grid steps per tick for the compute left.
@@ -118,6 +118,42 @@ def _rounded(probability: float) -> float:
     distance = 1 - probability
     digits = 1 - int(math.floor(math.log10(distance)))
     return 1 - round(distance, digits)
+
+
+def completed_spells(history: np.ndarray, available: bool = True) -> np.ndarray:
+    """The lengths, in ticks, of the spells of spot (or, with ``available`` False, of the
+    outages) that begin and end inside a history: the first and the last spell are cut by
+    its ends, so they are left out.
+
+    The two-state chain of :func:`fit_availability` gives its spells a geometric law with
+    the same mean; these are the spells it is fitted to, to hold that law against.
+
+    Parameters
+    ----------
+    history : numpy.ndarray of bool
+        Spot available in each tick.
+    available : bool, optional
+        Spells of spot (default) or outages.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Each completed spell's length, in order (empty where there is none).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spot = np.array([1, 1, 0, 1, 1, 1, 0, 0, 1, 0, 1], dtype=bool)
+    >>> completed_spells(spot).tolist(), completed_spells(spot, available=False).tolist()
+    ([3, 1], [1, 2, 1])
+    """
+    history = np.asarray(history, dtype=bool)
+    if history.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.concatenate(([0], np.flatnonzero(history[1:] != history[:-1]) + 1))
+    lengths = np.diff(np.concatenate((starts, [history.size])))
+    inside = slice(1, -1)  # the first and the last spell run past the history's ends
+    return lengths[inside][history[starts][inside] == available].astype(np.int64)
 
 
 def fit_availability(history: np.ndarray) -> AvailabilityModel:
