@@ -11,7 +11,7 @@ from ..display import Table
 from .common import percent_text
 
 __all__ = ["deadline_run_table", "checkpoint_share_numbers", "deadline_gangs_table",
-           "honest_table", "bamboo_text", "zones_table", "zones_behind_text"]
+           "honest_table", "bamboo_text", "zones_table"]
 
 
 def deadline_run_table(runs: dict, compute: float) -> Table:
@@ -144,14 +144,3 @@ def zones_table(zones: dict, spot_shares: dict, policies: Sequence[str]) -> Tabl
     return Table(["zone", "ticks with spot", "uniform progress closes", "model closes",
                   "deadlines met"], rows)
 
-
-def zones_behind_text(behind: Sequence[str]) -> str:
-    """Where uniform progress closes more of the gap than the model policy.
-
-    >>> zones_behind_text(["us-east-1a"])
-    'uniform progress closes more on us-east-1a'
-    """
-    if not behind:
-        return ("on every zone the model policy closes at least as much as uniform "
-                "progress")
-    return "uniform progress closes more on " + ", ".join(behind)
