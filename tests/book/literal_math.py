@@ -133,13 +133,17 @@ class _Reader:
             base = base ** self.group()
         return base
 
+    def enclosed(self, opening: str, closing: str) -> sp.Expr:
+        """``opening expression closing``: a group, parentheses, a root's index."""
+        self.take(opening)
+        inner = self.expression()
+        self.take(closing)
+        return inner
+
     def group(self) -> sp.Expr:
         """``{expression}``, or one token (``x^2``, ``e^x``)."""
         if self.peek() == "{":
-            self.take("{")
-            inner = self.expression()
-            self.take("}")
-            return inner
+            return self.enclosed("{", "}")
         return self.base()
 
     def base(self) -> sp.Expr:
@@ -150,10 +154,7 @@ class _Reader:
             self.take()
             return sp.Rational(token)
         if token in ("(", "["):
-            self.take()
-            inner = self.expression()
-            self.take(")" if token == "(" else "]")
-            return inner
+            return self.enclosed(token, ")" if token == "(" else "]")
         if token == "{":
             return self.group()
         if token == r"\begin":
@@ -165,11 +166,7 @@ class _Reader:
             return self.group() / self.group()
         if token == r"\sqrt":
             self.take()
-            index = 2
-            if self.peek() == "[":
-                self.take("[")
-                index = self.expression()
-                self.take("]")
+            index = self.enclosed("[", "]") if self.peek() == "[" else 2
             return sp.root(self.group(), index)
         if token == "e" and self.tokens[self.at + 1:self.at + 2] == ["^"]:
             self.take()
@@ -240,10 +237,7 @@ class _Reader:
 
     def argument(self) -> sp.Expr:
         if self.peek() == "(":
-            self.take("(")
-            inner = self.expression()
-            self.take(")")
-            return inner
+            return self.enclosed("(", ")")
         return self.factor()
 
     def symbol(self) -> sp.Symbol:
