@@ -286,6 +286,12 @@ def stale_numbers(path: Path | str) -> list[str]:
 SETUP_CALLS = frozenset({"book_style", "chapter_parameters", "globals", "read_figures", "dict",
                          "Path"})
 
+#: Expressions that decide (a comparison, a condition, a choice made by a function):
+#: what a verdict is made of, which a hidden cell must not hold.
+_DECIDING = (ast.Compare, ast.BoolOp, ast.IfExp, ast.Lambda)
+#: What arithmetic typing a unit is made of: literals and their operators.
+_UNIT_PARTS = (ast.Constant, ast.operator, ast.unaryop, ast.BinOp, ast.UnaryOp)
+
 
 def _reads_only(node: ast.AST) -> bool:
     """Whether an expression only reads: names, attributes, literals, containers and
@@ -297,18 +303,12 @@ def _reads_only(node: ast.AST) -> bool:
                                                 and part.func.attr in ("items", "values")):
                 return False
         elif isinstance(part, (ast.BinOp, ast.UnaryOp)):
-            if not all(isinstance(leaf, (ast.Constant, ast.operator, ast.unaryop))
-                       or isinstance(leaf, (ast.BinOp, ast.UnaryOp))
-                       for leaf in ast.walk(part)):
+            if not all(isinstance(leaf, _UNIT_PARTS) for leaf in ast.walk(part)):
                 return False
         elif isinstance(part, _DECIDING):
             return False
     return True
 
-
-#: Expressions that decide (a comparison, a condition, a choice made by a function):
-#: what a verdict is made of, which a hidden cell must not hold.
-_DECIDING = (ast.Compare, ast.BoolOp, ast.IfExp, ast.Lambda)
 
 
 def _phrases_only(node: ast.AST) -> bool:

@@ -161,7 +161,7 @@ def _read_csv(path: Path, text: str) -> Availability:
         count = int(value) if re.fullmatch(r"\d{1,18}", value, re.ASCII) else -1
         if count < 0:
             raise file_error(path.name, number, f"available must be a whole number >= 0, got "
-                                           f"{second.strip()!r}")
+                                           f"{value!r}")
         times.append(seconds)
         counts.append(count)
         numbers.append(number)
