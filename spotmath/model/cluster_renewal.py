@@ -26,6 +26,7 @@ were exponential; this module does not, and the event simulator
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -42,7 +43,7 @@ from .cluster import (
     _up_at_most,
     _weighted,
     gang_in_pool,
-    law_levels,
+    law_size,
     up_time_law,
 )
 from .numerics import optimal_interval, waste_fraction
@@ -125,6 +126,14 @@ def kept_share(pool: SharedPool, gang: GangInPool, interval, checkpoint_cost,
         interval = math.inf
     else:
         (interval,) = check_parameters(scalar=True, interval=interval)
+    return _kept(pool, gang, interval, checkpoint_cost, startup, grace, failures)
+
+
+def _kept(pool: SharedPool, gang: GangInPool, interval: float, checkpoint_cost: float,
+          startup: float, grace: float, failures: float) -> float:
+    """:func:`kept_share` of values it has checked (a search calls this thousands of
+    times)."""
+    notice_only = math.isinf(interval)
     if gang.never_preempted:  # only failures end its segments: the book's exact model
         if failures == 0:
             return 1.0 if notice_only else interval / (interval + checkpoint_cost)
@@ -191,8 +200,8 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
     width = math.log(30)
     while True:
         found = scipy.optimize.minimize_scalar(
-            lambda log_t: -kept_share(pool, gang, math.exp(log_t), checkpoint_cost,
-                                      startup, grace, failures),
+            lambda log_t: -_kept(pool, gang, math.exp(log_t), checkpoint_cost,
+                                 startup, grace, failures),
             bounds=(guess - width, guess + width), method="bounded",
             options={"xatol": 1e-6})
         if abs(found.x - guess) < width - 1e-3 or width > 20:  # inside, or 10^±9 tried
@@ -212,11 +221,11 @@ ALMOST_NEVER_UP = 1e-3
 #: A gang up less than this share of the time keeps at most that share of its hours; its
 #: law is not computed and it is counted as keeping nothing.
 NEGLIGIBLE_UP = 1e-12
-#: The most work :func:`ranks` does for its laws: Σ (n² + 1,000 n) over the distinct laws
-#: of n levels it needs (a law of n levels takes about 2.4·10⁻⁸ n² + 2·10⁻⁵ n seconds on
-#: the machines the book is built on, and with the searches for the intervals, this is
-#: about three seconds).
-MAX_RANKS_WORK = 1.5e8
+#: The most work :func:`ranks` does for its laws and searches: Σ (n·m + 10,000) over the
+#: distinct laws of n levels projected on m vectors it needs (a law and the search for its
+#: interval take about 7·10⁻⁸ (n·m + 10,000) seconds on the machines the book is built
+#: on, so this is about two seconds).
+MAX_RANKS_WORK = 3e7
 
 
 @dataclass(frozen=True)
@@ -317,19 +326,34 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
                          "larger ones can be answered")
     (failures,) = check_parameters(scalar=True, failure_rate=failures)
     own = failures * gang_size  # a gang's failures per hour up
-    best: dict[int, tuple[float | None, float]] = {}  # by k*: ranks that share it agree
+    # by k*: ranks that share it agree, and every gang never preempted has one answer
+    best: dict[int | None, tuple[float | None, float]] = {}
     for gang in gangs:
-        if gang.star not in best:
-            best[gang.star] = (None, 0.0) if not gang.never_preempted and \
+        if _key(gang) not in best:
+            best[_key(gang)] = (None, 0.0) if not gang.never_preempted and \
                 gang.up_share < NEGLIGIBLE_UP else \
-                best_interval(pool, gang, checkpoint_cost, startup, grace, own)
-    return [Rank(rank, gang, *best[gang.star]) for rank, gang in enumerate(gangs, start=1)]
+                _best_interval(pool, gang, checkpoint_cost, startup, grace, own)
+    return [Rank(rank, gang, *best[_key(gang)]) for rank, gang in enumerate(gangs, start=1)]
+
+
+@functools.lru_cache(maxsize=65_536)
+def _best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup, grace,
+                   failures) -> tuple[float, float]:
+    """:func:`best_interval`, kept: the command's table of ranks and its one-pool design
+    ask for the same ranks."""
+    return best_interval(pool, gang, checkpoint_cost, startup, grace, failures)
+
+
+def _key(gang: GangInPool) -> int | None:
+    """What a rank's best interval depends on besides the settings: its k*, or nothing
+    for a gang never preempted (only its failures end its spells)."""
+    return None if gang.never_preempted else gang.star
 
 
 def ranks_work(pool: SharedPool, gang_size, headroom=0) -> float:
     """The work :func:`ranks` does for the laws of a pool filled with gangs of N GPUs, in
-    the units of :data:`MAX_RANKS_WORK`: Σ (n² + 1,000 n) over the distinct laws of n
-    levels its ranks need.
+    the units of :data:`MAX_RANKS_WORK`: Σ (n·m + 10,000) over the distinct laws of n
+    levels projected on m vectors its ranks need.
 
     Parameters
     ----------
@@ -375,7 +399,7 @@ def _lawful(gangs: list[GangInPool]) -> set[int]:
 
 
 def _work(pool: SharedPool, stars: set[int]) -> float:
-    return sum(n * n + 1_000 * n for n in (law_levels(pool, star) for star in stars))
+    return sum(math.prod(law_size(pool, star)) + 10_000 for star in stars)
 
 
 def waste_floor(pool: SharedPool, gang: GangInPool, startup=0.0) -> float:

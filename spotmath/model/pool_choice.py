@@ -34,7 +34,8 @@ from . import _generated
 from .cluster import SharedPool, _weighted, gang_in_pool
 from .cluster_renewal import best_interval, ranks
 
-__all__ = ["QUANTILE", "PoolDesign", "PoolChoice", "one_pool_or_two", "start_delays"]
+__all__ = ["QUANTILE", "PoolDesign", "PoolChoice", "DelayBudget", "one_pool_or_two",
+           "start_delays"]
 
 #: The share of requests the start-delay target is for: a p99.
 QUANTILE = 0.99
@@ -114,8 +115,8 @@ class PoolChoice:
             if self.two.training_per_day > 0 else math.inf
 
 
-def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
-                 ) -> tuple[float, float, float]:
+def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
+                 budget: DelayBudget | None = None) -> tuple[float, float, float]:
     """The shares of requests turned away and made to wait, and the p99 start delay.
 
     A request that finds a place starts when g GPUs are free of requests, up gangs and
@@ -139,17 +140,24 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
         H, GPUs training leaves free.
     grace : float
         s, hours a preempted gang keeps its GPUs.
+    budget : DelayBudget, optional
+        The work a choice of designs may still spend on these chains, spent here.
 
     Returns
     -------
     tuple of float
         (share turned away, share that waits, for a grace or in line, p99 start delay in
         hours: ``math.inf`` when more than 1% are turned away).
+
+    Raises
+    ------
+    InputError
+        A chain of more than :data:`MAX_DELAY_WORK`, or more than the budget has left.
     """
     overflowing = pool.overflow_share()
     turned_away = overflowing if pool.overflow == "drop" else 0.0
     lined = 0.0 if pool.overflow == "drop" else overflowing
-    waiting = _waiting(pool, gang_size, headroom, grace)
+    waiting = _waiting(pool, gang_size, headroom, grace, budget)
     waits = waiting(grace) + lined
     if turned_away > 1 - QUANTILE:
         return turned_away, waits, math.inf
@@ -172,12 +180,34 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float
 #: counted as 1 + states/10,000 (a step costs about 10 µs and 1 ns a state here), about
 #: half a second; a choice of designs runs it some fifteen times.
 MAX_DELAY_WORK = 50_000
+#: The most work a choice of designs spends on its start-delay chains, in all (about a
+#: second): the search for the least headroom runs one chain at each headroom it tries,
+#: and pools of 100,000 GPUs in requests of 8 spend about 5,000 in all.
+MAX_CHOICE_WORK = 60_000
 
 
-def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int]:
-    """The stationary law of n, the requests in the pool (the line's places after K), up
-    to the lowest level n̂ above which it holds less than 10⁻¹⁸ and which arrivals cross
-    less than 10⁻¹⁸ times in a grace (απ_n̂ s); and n̂."""
+class DelayBudget:
+    """The work (in the units of :data:`MAX_DELAY_WORK`) a choice of designs may still
+    spend on start-delay chains; spending past it is refused in one line."""
+
+    def __init__(self, work: float = MAX_CHOICE_WORK):
+        self.left = work
+
+    def spend(self, work: float, grace: float) -> None:
+        """Take ``work`` from what is left, or refuse (``grace``, hours, for the line)."""
+        self.left -= work
+        if self.left < 0:
+            raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
+                             "at each headroom the search tries take more than this "
+                             "command runs (a shorter grace, or a pool with fewer requests "
+                             "at once, can be answered)")
+
+
+def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int, int]:
+    """The stationary law of n, the requests in the pool (the line's places after K), on
+    the levels n̲ … n̂ outside which it holds less than 10⁻¹⁸ and which the chain crosses
+    less than 10⁻¹⁸ times in a grace (arrivals at n̂, απ_n̂ s; departures at n̲,
+    (n̲/h)π_n̲ s); and n̲ and n̂."""
     stationary = pool.stationary()
     if pool.overflow == "queue" and pool.hp_rate > 0:  # π_{K+m} = π_K (αh/K)^m
         ratio = pool.load / pool.top
@@ -187,11 +217,15 @@ def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int]:
     above = np.cumsum(stationary[::-1])[::-1] - stationary  # Σ_{j>n} π_j
     rare = (above < 1e-18) & (pool.hp_rate * grace * stationary < 1e-18)
     top = int(np.argmax(rare)) if rare.any() else stationary.size - 1
-    return stationary[:top + 1], top
+    below = np.cumsum(stationary) - stationary  # Σ_{j<n} π_j
+    serving = np.minimum(np.arange(stationary.size), pool.top)
+    rare = (below < 1e-18) & (serving / pool.hp_hold * grace * stationary < 1e-18)
+    bottom = min(max(int(np.argmin(rare)) - 1, 0), top) if not rare.all() else top
+    return stationary[bottom:top + 1], bottom, top
 
 
-def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float
-             ) -> Callable[[float], float]:
+def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
+             budget: DelayBudget | None = None) -> Callable[[float], float]:
     """The chance, for a window of at most ``grace``, that an arrival finds a place but
     fewer than g GPUs free once the gangs preempted more than the window ago have left
     (see :func:`start_delays`).
@@ -202,13 +236,14 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float
     once for every n the longest window needs, so any shorter window is a reweighting.
 
     The count n runs on its own, so at every moment it has its stationary law: the chain
-    is cut where that law holds less than 10⁻¹⁸ (:func:`_levels`), which changes no share
+    is cut above and below where that law holds less than 10⁻¹⁸ (:func:`_levels`), held
+    at its lowest level, which changes no share
     by more than that and keeps Λ = α + min(n̂, K)/h from levels a light load never
     reaches.
     """
     gpus, g = pool.gpus, pool.hp_gpus
-    stationary, top = _levels(pool, grace)
-    levels = np.arange(top + 1)
+    stationary, bottom, top = _levels(pool, grace)
+    levels = np.arange(bottom, top + 1)
     serving = np.minimum(levels, pool.top)  # requests in service; the rest in line
     up = np.clip((gpus - headroom - g * serving) // gang_size, 0,
                  (gpus - headroom) // gang_size)
@@ -225,11 +260,14 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float
     fastest = pool.hp_rate + serving[-1] / pool.hp_hold
     mean_steps = fastest * grace
     steps = math.ceil(mean_steps + 10 * math.sqrt(mean_steps) + 40)  # a 10⁻¹⁸ tail
-    if steps * (1 + blocked.size / 10_000) > MAX_DELAY_WORK:
+    work = steps * (1 + blocked.size / 10_000)
+    if work > MAX_DELAY_WORK:
         raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
                          f"take {steps:,} steps of a chain of {blocked.size:,} states, "
                          f"more than this command runs (a shorter grace, or a pool with "
                          f"fewer requests at once, can be answered)")
+    if budget is not None:
+        budget.spend(work, grace)
     forward = _uniformised(pool, serving, up, counts, fastest)
     vector = np.zeros(blocked.size)
     vector[::counts] = stationary  # c = 0 at every level
@@ -304,7 +342,8 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
         A bad value; a gang larger than the pool; a load that turns away (or keeps in
         line) more than 1% of requests even with the whole pool; ranks or a start-delay
         chain too large to compute (:data:`~spotmath.model.cluster_renewal.MAX_RANKS_WORK`,
-        :data:`MAX_DELAY_WORK`).
+        :data:`MAX_DELAY_WORK`), or start-delay chains more than :data:`MAX_CHOICE_WORK`
+        in all.
 
     Examples
     --------
@@ -344,12 +383,15 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
                      share if pool.overflow == "drop" else 0.0,
                      0.0 if pool.overflow == "drop" else share, load_time,
                      pool.gpus - own - gangs * gang_size)
-    one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures, load_time)
+    budget = DelayBudget()
+    one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures, load_time,
+                  budget)
     headroom = pool.hp_gpus * _least_room(
-        lambda requests: start_delays(pool, gang_size, requests * pool.hp_gpus,
-                                      grace)[2] <= wait_target, pool.top)
+        lambda requests: start_delays(pool, gang_size, requests * pool.hp_gpus, grace,
+                                      budget)[2] <= wait_target, pool.top)
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom, checkpoint_cost,
-                                                 startup, grace, failures, load_time)
+                                                 startup, grace, failures, load_time,
+                                                 budget)
     return PoolChoice(two, one, one_kept, start_target)
 
 
@@ -387,11 +429,12 @@ def _least_room(keeps: Callable[[int], bool], top: int) -> int:
 
 
 def _shared(pool: SharedPool, gang_size: int, headroom: int, checkpoint_cost: float,
-            startup: float, grace: float, failures: float, load_time: float) -> PoolDesign:
+            startup: float, grace: float, failures: float, load_time: float,
+            budget: DelayBudget) -> PoolDesign:
     """The shared pool with ``headroom`` GPUs training leaves free."""
     every = ranks(pool, gang_size, checkpoint_cost, startup, grace, headroom=headroom,
                   failures=failures)
-    turned_away, waits, p99 = start_delays(pool, gang_size, headroom, grace)
+    turned_away, waits, p99 = start_delays(pool, gang_size, headroom, grace, budget)
     return PoolDesign(pool.gpus, pool.gpus - headroom, headroom, len(every),
                       tuple(rank.interval for rank in every),
                       24.0 * gang_size * sum(rank.kept for rank in every), turned_away,

@@ -6,6 +6,7 @@ answers and refusals."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 
@@ -13,6 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.sparse
 import scipy.stats
 import sympy as sp
 
@@ -374,6 +376,33 @@ def test_the_command_refuses_in_one_line_naming_the_option(cli, flags, message):
     assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
 
 
+def test_a_pool_of_the_largest_size_in_one_gpu_requests_answers_every_gang(cli):
+    """100,000 GPUs, 1-GPU requests at a load of 40,000 and gangs of 8: 326 ranks need
+    laws of up to 3,106 levels, and every gang is answered; the search for the one-pool
+    headroom, a chain of about 170,000 states at each headroom it tries, is refused in one
+    line, and the answer says it is not given."""
+    done = cli("cluster", "--gpus", "100000", "--hp-gpus", "1", "--hp-rate", "40000/h",
+               "--hp-hold", "1h", "--gang-size", "8", "--grace", "30s", "--start-target",
+               "10s", "--json")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    values = json.loads(done.stdout)
+    gangs = values["gangs"]
+    assert len(gangs) == 12_500
+    preempted = [gang for gang in gangs if gang["state"] == "preempted"]
+    assert len(preempted) > 200
+    assert all(0 < gang["recommended_interval_h"] < math.inf and 0 < gang["waste"] < 1
+               for gang in preempted)
+    assert values["verdict"] is None and values["one_pool_headroom_gpus"] is None
+    text = cli("cluster", "--gpus", "100000", "--hp-gpus", "1", "--hp-rate", "40000/h",
+               "--hp-hold", "1h", "--gang-size", "8", "--grace", "30s", "--start-target",
+               "10s").stdout
+    refusals = [line for line in text.splitlines() if line.startswith("one pool or two")]
+    assert refusals == ["one pool or two    not answered: the start delays over a grace of "
+                        "30 s at each headroom the search tries take more than this "
+                        "command runs (a shorter grace, or a pool with fewer requests at "
+                        "once, can be answered)"]
+
+
 def test_a_pool_of_the_largest_size_answers(cli):
     """100,000 GPUs, requests of 64 GPUs and gangs of 512 (the most a pool may have)."""
     done = cli("cluster", "--gpus", "100000", "--hp-gpus", "64", "--hp-rate", "600/h",
@@ -385,18 +414,104 @@ def test_a_pool_of_the_largest_size_answers(cli):
         SharedPool.checked(100_001, 600.0, 2.0, 64)
 
 
-def test_the_weights_are_the_last_entries_of_lapacks_eigenvectors():
-    """v_i² from the pivots' derivatives against the eigenvectors LAPACK computes, on a
-    cut chain of a thousand levels."""
-    from spotmath.model.cluster import _last_entries_squared
-
-    pool = SharedPool.checked(100_000, 3000.0, 2.0, 8)
-    law = up_time_law(pool, 6150)
-    assert 500 < 6150 + 1 - law.lowest < 2000
-    down = np.arange(law.lowest, 6151) / 2.0
+def cut_chain(pool, star, lowest):
+    """The symmetric tridiagonal A of the chain on lowest … k*, held at its lowest level,
+    and its unscaled generator Q, as the law's docstring defines them."""
+    alpha, hold = pool.hp_rate, pool.hp_hold
+    down = np.arange(lowest, star + 1) / hold
     down[0] = 0.0
-    diagonal, off = -(3000.0 + down), np.sqrt(3000.0 * down[1:])
-    values, vectors = scipy.linalg.eigh_tridiagonal(diagonal, off)
-    squares = _last_entries_squared(diagonal, off, values)
-    assert squares == pytest.approx(vectors[-1] ** 2, rel=1e-7, abs=1e-13)
-    assert squares.sum() == pytest.approx(1.0, rel=1e-12)
+    diagonal, off = -(alpha + down), np.sqrt(alpha * down[1:])
+    generator = scipy.sparse.diags(
+        [down[1:], diagonal, np.full(star - lowest, alpha)], [-1, 0, 1], format="csr")
+    return diagonal, off, generator
+
+
+#: Chains of about 200 to 3,100 levels: 1-GPU requests at a load of 40,000 and 800,
+#: 8-GPU requests at 6,000, each with ranks below, at and far above the load.
+LARGE_CHAINS = [((100_000, 40_000.0, 1.0, 1), (38_608, 39_784, 40_600, 41_208)),
+                ((100_000, 3000.0, 2.0, 8), (5_724, 5_852, 6_150, 6_470)),
+                ((2000, 800.0, 1.0, 1), (728, 800, 870))]
+
+
+@pytest.mark.parametrize("setting, stars", LARGE_CHAINS)
+def test_a_large_chains_law_is_its_matrix_exponential_and_keeps_its_moments(setting,
+                                                                              stars):
+    """The law projected on a few dozen vectors against the cut chain's own generator,
+    exp(Qt) applied by SciPy's expm_multiply (no eigenvalues), at ages up to a mean up
+    time or 2,000 of the chain's fastest steps; its mean and second moment against the
+    recursions."""
+    import scipy.sparse.linalg
+
+    pool = SharedPool.checked(*setting)
+    for star in stars:
+        law = up_time_law(pool, star)
+        assert law.rates.size < 100 < star + 1 - law.lowest
+        generator = cut_chain(pool, star, law.lowest)[2]
+        fastest = 2 * (pool.hp_rate + star / pool.hp_hold)  # expm_multiply's steps
+        ages = np.array([1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0]) * min(
+            pool._passage_moments[0][star], 2e3 / fastest)
+        ones = np.ones(star + 1 - law.lowest)
+        exact = [scipy.sparse.linalg.expm_multiply(generator * age, ones)[-1]
+                 for age in ages]
+        assert law.survival(ages) == pytest.approx(exact, rel=1e-9, abs=1e-12)
+        assert law.mean == pytest.approx(pool._passage_moments[0][star], rel=1e-12)
+        assert law.second_moment == pytest.approx(pool._passage_moments[1][star],
+                                                  rel=1e-9)
+
+
+def test_a_large_chains_sums_are_those_of_its_whole_spectrum():
+    """Every sum the renewal model takes of the projected law against the same sum of the
+    law from all the eigenvalues and eigenvectors LAPACK computes (with the slowest term
+    set by the mean, as the law does), over starts, intervals, writes, notices and
+    failures: the same to 10⁻⁹ of the mean up time."""
+    pool = SharedPool.checked(100_000, 3000.0, 2.0, 8)
+    for star in (5_724, 5_852, 6_150):
+        law = up_time_law(pool, star)
+        diagonal, off, _ = cut_chain(pool, star, law.lowest)
+        values, vectors = scipy.linalg.eigh_tridiagonal(diagonal, off)
+        rates = -values[::-1]
+        weights = pool.hp_rate * vectors[-1, ::-1] ** 2 / rates
+        mean = pool._passage_moments[0][star]
+        rest = np.sum(weights[1:] / rates[1:])
+        if rest < mean / 2:
+            weights[0] = 1.0 - weights[1:].sum()
+            rates[0] = weights[0] / (mean - rest)
+        whole = cluster_module.UpTimeLaw(rates, weights, law.lowest)
+        for startup, interval, write, grace, failures in itertools.product(
+                (0.0, 0.1), (MINUTE / 2, 0.1, 3.0, 20.0), (10 * SECOND, MINUTE, 0.1),
+                (0.0, 30 * SECOND, 0.2), (0.0, 0.05)):
+            assert law.kept(startup, interval, write, grace, failures) == pytest.approx(
+                whole.kept(startup, interval, write, grace, failures), abs=1e-9 * mean)
+
+
+def test_more_shifts_move_no_sum_of_the_law(monkeypatch):
+    """Twice the shifts a decade, and a lowest shift ten times lower: the law's sums move
+    by less than 10⁻¹⁰ of the mean up time, so the space already holds what they need."""
+    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
+    cases = list(itertools.product((0.0, 0.1), (MINUTE, 0.5, 3.0), (MINUTE, 0.1),
+                                   (0.0, 0.2), (0.0, 0.05)))
+    stars = (38_800, 39_472, 40_208, 41_208)
+    sums = {star: [up_time_law(pool, star).kept(*case) for case in cases] for star in stars}
+    monkeypatch.setattr(cluster_module, "SHIFTS_PER_DECADE", 10)
+    monkeypatch.setattr(cluster_module, "LOWEST_SHIFT", 0.01)
+    up_time_law.cache_clear()
+    try:
+        for star in stars:
+            finer = [up_time_law(pool, star).kept(*case) for case in cases]
+            assert finer == pytest.approx(sums[star],
+                                          abs=1e-10 * pool._passage_moments[0][star])
+    finally:
+        up_time_law.cache_clear()
+
+
+@pytest.mark.parametrize("setting, stars", LARGE_CHAINS)
+def test_at_most_two_of_a_cut_chains_rates_are_slower_than_one_over_the_hold(setting,
+                                                                             stars):
+    """What the lowest shift rests on (interlacing with the chain on 0 … ∞, whose rates
+    are 0, 1/h, 2/h …): below 1/h the cut chain has at most two rates, which the powers
+    of A⁻¹ in the space catch."""
+    pool = SharedPool.checked(*setting)
+    for star in stars:
+        diagonal, off, _ = cut_chain(pool, star, cluster_module._lowest_level(pool, star))
+        values = scipy.linalg.eigvalsh_tridiagonal(diagonal, off)
+        assert np.sum(-values < (1 - 1e-9) / pool.hp_hold) <= 2
