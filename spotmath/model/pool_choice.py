@@ -203,17 +203,24 @@ class DelayBudget:
                              "at once, can be answered)")
 
 
-def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int, int]:
-    """The stationary law of n, the requests in the pool (the line's places after K), on
-    the levels n̲ … n̂ outside which it holds less than 10⁻¹⁸ and which the chain crosses
-    less than 10⁻¹⁸ times in a grace (arrivals at n̂, απ_n̂ s; departures at n̲,
-    (n̲/h)π_n̲ s); and n̲ and n̂."""
+def _with_line(pool: SharedPool) -> np.ndarray:
+    """The stationary law of n, the requests in the pool: in service on 0 … K, then, in a
+    pool that keeps them in line, the line's places until they hold less than 10⁻²⁰."""
     stationary = pool.stationary()
     if pool.overflow == "queue" and pool.hp_rate > 0:  # π_{K+m} = π_K (αh/K)^m
         ratio = pool.load / pool.top
         places = math.ceil(math.log(1e-20) / math.log(ratio)) if ratio > 0 else 0
         line = stationary[-1] * (1 - ratio) * ratio ** np.arange(places + 1)
         stationary = np.concatenate((stationary[:-1], line))  # π_K itself, then the line
+    return stationary
+
+
+def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int, int]:
+    """The stationary law of n, the requests in the pool (the line's places after K), on
+    the levels n̲ … n̂ outside which it holds less than 10⁻¹⁸ and which the chain crosses
+    less than 10⁻¹⁸ times in a grace (arrivals at n̂, απ_n̂ s; departures at n̲,
+    (n̲/h)π_n̲ s); and n̲ and n̂."""
+    stationary = _with_line(pool)
     above = np.cumsum(stationary[::-1])[::-1] - stationary  # Σ_{j>n} π_j
     rare = (above < 1e-18) & (pool.hp_rate * grace * stationary < 1e-18)
     top = int(np.argmax(rare)) if rare.any() else stationary.size - 1

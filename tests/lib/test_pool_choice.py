@@ -165,6 +165,44 @@ def test_the_simulator_waits_and_starts_as_the_chain_on_levels_and_victims_says(
         assert (np.mean(late) > 0.01) == (p99 == grace)
 
 
+@pytest.mark.parametrize("overflow", ["queue", "drop"])
+def test_the_delay_chain_cut_below_the_load_gives_what_the_whole_chain_gives(
+        monkeypatch, overflow):
+    """A load of 400 requests of one GPU: the chain of start delays runs on the levels
+    where the requests' stationary law holds more than 10⁻¹⁸, not from 0; run from 0 (the
+    cut's lowest level forced to 0), every share and the p99 are the same."""
+    from spotmath.model import pool_choice
+
+    pool = SharedPool.checked(600, 400.0, 1.0, 1, overflow=overflow)
+    stationary, bottom, top = pool_choice._levels(pool, 30 * SECOND)
+    assert 200 < bottom < 400 < top < 600
+    cut = [start_delays(pool, 8, headroom, 30 * SECOND) for headroom in (0, 40, 80)]
+    whole = pool_choice._levels
+
+    def from_zero(pool, grace):
+        top = whole(pool, grace)[2]
+        return pool_choice._with_line(pool)[:top + 1], 0, top
+
+    monkeypatch.setattr(pool_choice, "_levels", from_zero)
+    for headroom, delays in zip((0, 40, 80), cut):
+        assert start_delays(pool, 8, headroom, 30 * SECOND) == pytest.approx(
+            delays, rel=1e-9, abs=1e-15)
+
+
+def test_a_choice_spends_at_most_its_budget_on_delay_chains():
+    """Each chain's work is taken from the choice's budget; past it, one line."""
+    from spotmath.model.pool_choice import DelayBudget
+
+    pool = SharedPool.checked(256, 8.0, 2.0, 8)
+    budget = DelayBudget(1_000)
+    start_delays(pool, 16, 8, 30 * SECOND, budget)
+    assert 0 < budget.left < 1_000
+    with pytest.raises(InputError, match=r"^grace: the start delays over a grace of 30 s "
+                       "at each headroom the search tries take more than this command "
+                       "runs"):
+        start_delays(pool, 16, 8, 30 * SECOND, DelayBudget(1.0))
+
+
 def test_two_pools_size_inference_by_erlangs_b_from_the_poisson_law():
     pool = SharedPool.checked(256, 8.0, 2.0, 8)
     choice = one_pool_or_two(pool, 16, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
