@@ -11,13 +11,9 @@ from ...inputs import duration_text
 from ...model.numerics import effective_discount
 from ..display import Table
 
-__all__ = ["AGREE_WITHIN", "joined", "interval_or_none", "from_share", "points_sentence",
+__all__ = ["joined", "interval_or_none", "from_share", "points_sentence",
            "pays", "percent_text", "price_text", "ci_text", "by_trace", "every",
            "interval_text"]
-
-
-#: Replays this many standard errors or fewer from the model agree with it.
-AGREE_WITHIN = 2
 
 
 def joined(parts: Iterable[str], empty: str = "") -> str:

@@ -10,148 +10,11 @@ from collections.abc import Sequence
 from ...inputs import duration_text
 from ...traces.replay import bulk_fraction as _bulk_fraction
 from ..display import Table
-from .common import AGREE_WITHIN, by_trace, ci_text, interval_or_none, joined
+from .common import by_trace, ci_text, interval_or_none, joined
 
-__all__ = ["hazard_verdict", "replay_sentence", "gain_sentence", "together_verdict",
-           "gang_sentence", "bulk_share_verdict", "gang_line_sentence", "traces_table",
-           "fits_table", "fit_sentences", "replay_table", "replay_numbers", "local_table",
-           "gang_rates_table", "together_numbers", "never_table", "never_numbers",
-           "groups_table", "group_sentences"]
-
-
-def hazard_verdict(labels: Sequence[str], hazards: Sequence[str | None]) -> str:
-    """Whether the traces' lifetimes look Poisson, from each fit's ``hazard``.
-
-    >>> print(hazard_verdict(["p3", "g4dn"], ["constant", "falling"]))
-    the interval excludes 1 on g4dn (a falling hazard), so there the lifetimes are not
-    Poisson
-    """
-    odd = [f"{label} (a {hazard} hazard)" for label, hazard in zip(labels, hazards)
-           if hazard in ("falling", "rising")]
-    if not odd:
-        return ("every interval contains 1, so these lifetimes are consistent with "
-                "Poisson preemptions: the data do not show a falling hazard")
-    return (f"the interval excludes 1 on {', '.join(odd)}, so there the lifetimes are "
-            "not Poisson")
-
-
-def replay_sentence(label: str, runs: Sequence, intervals: Sequence[float]) -> str:
-    """How the replays of one trace over ``intervals`` compare with the exact model.
-
-    ``runs`` are :class:`~spotmath.traces.replay.Replay` results, one per interval; a
-    replay agrees with the model within :data:`AGREE_WITHIN` standard errors.
-
-    >>> from types import SimpleNamespace as R
-    >>> runs = [R(model_gap_z=0.5, waste=0.10, poisson_waste=0.09),
-    ...         R(model_gap_z=3.0, waste=0.20, poisson_waste=0.15)]
-    >>> print(replay_sentence("p3", runs, [0.5, 1.0]))
-    on p3 the replay lies within two standard errors of the model at 1 of 2 intervals;
-    where it does not, the model is optimistic, by up to 5.0 points at 1 h
-    """
-    zs = [run.model_gap_z for run in runs]
-    gaps = [100 * (run.waste - run.poisson_waste) for run in runs]
-    agree = sum(abs(z) <= AGREE_WITHIN for z in zs)
-    text = (f"on {label} the replay lies within two standard errors of the model at "
-            f"{agree} of {len(zs)} intervals")
-    if any(z > AGREE_WITHIN for z in zs):
-        i = max(range(len(gaps)), key=gaps.__getitem__)
-        text += (f"; where it does not, the model is optimistic, by up to {gaps[i]:.1f} "
-                 f"points at {duration_text(intervals[i])}")
-    if any(z < -AGREE_WITHIN for z in zs):
-        i = min(range(len(gaps)), key=gaps.__getitem__)
-        text += (f"; the model is pessimistic by up to {-gaps[i]:.1f} points at "
-                 f"{duration_text(intervals[i])}")
-    return text
-
-
-def gain_sentence(name: str, best_waste: float, waste: float) -> str:
-    """A schedule's waste against the best fixed interval's, in points.
-
-    >>> gain_sentence("p3", 0.12, 0.10), gain_sentence("g4dn", 0.12, 0.1202)
-    ('on p3 it beats it by 2.0 points', 'on g4dn it matches it')
-    """
-    gain = best_waste - waste
-    if abs(gain) < 0.0005:
-        return f"on {name} it matches it"
-    word = "beats it by" if gain > 0 else "trails it by"
-    return f"on {name} it {word} {100 * abs(gain):.1f} points"
-
-
-def together_verdict(labels: Sequence[str], together: Sequence[bool]) -> str:
-    """Whether preemptions come together more often than independence allows, from
-    each trace's test.
-
-    >>> together_verdict(["p3", "g4dn"], [True, False])
-    'Preemptions come together about as often as independence allows on g4dn'
-    """
-    if all(together):
-        return "Preemptions come together far more often than independence allows"
-    return ("Preemptions come together about as often as independence allows on "
-            + ", ".join(label for label, ok in zip(labels, together) if not ok))
-
-
-_HOW = {"below": "less often than", "above": "more often than",
-        "about": "about as often as"}
-
-
-def gang_sentence(label: str, runs: Sequence) -> str:
-    """How the largest gang replayed on a pool fares against Nλ, and a smaller one.
-
-    ``runs`` are gang :class:`~spotmath.traces.replay.Replay` results by size.
-
-    >>> from types import SimpleNamespace as R
-    >>> runs = [R(gang_size=4, interruptions=3, gang_rate_against_model="about"),
-    ...         R(gang_size=16, interruptions=9, gang_rate=1.0, model_rate=2.0,
-    ...           gang_rate_against_model="below", instances_per_interruption=2.5)]
-    >>> print(gang_sentence("p3", runs))
-    on p3 a gang of 16 is hit less often than Nλ (0.50 times its rate) and loses 2.50
-    instances each time, while a gang of 4 sees about Nλ
-    """
-    big = runs[-1]
-    if not big.interruptions:
-        return f"on {label} a gang of {big.gang_size} was never interrupted"
-    text = (f"on {label} a gang of {big.gang_size} is hit {_HOW[big.gang_rate_against_model]} "
-            f"Nλ ({big.gang_rate / big.model_rate:.2f} times its rate) and loses "
-            f"{big.instances_per_interruption:.2f} instances each time")
-    for run in runs:
-        if 1 < run.gang_size < big.gang_size and run.interruptions:
-            seen = "about" if run.gang_rate_against_model == "about" else "not"
-            text += f", while a gang of {run.gang_size} sees {seen} Nλ"
-            break
-    return text
-
-
-def bulk_share_verdict(growing: bool) -> str:
-    """What one bulk share ρ for every gang size means, given whether the share that
-    explains each size's rate grows with the gang on every pool.
-
-    >>> bulk_share_verdict(False)[:40]
-    'the per-size column shows how far one nu'
-    """
-    reclaims = ("real reclaims take a few instances at a time, not the whole pool as the "
-                "simulator's bulk events do")
-    if growing:
-        return ("on every pool the share that explains a gang's rate grows with the "
-                f"gang: {reclaims}, so one number is a compromise")
-    return ("the per-size column shows how far one number is from describing every gang "
-            f"size: {reclaims}")
-
-
-def gang_line_sentence(largest: Sequence[tuple[str, int, int]]) -> str:
-    """Whether the replay moves the largest paying gang from where Nλ puts it.
-
-    ``largest`` holds (pool, largest paying by Nλ, largest paying replayed).
-
-    >>> gang_line_sentence([("p3", 8, 16), ("g4dn", 4, 4)])
-    'The replay moves the line: on p3 a larger gang pays than Nλ allows'
-    """
-    moved = [f"on {label} a larger gang pays than Nλ allows"
-             for label, by_rate, replayed in largest if replayed > by_rate]
-    moved += [f"on {label} a smaller one" for label, by_rate, replayed in largest
-              if replayed < by_rate]
-    if not moved:
-        return "Among the sizes tried, the replay does not move the line"
-    return "The replay moves the line: " + "; ".join(moved)
+__all__ = ["traces_table", "fits_table", "fit_lists", "replay_table", "replay_numbers",
+           "local_table", "gang_rates_table", "together_lists", "never_table",
+           "never_numbers", "groups_table", "group_sentences"]
 
 
 def traces_table(labels: Sequence[str], traces: Sequence) -> Table:
@@ -195,21 +58,18 @@ def fits_table(labels: Sequence[str], fits: Sequence) -> Table:
         ("p-value of k = 1", [f"{f.weibull_shape_p_value:.2g}" for f in fits])])
 
 
-def fit_sentences(labels: Sequence[str], fits: Sequence) -> dict:
-    """The fits in words: each trace's shape with its interval (``shape_list``), whether
-    the lifetimes look Poisson (``shape_verdict``), and each MTBF (``rate_list``).
+def fit_lists(labels: Sequence[str], fits: Sequence) -> dict:
+    """Each trace's shape with its interval (``shape_list``) and MTBF (``rate_list``).
 
     >>> from types import SimpleNamespace as Fit
-    >>> fit = Fit(weibull_shape=0.95, weibull_shape_ci95=(0.8, 1.1), hazard="constant",
-    ...           mtbf_h=10.0)
-    >>> fit_sentences(["p3"], [fit])["shape_list"]
-    '0.95 on p3 (0.80 to 1.10)'
+    >>> fit = Fit(weibull_shape=0.95, weibull_shape_ci95=(0.8, 1.1), mtbf_h=10.0)
+    >>> fit_lists(["p3"], [fit])
+    {'shape_list': '0.95 on p3 (0.80 to 1.10)', 'rate_list': '10 h on p3'}
     """
     return {
         "shape_list": joined(f"{f.weibull_shape:.2f} on {label} ({f.weibull_shape_ci95[0]:.2f}"
                              f" to {f.weibull_shape_ci95[1]:.2f})"
                              for label, f in zip(labels, fits)),
-        "shape_verdict": hazard_verdict(labels, [f.hazard for f in fits]),
         "rate_list": joined(f"{duration_text(f.mtbf_h)} on {label}"
                             for label, f in zip(labels, fits))}
 
@@ -245,15 +105,12 @@ def replay_table(labels: Sequence[str], curves: Sequence[dict]) -> Table:
 
 
 def replay_numbers(labels: Sequence[str], fits: Sequence, curves: Sequence[dict]) -> dict:
-    """The replays for the prose and for a rerun: how far they are from the model
-    (``replay_verdict``), the best intervals against the optimum's (``best_list``), the
-    formula's cost in points (``formula_cost``), and every trace's numbers
-    (``trace_numbers``); ``curves`` as :func:`replay_table`, with ``runs`` over ``grid``.
+    """The replays for the prose and for a rerun: the best intervals against the
+    optimum's (``best_list``), the formula's cost in points (``formula_cost``), and every
+    trace's numbers (``trace_numbers``); ``curves`` as :func:`replay_table`.
     """
     cost = max(c["optimum"].waste - c["best_waste"] for c in curves)
     return {
-        "replay_verdict": joined(replay_sentence(label, c["runs"], c["grid"])
-                                 for label, c in zip(labels, curves)),
         "best_list": joined(f"on {label} {interval_or_none(c['best'])} against the exact "
                             f"optimum's {duration_text(c['optimum'].interval_h)}, which "
                             f"replays to {c['optimum'].waste:.1%} instead of "
@@ -312,22 +169,21 @@ def gang_rates_table(gangs: Sequence[dict]) -> Table:
                  [row(g, r) for g in gangs for r in g["runs"]])
 
 
-def together_numbers(labels: Sequence[str], fits: Sequence, together: Sequence[bool],
-                     gangs: Sequence[dict], growing: bool) -> dict:
-    """How preemptions come together, for the prose: the verdict, each trace's shares with
-    and without independence, what that does to the gangs, the bulk shares fitted and
-    whether one share fits every size.
+def together_lists(labels: Sequence[str], fits: Sequence, gangs: Sequence[dict]) -> dict:
+    """Each trace's share of preemptions with another close by, with and without
+    independence (``co_list``), and each pool's fitted bulk share (``rho_list``).
+
+    >>> from types import SimpleNamespace as Fit
+    >>> fit = Fit(co_preemption_share=0.4, co_preemption_share_independent=0.1)
+    >>> together_lists(["p3"], [fit], [{"label": "p3", "rho": 0.25}])
+    {'co_list': '40% on p3 against 10% if independent', 'rho_list': '0.25 on p3'}
     """
     return {
-        "co_verdict": together_verdict(labels, together),
         "co_list": joined(f"{f.co_preemption_share:.0%} on {label} against "
                           f"{f.co_preemption_share_independent:.0%} if independent"
                           for label, f in zip(labels, fits)),
-        "gang_verdict": joined((gang_sentence(g["label"], g["runs"]) for g in gangs
-                                if g["runs"]), "no gang size fits these pools"),
         "rho_list": joined((f"{g['rho']:.2f} on {g['label']}" for g in gangs
-                            if g["rho"] is not None), "not defined here"),
-        "rho_verdict": bulk_share_verdict(growing)}
+                            if g["rho"] is not None), "not defined here")}
 
 
 def never_table(verdicts: Sequence[dict], discount: float) -> Table:
@@ -353,7 +209,7 @@ def never_numbers(largest: Sequence[tuple], never: Sequence[tuple], gangs: Seque
                   ) -> dict:
     """The gang limits on the pools for the prose and for a rerun: the largest paying by
     Nλ and replayed (``largest``: ``(trace, by Nλ, replayed)``), the restart floor
-    (``never``: ``(trace, nodes or None)``), the change of verdict, every gang's numbers.
+    (``never``: ``(trace, nodes or None)``), every gang's numbers.
 
     >>> found = never_numbers([("p3", 8, 4)], [("p3", 30)], [])
     >>> found["largest_list"], found["never_list"]
@@ -364,7 +220,6 @@ def never_numbers(largest: Sequence[tuple], never: Sequence[tuple], gangs: Seque
                                for label, a, b in largest),
         "never_list": joined((f"{n} nodes on {label}" for label, n in never if n is not None),
                              "no size"),
-        "verdict_change": gang_line_sentence(largest),
         "gang_numbers": [{"trace": g["label"], "gang_size": r.gang_size,
                           "interruptions": r.interruptions, "held_hours": float(r.held_hours),
                           "waste": float(r.waste), "interval_h": float(r.interval_h)}
