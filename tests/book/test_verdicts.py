@@ -125,3 +125,55 @@ def test_the_gang_verdict_for_a_gang_never_hit_one_hit_more_often_and_no_gang():
 def test_the_replay_moves_the_largest_paying_gang_or_not(largest, expected):
     kept = run_cell("real_preemptions", "keep(verdict_change=", largest=largest)
     assert kept == {"verdict_change": expected}
+
+
+@pytest.mark.parametrize("at_rate, exact, expected", [
+    (0.5, 0.7, ("pays", "does not pay")), (0.7, 0.5, ("does not pay", "pays"))])
+def test_the_cluster_gang_pays_by_each_law_while_its_waste_is_below_the_discount(
+        at_rate, exact, expected):
+    """The cell that decides it also builds the table: its inputs are stood in for."""
+    kept = run_cell("cluster", "keep(pays_at_rate=", gang=R(waste=lambda *_: at_rate),
+                    best_kept=1 - exact, expo_t=0.1, best_t=0.2, C=0.01, startup=0.1,
+                    grace=0.0, simulated_waste=lambda t: (0.0, 0.0),
+                    p=R(spot_discount=0.6))
+    assert (kept["pays_at_rate"], kept["pays_exact"]) == expected
+
+
+@pytest.mark.parametrize("gain, expected", [(0.0031, "0.31 percentage points more"),
+                                            (-0.0005, "0.05 percentage points less")])
+def test_the_cluster_schedule_keeps_more_or_less(gain, expected):
+    schedule = R(intervals=[0.1, 0.5], kept_share=0.5 + gain)
+    kept = run_cell("cluster", "keep(schedule_gain=", grace=0.0, C=0.01, pool=None,
+                    gang=None, startup=0.1,
+                    local_rate_schedule=lambda *_: schedule,
+                    best_interval=lambda *_: (0.3, 0.5))
+    assert kept["schedule_gain"] == expected
+
+
+@pytest.mark.parametrize("largest_z, expected", [
+    (None, "here a segment would be preempted more than once on average (λ(R + T + C) > "
+     "1), so the chapter does not simulate it"),
+    (1.2, "over its 6 points, at an interval of 30 min, the largest difference is 1.20 "
+     "standard errors, within the 3.40 that chance allows at so many points: the formulas "
+     "say what the rules do"),
+    (5.0, "over its 6 points, at an interval of 30 min, the largest difference is 5.00 "
+     "standard errors, beyond the 3.40 that chance allows at so many points: here the "
+     "formulas and the rules disagree")])
+def test_the_notice_simulation_agrees_within_chance_or_not(largest_z, expected):
+    kept = run_cell("notice", "keep(simulated_summary=", largest_z=largest_z,
+                    checks=[()] * 6, interval=0.5, z_limit=3.4)
+    assert kept == {"simulated_summary": expected}
+
+
+@pytest.mark.parametrize("with_notice, without, expected", [
+    ([0.10, 0.104], [0.1, 0.22], "the simulated waste varies by 0.4%, against 12.0% "
+     "without it"),
+    ([0.1], [0.1], "the waste could not be simulated (too few intervals are short enough "
+     "to simulate)")])
+def test_the_notice_spread_with_and_without_it(with_notice, without, expected):
+    kept = run_cell("simulation", "keep(notice_spread_text=", seeds=[0] * 5,
+                    base={}, cost=0.01, p=R(notice=1 / 30),
+                    simulated=np.array(without),
+                    waste_curve=lambda *_, **__: (np.array(with_notice),),
+                    simulated_at=None)
+    assert kept["notice_spread_text"] == expected

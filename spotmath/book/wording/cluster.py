@@ -10,33 +10,8 @@ from ...inputs import duration_text
 from ..display import Table
 from .common import _interval_shown
 
-__all__ = ["pool_verdict_sentence", "pool_gangs_table", "exact_law_table", "victims_table",
+__all__ = ["pool_gangs_table", "exact_law_table", "victims_table",
            "ranks_table", "overflow_table"]
-
-
-def pool_verdict_sentence(choice, reason: str | None = None) -> str:
-    """One pool or two, from :func:`spotmath.model.pool_choice.one_pool_or_two`'s choice.
-
-    >>> from types import SimpleNamespace as R
-    >>> one = R(training_per_day=200.0, headroom=8)
-    >>> print(pool_verdict_sentence(R(two=R(training_per_day=100.0), one_kept=one,
-    ...                               verdict="one pool", gain=1.0)))
-    One pool keeps 100% more training a day at the same start-delay target: share it,
-    with 8 GPUs of headroom.
-    >>> print(pool_verdict_sentence(None, "a load of 30 requests turns away 2% of them"))
-    Neither design is answered here: a load of 30 requests turns away 2% of them.
-    """
-    if choice is None:
-        return f"Neither design is answered here: {reason}."
-    if choice.verdict == "two pools":
-        return ("Two pools keep as much training or more, at no cost to the start delay: "
-                "keep them apart.")
-    if choice.two.training_per_day == 0:
-        return ("Two pools leave no room for a single training gang; one pool keeps "
-                f"it, with {choice.one_kept.headroom} GPUs of headroom.")
-    return (f"One pool keeps {choice.gain:.0%} more training a day at the same "
-            f"start-delay target: share it, with {choice.one_kept.headroom} GPUs of "
-            "headroom.")
 
 
 def pool_gangs_table(priced: dict, one_gpu_rate: float) -> Table:

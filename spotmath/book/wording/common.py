@@ -11,9 +11,8 @@ from ...inputs import duration_text
 from ...model.numerics import effective_discount
 from ..display import Table
 
-__all__ = ["joined", "interval_or_none", "from_share", "points_sentence",
-           "pays", "percent_text", "price_text", "ci_text", "by_trace", "every",
-           "interval_text"]
+__all__ = ["joined", "interval_or_none", "from_share", "percent_text", "price_text",
+           "ci_text", "by_trace", "every", "interval_text"]
 
 
 def joined(parts: Iterable[str], empty: str = "") -> str:
@@ -46,28 +45,6 @@ def from_share(shares: Sequence[float], none: str = "no share") -> str:
     if not len(shares):
         return none
     return f"a share of {min(shares):.0%} and more"
-
-
-def points_sentence(difference: float) -> str:
-    """A difference of two shares in percentage points, more or less.
-
-    >>> points_sentence(0.0031), points_sentence(-0.0005), points_sentence(0.0)
-    ('0.31 percentage points more', '0.05 percentage points less', 'no more')
-    """
-    if abs(difference) < 5e-7:
-        return "no more"
-    side = "more" if difference > 0 else "less"
-    return f"{100 * abs(difference):.2f} percentage points {side}"
-
-
-def pays(waste: float, discount: float) -> str:
-    """The spot chapters' test in words: a preemptible hour pays while its waste is below
-    its discount.
-
-    >>> pays(0.57, 0.6), pays(0.61, 0.6)
-    ('pays', 'does not pay')
-    """
-    return "pays" if waste < discount else "does not pay"
 
 
 def _interval_shown(interval: float) -> str:

@@ -9,31 +9,7 @@ from collections.abc import Sequence
 from ...inputs import duration_text
 from ..display import Table
 
-__all__ = ["simulation_sentence", "poisson_table", "weibull_table", "weibull_ranges",
-           "bulk_table", "notice_spread_text"]
-
-
-def simulation_sentence(largest_z: float | None, points: int, interval: float,
-                        limit: float) -> str:
-    """Whether a simulation agrees with the formulas: the largest difference over
-    ``points`` checks at one ``interval`` (hours), in standard errors, against the
-    ``limit`` chance allows at that many points; None when nothing was simulated.
-
-    >>> print(simulation_sentence(1.2, 6, 0.5, 3.4))
-    over its 6 points, at an interval of 30 min, the largest difference is 1.20 standard
-    errors, within the 3.40 that chance allows at so many points: the formulas say what
-    the rules do
-    """
-    if largest_z is None:
-        return ("here a segment would be preempted more than once on average "
-                "(λ(R + T + C) > 1), so the chapter does not simulate it")
-    text = (f"over its {points} points, at an interval of {duration_text(interval)}, the "
-            f"largest difference is {largest_z:.2f} standard errors")
-    if largest_z <= limit:
-        return (text + f", within the {limit:.2f} that chance allows at so many points: "
-                "the formulas say what the rules do")
-    return (text + f", beyond the {limit:.2f} that chance allows at so many points: here "
-            "the formulas and the rules disagree")
+__all__ = ["poisson_table", "weibull_table", "weibull_ranges", "bulk_table"]
 
 
 def poisson_table(points: Sequence[tuple], results: Sequence[tuple]) -> Table:
@@ -131,16 +107,3 @@ def bulk_table(bulk: dict, gang_sizes: Sequence[int], discount: float) -> Table:
 
     return Table(["bulk share ρ \\ nodes"] + [str(n) for n in gang_sizes],
                  [[f"{rho:g}"] + [cell(w) for w in wastes] for rho, wastes in bulk.items()])
-
-
-def notice_spread_text(with_notice: float | None, without: float | None) -> str:
-    """How far the simulated waste moves across the intervals with a notice and without.
-
-    >>> notice_spread_text(0.004, 0.12)
-    'the simulated waste varies by 0.4%, against 12.0% without it'
-    """
-    if without is None:
-        return ("the waste could not be simulated (too few intervals are short enough to "
-                "simulate)")
-    return (f"the simulated waste varies by {with_notice:.1%}, against {without:.1%} "
-            "without it")
