@@ -16,18 +16,23 @@ from spotmath.inputs import duration_text
 BOOK = Path(__file__).resolve().parents[2] / "book"
 
 
-def run_cell(chapter: str, marker: str, **names) -> dict:
-    """Run the one visible code cell of ``chapter`` that contains ``marker`` with
-    ``names`` defined, and return what it glues (its ``keep`` calls)."""
+def cell_source(chapter: str, marker: str) -> str:
+    """The one visible code cell of ``chapter`` that contains ``marker``."""
     cells = json.loads((BOOK / f"{chapter}.ipynb").read_text())["cells"]
     sources = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"
                and "remove-cell" not in cell["metadata"].get("tags", [])]
     found = [source for source in sources if marker in source]
     assert len(found) == 1, (marker, len(found))
+    return found[0]
+
+
+def run_cell(chapter: str, marker: str, **names) -> dict:
+    """Run :func:`cell_source` with ``names`` defined, and return what it glues (its
+    ``keep`` calls)."""
     kept: dict = {}
     namespace = {"np": np, "wording": wording, "duration_text": duration_text,
                  "keep": lambda **values: kept.update(values), **names}
-    exec(compile(found[0], f"{chapter}: {marker}", "exec"), namespace)
+    exec(compile(cell_source(chapter, marker), f"{chapter}: {marker}", "exec"), namespace)
     return kept
 
 
@@ -177,3 +182,77 @@ def test_the_notice_spread_with_and_without_it(with_notice, without, expected):
                     waste_curve=lambda *_, **__: (np.array(with_notice),),
                     simulated_at=None)
     assert kept["notice_spread_text"] == expected
+
+
+def run_code(chapter: str, marker: str, **names) -> dict:
+    """Run :func:`cell_source` with ``names`` defined, and return every name it leaves."""
+    namespace = {"np": np, "duration_text": duration_text,
+                 "keep": lambda **values: None, **names}
+    exec(compile(cell_source(chapter, marker), f"{chapter}: {marker}", "exec"), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize("extra, ten_percent, expected", [
+    (0.0, 0.2, "the first-order waste is 10% too high once λT reaches 0.20, an interval "
+     "of 48 min"),
+    (0.12, None, "the first-order waste is already 12% too high at the shortest "
+     "intervals, from the restarts alone")])
+def test_the_first_order_error_reaches_a_tenth_or_the_restarts_pass_it_alone(
+        extra, ten_percent, expected):
+    """The exact model's cell, on a made-up error of λT/2 + ``extra``: it crosses a tenth
+    at a root, or, past a tenth from the restarts alone, nowhere."""
+    import scipy.optimize
+
+    def waste_fraction(rate, lam_t, cost, lam_r, model=None, restart_preemptible=True):
+        exact = lam_t / 2 + lam_r
+        return exact * (1 + lam_t / 2 + extra) if model == "first-order" else exact
+
+    found = run_code("exact_model", "error_text =", sm=R(waste_fraction=waste_fraction),
+                     here_r=0.05, here_t=0.4, rate=0.25, preemptible=True,
+                     brentq=scipy.optimize.brentq)
+    assert found["ten_percent"] == (None if ten_percent is None
+                                    else pytest.approx(ten_percent, rel=1e-6))
+    assert found["error_text"] == expected
+
+
+@pytest.mark.parametrize("intervals, expected", [
+    ((5.0, 6.2), "is longer than"), ((5.0, 4.0), "is shorter than"),
+    ((None, 6.2), "differs from"), ((5.0, None), "differs from")])
+def test_the_exact_break_even_is_longer_shorter_or_differs(intervals, expected):
+    answers = {"first-order": intervals[0], True: intervals[1], False: 6.0}
+
+    def break_even_interval(rate, cost, restart, discount, model=None,
+                            restart_preemptible=None):
+        return answers["first-order" if model else restart_preemptible]
+
+    found = run_code("exact_model", "comparison = ",
+                     sm=R(break_even_interval=break_even_interval), rate=0.25, cost=0.01,
+                     restart=0.1, p=R(spot_discount=0.6), preemptible=True)
+    assert found["comparison"] == expected
+
+
+@pytest.mark.parametrize("have_both, undercut, both, range_text, fast_text", [
+    (False, [], None, "the figure leaves them out", ""),
+    (True, [0.7, 0.5], R(level2_every=3), "another answer wastes less from a share of 50% "
+     "and more", "Fast copies between snapshots pay here although they cost as much as a "
+     "snapshot"),
+    (True, [], R(level2_every=1), "none of the other three answers wastes less at any "
+     "share drawn", "Here every snapshot is made durable")])
+def test_both_remedies_together_and_why_fast_copies_pay(have_both, undercut, both,
+                                                        range_text, fast_text):
+    kept = run_cell("two_level", "keep(two_level_async_range_text=", have_both=have_both,
+                    undercut=undercut, both=both)
+    assert kept["two_level_async_range_text"] == range_text
+    assert kept["two_level_async_fast_text"].startswith(fast_text)
+
+
+@pytest.mark.parametrize("finite, expected", [
+    (True, "The plan costs 600 on-demand node-hours against 1,000 for running everything "
+     "on-demand: a saving of 40%"),
+    (False, "Here no capacity gets the largest gang's work done (its waste is 100% even "
+     "on-demand), so the plan has no price")])
+def test_the_capacity_plan_has_a_saving_or_no_price(finite, expected):
+    kept = run_cell("fleet", "keep(plan_text=", finite=finite, plan_cost=600.0,
+                    on_demand_cost=1000.0 if finite else float("inf"),
+                    saving=0.4 if finite else None)
+    assert kept == {"plan_text": expected}

@@ -13,7 +13,7 @@ from ..display import Table
 from .common import price_text
 
 __all__ = ["useful_price_numbers", "useful_price_table", "capacity_plan_table",
-           "capacity_plan_text", "never_on_spot_table", "never_on_spot_numbers",
+           "never_on_spot_table", "never_on_spot_numbers",
            "elastic_table", "borrowed_table"]
 
 
@@ -77,20 +77,6 @@ def capacity_plan_table(plan: Sequence[tuple], total: float) -> Table:
                  f"{total:,.0f}" if math.isfinite(total) else "n/a"])
     return Table(["job class", "nodes", "useful node-hours", "spot", "on-demand", "reserved",
                   "capacity", "cost (on-demand hours)"], rows)
-
-
-def capacity_plan_text(total: float, on_demand: float) -> str:
-    """The plan's cost against everything on-demand, in a sentence.
-
-    >>> print(capacity_plan_text(600.0, 1000.0))
-    The plan costs 600 on-demand node-hours against 1,000 for running everything
-    on-demand: a saving of 40%
-    """
-    if not math.isfinite(on_demand):  # a gang so large that nothing gets its work done
-        return ("Here no capacity gets the largest gang's work done (its waste is 100% even "
-                "on-demand), so the plan has no price")
-    return (f"The plan costs {total:,.0f} on-demand node-hours against {on_demand:,.0f} "
-            f"for running everything on-demand: a saving of {1 - total / on_demand:.0%}")
 
 
 def never_on_spot_table(checkpoints: Sequence[tuple], columns: Sequence[tuple],

@@ -12,7 +12,7 @@ from .common import _discount_cells, _minutes
 
 __all__ = ["plan_numbers", "cadences_table",
            "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
-           "break_even_summary", "optima_table", "error_sentence", "break_even_comparison",
+           "break_even_summary", "optima_table", "break_even_models",
            "gangs_table", "with_node_counts", "wall_table"]
 
 
@@ -186,33 +186,15 @@ def optima_table(optima: Sequence[tuple[float, float, float, float, float]]) -> 
                   for mtbf, write, young, daly, exact in optima])
 
 
-def error_sentence(shortest: float, ten_percent: float | None, rate: float) -> str:
-    """Where the first-order waste is 10% too high: at ``ten_percent`` (λT, None where the
-    restarts alone, an error of ``shortest``, already pass it), at preemption ``rate``.
+def break_even_models(first_order: float | None, exact: float | None,
+                      other: float | None, preemptible: bool) -> dict:
+    """The break-even interval in three models: the table (``tbl_break_even_models``) and
+    how far apart the two restart variants are (``variant_difference``; None is an
+    interval that does not exist, spot never paying).
 
-    >>> error_sentence(0.02, 0.9, 0.25)
-    'the first-order waste is 10% too high once λT reaches 0.90, an interval of 3.6 h'
-    >>> print(error_sentence(0.12, None, 0.25))
-    the first-order waste is already 12% too high at the shortest intervals, from the
-    restarts alone
-    """
-    if ten_percent is None:
-        return (f"the first-order waste is already {shortest:.0%} too high at the shortest "
-                "intervals, from the restarts alone")
-    return ("the first-order waste is 10% too high once λT reaches "
-            f"{ten_percent:.2f}, an interval of {duration_text(ten_percent / rate)}")
-
-
-def break_even_comparison(first_order: float | None, exact: float | None,
-                          other: float | None, preemptible: bool) -> dict:
-    """The break-even interval in three models, for the prose: how the exact one compares
-    with the first-order one (``exact_vs_first_order``), how far apart the two restart
-    variants are (``variant_difference``), and the table (``tbl_break_even_models``).
-    None is an interval that does not exist (spot never pays).
-
-    >>> found = break_even_comparison(5.0, 6.2, 6.1, True)
-    >>> found["exact_vs_first_order"], found["variant_difference"]
-    ('is longer than', '1.61%')
+    >>> found = break_even_models(5.0, 6.2, 6.1, True)
+    >>> found["variant_difference"]
+    '1.61%'
     >>> print(found["tbl_break_even_models"])
     model                                      break-even interval
     -----------------------------------------  -------------------
@@ -223,16 +205,11 @@ def break_even_comparison(first_order: float | None, exact: float | None,
     def variant(preemptible: bool) -> str:
         return "preemptible" if preemptible else "protected"
 
-    if first_order is None or exact is None:
-        comparison = "differs from"
-    else:
-        comparison = "is longer than" if exact > first_order else "is shorter than"
     table = Table(["model", "break-even interval"], [
         ["first order, C/T + λ(T/2 + R)", duration_text(first_order)],
         [f"exact, restart {variant(preemptible)} (this chapter)", duration_text(exact)],
         [f"exact, restart {variant(not preemptible)}", duration_text(other)]])
-    return {"exact_vs_first_order": comparison,
-            "variant_difference": "n/a" if other is None or exact is None
+    return {"variant_difference": "n/a" if other is None or exact is None
             else f"{abs(other / exact - 1):.2%}",
             "tbl_break_even_models": table}
 

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 from ...inputs import duration_text
 from ..display import Table
-from .common import _minutes, from_share
+from .common import _minutes
 
 __all__ = ["two_level_numbers", "two_level_async_numbers", "async_waste_text",
-           "async_range_text", "prices_text", "two_level_example_table", "pool_fit_numbers",
+           "prices_text", "two_level_example_table", "pool_fit_numbers",
            "pools_table"]
 
 
@@ -51,7 +51,7 @@ def two_level_numbers(best, first_order: tuple) -> dict:
 
 def two_level_async_numbers(both) -> dict:
     """Two levels with asynchronous durable writes, for the prose: the waste (None where
-    not derived, ``both`` None), the pattern in words, and why fast copies pay or not.
+    not derived, ``both`` None) and the pattern in words.
 
     >>> from types import SimpleNamespace as Pattern
     >>> found = two_level_async_numbers(Pattern(waste=0.05, interval=0.1, level2_every=3))
@@ -62,20 +62,11 @@ def two_level_async_numbers(both) -> dict:
     """
     if both is None:
         return {"two_level_async_waste": None,
-                "two_level_async_text": "n/a (derived for preemptible restarts)",
-                "two_level_async_fast_text": ""}
-    if both.level2_every > 1:
-        why = ("Fast copies between snapshots pay here although they cost as much as a "
-               "snapshot: a snapshot cannot be made durable more often than its upload "
-               "allows, and fast copies can.")
-    else:
-        why = ("Here every snapshot is made durable: the fast copies a snapshot leaves "
-               "serve the fast restarts.")
+                "two_level_async_text": "n/a (derived for preemptible restarts)"}
     return {"two_level_async_waste": both.waste,
             "two_level_async_text": (f"{both.waste:.1%} (a write every "
                                      f"{duration_text(both.interval)}, one in "
-                                     f"{both.level2_every} made durable)"),
-            "two_level_async_fast_text": why}
+                                     f"{both.level2_every} made durable)")}
 
 
 def async_waste_text(waste: float | None) -> str:
@@ -87,22 +78,6 @@ def async_waste_text(waste: float | None) -> str:
     if waste is None:
         return "n/a (a durable write outlasts the gap between events)"
     return f"{waste:.1%}"
-
-
-def async_range_text(derived: bool, undercut: Sequence[float]) -> str:
-    """Where both remedies together are beaten by another answer (``undercut``: the
-    shares where one is), or that they are nowhere; ``derived`` False: not drawn.
-
-    >>> async_range_text(True, [])
-    'none of the other three answers wastes less at any share drawn'
-    >>> async_range_text(True, [0.5, 0.7])
-    'another answer wastes less from a share of 50% and more'
-    """
-    if not derived:
-        return "the figure leaves them out"
-    if len(undercut):
-        return "another answer wastes less from " + from_share(undercut)
-    return "none of the other three answers wastes less at any share drawn"
 
 
 def prices_text(prices: dict) -> str:
