@@ -256,3 +256,51 @@ def test_the_capacity_plan_has_a_saving_or_no_price(finite, expected):
                     on_demand_cost=1000.0 if finite else float("inf"),
                     saving=0.4 if finite else None)
     assert kept == {"plan_text": expected}
+
+
+def test_each_table_says_spot_exactly_where_the_waste_is_below_the_discount():
+    """The chapters decide the tables' spot / on-demand column, each on the one test."""
+    found = run_code("gangs", "def gang(", rate=0.25, cost=0.01, restart=0.1, kwargs={},
+                     discount=0.5, gangs_table=lambda rows, d: rows,
+                     p=R(gang_sizes=[1]),
+                     sm=R(gang_rate=lambda rate, n: n * rate,
+                          exact_interval=lambda rate, cost: 0.2,
+                          waste_fraction=lambda rate, *_, **__: rate / 4,
+                          gang_survival=lambda *_: 0.5))
+    assert [found["gang"](n)[-1] for n in (1, 7, 8, 9)] == \
+        ["spot", "spot", "on-demand", "on-demand"]  # a waste of n/16 against 1/2
+    uses = run_code("your_numbers", "uses = ", p=R(cadences=[1, 2, 3], spot_discount=0.5),
+                    exact_waste=lambda t: {1: 0.4, 2: 0.5, 3: None}[t],
+                    cadences_table=lambda *args: args)["uses"]
+    assert uses == ["spot", "on-demand", None]
+    cheap = run_code("simulation", "cheap = {", bulk={0.5: [0.4, 0.6, None]},
+                     p=R(gang_sizes=[1, 8, 64], spot_discount=0.5,
+                         bulk_fractions=[0.5]), wording=wording)["cheap"]
+    assert cheap == {0.5: [True, False, False]}
+    pays = run_code("break_even", "pays = [",
+                    p=R(preemption_rate=0.25, restart_time=0.1, spot_discount=0.5,
+                        cadences=[1.0, 2.0, 9.0]),
+                    sm=R(waste_fraction=lambda *_, **__: np.array([0.3, 0.5, 1.2]),
+                         relative_price=lambda w, d: (1 - d) / (1 - w)))["pays"]
+    assert pays == [True, False, False]
+
+
+def test_the_real_preemptions_verdicts_apply_the_test_to_the_rule_and_to_the_replay():
+    """A gang of 8 at 0.05 an hour each: N λ = 0.4 predicts spot at a discount of 0.6,
+    the replay's 70% says on-demand (the stand-in optimal waste is the rate itself)."""
+    runs = [R(gang_size=8, interruptions=3, gang_rate=0.5, waste=0.7)]
+    found = run_code("real_preemptions", 'v["use"] = [', p=R(spot_discount=0.6),
+                     gangs=[{"label": "p3", "lam": 0.05, "runs": runs}], cost=0.01,
+                     restart=0.1, sm=R(optimal_waste=lambda rate, cost, restart: rate))
+    assert found["verdicts"][0]["use"] == ["spot", "on-demand"]
+
+
+def test_the_calibration_persist_fits_when_the_interval_outlasts_it():
+    found = run_code("calibration", '"persist_fits":', value={
+        "zero_weight_bytes": 2, "zero_gradient_bytes": 2, "zero_optimizer_bytes": 12},
+        p=R(parameter_counts=[1e9], lora_parameters=1e6, write_bandwidths=[1e9],
+            snapshot_bandwidth=1e10, preemption_rate=0.25), GB=1e9,
+        sm=R(checkpoint_write_time=lambda count, per, b: count * per / b / 3600,
+             exact_interval=lambda rate, snapshot: 0.001))
+    # 14 GB at 1 GB/s persist in 14 s, past an interval of 3.6 s; the adapter's in 14 ms
+    assert [c["persist_fits"] for c in found["costs"].values()] == [False, True]

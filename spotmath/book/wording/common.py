@@ -65,12 +65,11 @@ def every(plan) -> str:
     return duration_text(plan.recommended_interval_h)
 
 
-def _discount_cells(waste: float, discount: float) -> list[str]:
-    """A table's effective discount at ``waste`` and whether to use spot or on-demand
-    (a waste of 100% has no useful hour, so no discount)."""
+def _discount_cell(waste: float, discount: float) -> str:
+    """A table's effective discount at ``waste`` (a waste of 100% has no useful hour, so
+    no discount)."""
     effective = effective_discount(waste, discount)  # None: a waste of 100%
-    return ["n/a (no useful hour)" if effective is None else f"{effective:.1%}",
-            "spot" if effective is not None and effective > 0 else "on-demand"]
+    return "n/a (no useful hour)" if effective is None else f"{effective:.1%}"
 
 
 def _minutes(hours: float | None) -> float | None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ...inputs import duration_text
 from ..display import Table
-from .common import _discount_cells, _minutes
+from .common import _discount_cell, _minutes
 
 __all__ = ["plan_numbers", "cadences_table",
            "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
@@ -55,12 +55,13 @@ def plan_numbers(plan) -> dict:
 
 
 def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
-                   discount: float) -> Table:
+                   discount: float, uses: Sequence[str | None]) -> Table:
     """Intervals worked in the exact model: each ``waste`` (None where the interval is
     shorter than the asynchronous write's persist time), the effective discount, and
-    which to use.
+    which to use (as the chapter decides it).
 
-    >>> print(cadences_table([0.25, 4.0, 0.01], [0.1, 0.7, None], 0.6))
+    >>> print(cadences_table([0.25, 4.0, 0.01], [0.1, 0.7, None], 0.6,
+    ...                      ["spot", "on-demand", None]))
     checkpoint every  waste (exact)                  effective discount  use
     ----------------  -----------------------------  ------------------  ---------
     15 min            10.0%                          55.6%               spot
@@ -68,12 +69,12 @@ def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
     36 s              shorter than the persist time
     """
     rows = []
-    for interval, waste in zip(cadences, wastes):
+    for interval, waste, use in zip(cadences, wastes, uses):
         if waste is None:
             rows.append([duration_text(interval), "shorter than the persist time", "", ""])
             continue
         rows.append([duration_text(interval), f"{waste:.1%}",
-                     *_discount_cells(waste, discount)])
+                     _discount_cell(waste, discount), use])
     return Table(["checkpoint every", "waste (exact)", "effective discount", "use"], rows)
 
 
@@ -137,12 +138,12 @@ def waste_table(cadences: Sequence[float], first_order: Sequence[float],
 
 
 def break_even_table(cadences: Sequence[float], waste: Sequence[float],
-                     price: Sequence[float | None]) -> Table:
+                     price: Sequence[float | None], pays: Sequence[bool]) -> Table:
     """The question's own arithmetic at each interval: the first-order waste, spot's price
     per useful hour against on-demand (None where the first-order waste reaches 100%), the
-    effective discount, and whether spot pays.
+    effective discount, and whether spot pays (as the chapter decides it).
 
-    >>> print(break_even_table([0.25, 4.0], [0.07, 1.2], [0.43, None]))
+    >>> print(break_even_table([0.25, 4.0], [0.07, 1.2], [0.43, None], [True, False]))
     interval  waste λ(T/2 + R)  price vs on-demand  effective discount              spot pays?
     --------  ----------------  ------------------  ------------------------------  ----------
     15 min    7.00%             0.430               57.0%                           yes
@@ -150,8 +151,8 @@ def break_even_table(cadences: Sequence[float], waste: Sequence[float],
     """
     rows = [[duration_text(t), f"{w:.2%}", "n/a" if ratio is None else f"{ratio:.3f}",
              "n/a (first-order waste ≥ 100%)" if ratio is None else f"{1 - ratio:.1%}",
-             "yes" if ratio is not None and ratio < 1 else "no"]
-            for t, w, ratio in zip(cadences, waste, price)]
+             "yes" if paying else "no"]
+            for t, w, ratio, paying in zip(cadences, waste, price, pays)]
     return Table(["interval", "waste λ(T/2 + R)", "price vs on-demand", "effective discount",
                   "spot pays?"], rows)
 
@@ -214,22 +215,22 @@ def break_even_models(first_order: float | None, exact: float | None,
             "tbl_break_even_models": table}
 
 
-def gangs_table(gangs: Sequence[tuple[int, float, float, float, float]],
+def gangs_table(gangs: Sequence[tuple[int, float, float, float, float, str]],
                 discount: float) -> Table:
     """Each gang at its own optimal interval: rows ``(nodes, gang rate per hour, chance of
-    an hour without a preemption, optimal interval, waste)``, with the effective discount
-    and which to use.
+    an hour without a preemption, optimal interval, waste, which to use)``, with the
+    effective discount.
 
-    >>> print(gangs_table([(8, 2.0, 0.1353, 0.13, 0.41)], 0.6))
+    >>> print(gangs_table([(8, 2.0, 0.1353, 0.13, 0.41, "spot")], 0.6))
     nodes  gang MTBF  P(no preemption in 1 h)  optimal interval  waste  effective discount  use
     -----  ---------  -----------------------  ----------------  -----  ------------------  ----
     8      30 min     13.5%                    7.8 min           41.0%  32.2%               spot
     """
     rows = []
-    for nodes, rate, survival, interval, waste in gangs:
+    for nodes, rate, survival, interval, waste, use in gangs:
         rows.append([nodes, duration_text(1 / rate), f"{100 * survival:.3g}%",
                      duration_text(interval), f"{waste:.1%}",
-                     *_discount_cells(waste, discount)])
+                     _discount_cell(waste, discount), use])
     return Table(["nodes", "gang MTBF", "P(no preemption in 1 h)", "optimal interval",
                   "waste", "effective discount", "use"], rows)
 

@@ -186,23 +186,20 @@ def together_lists(labels: Sequence[str], fits: Sequence, gangs: Sequence[dict])
                             if g["rho"] is not None), "not defined here")}
 
 
-def never_table(verdicts: Sequence[dict], discount: float) -> Table:
+def never_table(verdicts: Sequence[dict]) -> Table:
     """Each gang's waste at its optimum by Nλ, at its measured rate and replayed, with the
-    verdict by Nλ and by the replay.
+    capacity to use by Nλ and by the replay (``use``, as the chapter decides it).
 
     >>> print(never_table([{"trace": "p3", "gang_size": 8, "independent": 0.5,
-    ...                     "measured": 0.45, "replayed": 0.65}], 0.6))
+    ...                     "measured": 0.45, "replayed": 0.65,
+    ...                     "use": ["spot", "on-demand"]}]))
     trace  N  waste at Nλ  at its rate  replayed  verdict
     -----  -  -----------  -----------  --------  ----------------
     p3     8  50%          45%          65%       spot / on-demand
     """
-    def use(waste: float) -> str:
-        return "spot" if waste < discount else "on-demand"
-
     return Table(["trace", "N", "waste at Nλ", "at its rate", "replayed", "verdict"],
                  [[v["trace"], v["gang_size"], f"{v['independent']:.0%}", f"{v['measured']:.0%}",
-                   f"{v['replayed']:.0%}", f"{use(v['independent'])} / {use(v['replayed'])}"]
-                  for v in verdicts])
+                   f"{v['replayed']:.0%}", " / ".join(v["use"])] for v in verdicts])
 
 
 def never_numbers(largest: Sequence[tuple], never: Sequence[tuple], gangs: Sequence[dict]

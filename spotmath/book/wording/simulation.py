@@ -91,19 +91,21 @@ def weibull_ranges(summary: Sequence[dict]) -> dict:
             "weibull_waste_range": f"{min(wastes):.1%} to {max(wastes):.1%}"}
 
 
-def bulk_table(bulk: dict, gang_sizes: Sequence[int], discount: float) -> Table:
+def bulk_table(bulk: dict, gang_sizes: Sequence[int], pays: dict) -> Table:
     """Spot or on-demand by bulk share (rows; ``bulk[share]`` the simulated waste of each
-    gang size, None where not simulated) and gang size (columns).
+    gang size, None where not simulated; ``pays[share]`` whether spot pays, as the chapter
+    decides it) and gang size (columns).
 
-    >>> print(bulk_table({0.5: [0.2, None]}, [1, 64], 0.6))
-    bulk share ρ \\ nodes  1           64
-    --------------------  ----------  -------------
-    0.5                   spot (20%)  not simulated
+    >>> print(bulk_table({0.5: [0.2, 0.7, None]}, [1, 8, 64], {0.5: [True, False, False]}))
+    bulk share ρ \\ nodes  1           8                64
+    --------------------  ----------  ---------------  -------------
+    0.5                   spot (20%)  ON-DEMAND (70%)  not simulated
     """
-    def cell(waste: float | None) -> str:
+    def cell(waste: float | None, paying: bool) -> str:
         if waste is None:
             return "not simulated"
-        return f"{'spot' if waste < discount else 'ON-DEMAND'} ({waste:.0%})"
+        return f"{'spot' if paying else 'ON-DEMAND'} ({waste:.0%})"
 
     return Table(["bulk share ρ \\ nodes"] + [str(n) for n in gang_sizes],
-                 [[f"{rho:g}"] + [cell(w) for w in wastes] for rho, wastes in bulk.items()])
+                 [[f"{rho:g}"] + [cell(w, ok) for w, ok in zip(wastes, pays[rho])]
+                  for rho, wastes in bulk.items()])
