@@ -1066,6 +1066,7 @@ _PARAMETER_CHECKS = {
                                                      scalar=scalar),
     "persist": lambda v, scalar: check_duration("persist", v, allow_zero=True, scalar=scalar),
     "weibull_shape": lambda v, scalar: check_positive("weibull_shape", v),
+    "prior_preemptions": lambda v, scalar: check_positive("prior_preemptions", v),
     "weibull_scale": lambda v, scalar: check_duration("weibull_scale", v, scalar=scalar),
     "bulk_fraction": lambda v, scalar: check_fraction("bulk_fraction", v),
     "jobs": lambda v, scalar: check_gang_size("jobs", v, what="a whole number of jobs"),

@@ -81,7 +81,8 @@ def pytest_collection_finish(session):
 @functools.cache
 def _library_modules(public: bool = False) -> tuple[str, ...]:
     """The library's package and modules (``public``: those whose names start with no
-    underscore), spotmath.book's left out (tests/book checks them) and not imported:
+    underscore), spotmath.book's left out (tests/book checks them), and the training
+    adapters (:data:`ADAPTERS`), and not imported:
     ``pkgutil.walk_packages`` imports each package it looks into, and the book's wording
     loads matplotlib and most of the library, in every test process."""
     import spotmath
@@ -95,8 +96,13 @@ def _library_modules(public: bool = False) -> tuple[str, ...]:
             package = importlib.import_module(top.name)
             names += [name for _, name, _ in pkgutil.walk_packages(package.__path__,
                                                                    f"{top.name}.")]
-    return tuple(sorted(name for name in names
-                        if not (public and name.rpartition(".")[2].startswith("_"))))
+    return tuple(sorted(name for name in names if name not in ADAPTERS
+                        and not (public and name.rpartition(".")[2].startswith("_"))))
+
+
+#: The training loop's adapters, which import their frameworks (PyTorch and what it pulls
+#: in): checked apart, in tests/lib/test_training_frameworks.py.
+ADAPTERS = ("spotmath.training.huggingface", "spotmath.training.lightning")
 
 
 def pytest_generate_tests(metafunc):

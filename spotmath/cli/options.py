@@ -144,6 +144,7 @@ def _plan_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _trace_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("trace", type=Path, help="the trace file")
-    parser.add_argument("--format", choices=["spotmath", "bamboo"],
+    parser.add_argument("trace", type=Path, help="the trace file, or a training run's log "
+                                                 "of its lives (spotmath-run-log.json)")
+    parser.add_argument("--format", choices=["spotmath", "bamboo", "run-log"],
                         help="the trace's format (default: detected from its first line)")

@@ -53,8 +53,9 @@ from ..model.calibration import observed_rate
 __all__ = ["Trace", "GroupSizes", "FORMATS", "HEADER", "MAX_SECONDS", "read_trace",
            "write_trace", "trace_of_lives", "read_group_sizes", "read_file", "MAX_FILE_BYTES"]
 
-#: The trace formats :func:`read_trace` reads.
-FORMATS = ("spotmath", "bamboo")
+#: The trace formats :func:`read_trace` reads (``run-log``: a training run's own log of
+#: its lives, :mod:`spotmath.traces.run_log`).
+FORMATS = ("spotmath", "bamboo", "run-log")
 #: The header line of the documented format.
 HEADER = "time_s,node,event"
 EVENTS = ("up", "preempted", "end")
@@ -426,8 +427,9 @@ def read_trace(path: str | Path, trace_format: str | None = None) -> Trace:
     ----------
     path : str or Path
         The trace file.
-    trace_format : {'spotmath', 'bamboo'}, optional
-        The file's format; detected from the first line when not given.
+    trace_format : {'spotmath', 'bamboo', 'run-log'}, optional
+        The file's format; detected from the first line when not given (a file that
+        begins with ``{`` is a run log, :func:`spotmath.traces.run_log.lives_trace`).
 
     Returns
     -------
@@ -456,8 +458,22 @@ def read_trace(path: str | Path, trace_format: str | None = None) -> Trace:
     path = Path(path)
     if trace_format is not None:
         check_choice("trace_format", trace_format, FORMATS)
+    if trace_format == "run-log" or (trace_format is None and _starts_an_object(path)):
+        from .run_log import lives_trace, read_run_log
+
+        return lives_trace(read_run_log(path), path.name)
     return _read_quickly(path, trace_format) or _read_slowly(path, read_file(path),
                                                              trace_format)
+
+
+def _starts_an_object(path: Path) -> bool:
+    """Whether a file begins with ``{`` (a JSON run log); False where it cannot be read,
+    so that the reader says why."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(256).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    except OSError:
+        return False
 
 
 def write_trace(trace: Trace, path: str | Path) -> Path:

@@ -20,6 +20,7 @@ NOT_RUN_HERE = {
     "&& jupyter-book build . -W -n --keep-going":
         "installs into .venv; the build itself is tests/book/conftest.py's built_book",
     "python3 -m venv .venv && . .venv/bin/activate && pip install -r requirements.txt "
+    "-r requirements-train.txt "
     "&& python -m pytest -n auto --dist worksteal tests/lib "
     "&& python -m pytest -n auto --dist loadfile --nbval --nbval-current-env "
     "--nbval-sanitize-with tests/book/nbval_sanitize.cfg tests/book book":
