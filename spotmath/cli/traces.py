@@ -15,6 +15,15 @@ from .plan import _make_plan
 __all__ = []
 
 
+def _gang_rows(trace, rate: float) -> list[tuple[str, str]]:
+    """A row saying that a run log's lifetimes are a gang's (none for other traces)."""
+    if trace.gang_size is None:
+        return []
+    return [("a run log", f"each lifetime is the whole gang's (N = {trace.gang_size}): the "
+                          f"rate is the gang's, Nλ, one node's λ {rate / trace.gang_size:.3g}"
+                          "/h; the plan below is for the gang as one node")]
+
+
 def _fit(args: argparse.Namespace) -> int:
     from ..model.numerics import optimal_interval
     from ..traces.fitting import fit_trace, preemptions_needed
@@ -65,6 +74,7 @@ def _fit(args: argparse.Namespace) -> int:
                         f"({fit.censored} lifetimes censored)"),
         ("preemption rate", f"{fit.preemption_rate:.3g}/h per node (95%: {low:.3g} to "
                             f"{high:.3g}), MTBF {duration_text(fit.mtbf_h)}"),
+        *_gang_rows(trace, fit.preemption_rate),
         *shape_rows,
         (f"co-preemption ({fit.window_s:g} s)",
          f"{fit.co_preemption_share:.1%} of preemptions have another within "

@@ -74,6 +74,9 @@ class Trace:
     it was preempted (``preempted`` true) or when observation stopped (a censored
     lifetime).  ``start`` and ``end`` are the first and last times in the trace;
     ``resolution`` is the trace's clock tick in hours (0 when times are not on a tick).
+    ``gang_size`` is N where each lifetime is a whole gang's (a training run's log of its
+    lives, :mod:`spotmath.traces.run_log`), so that the rate is the gang's, Nλ; None for
+    a trace of instances.
     """
 
     name: str
@@ -84,6 +87,7 @@ class Trace:
     start: float
     end: float
     resolution: float
+    gang_size: int | None = None
 
     @property
     def lifetimes(self) -> np.ndarray:

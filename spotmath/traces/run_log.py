@@ -22,6 +22,7 @@ refused in one line naming it and what is wrong.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -222,8 +223,8 @@ def lives_trace(log: RunLog, name: str = "run log") -> Trace:
     --------
     >>> log = RunLog(4, [Life(0.0, 7200.0, 10, "preempted"), Life(7300.0, 9100.0)])
     >>> trace = lives_trace(log)
-    >>> trace.preemptions, trace.censored, trace.node_hours
-    (1, 1, 2.5)
+    >>> trace.preemptions, trace.censored, trace.node_hours, trace.gang_size
+    (1, 1, 2.5, 4)
     """
     if not log.lives:
         raise InputError(f"{name}: a run log with no lives holds no lifetimes")
@@ -233,4 +234,5 @@ def lives_trace(log: RunLog, name: str = "run log") -> Trace:
         event = "preempted" if life.end == "preempted" else "end"
         rows.append(f"{life.start_s - origin!r},life-{number},up")
         rows.append(f"{life.last_s - origin!r},life-{number},{event}")
-    return _read_slowly(Path(name), ("\n".join(rows) + "\n").encode(), "spotmath")
+    trace = _read_slowly(Path(name), ("\n".join(rows) + "\n").encode(), "spotmath")
+    return dataclasses.replace(trace, gang_size=log.gang_size)

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import math
+import os
+import runpy
+import signal
+import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -253,3 +259,62 @@ def test_lightning_measures_a_write_slowed_by_a_known_sleep(tmp_path):
 def test_the_adapters_import_nothing_of_each_other():
     importlib.reload(huggingface)
     assert "lightning" not in vars(huggingface) and "transformers" not in vars(spot_lightning)
+
+
+# -- a real kill, and two processes ---------------------------------------------------------
+
+SCRIPTS = Path(__file__).resolve().parent / "training_scripts"
+
+
+def test_a_run_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
+    """The tiny GPT-2 trained in a process of its own, killed with SIGKILL once it has
+    saved twice, then relaunched (here): the log holds the killed life, preempted, with
+    its saves; the relaunch resumes from the last checkpoint the killed life wrote and
+    finishes."""
+    script = SCRIPTS / "hf_run.py"
+    running = subprocess.Popen([sys.executable, str(script), str(tmp_path), "300", "0.02"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    saved = tmp_path / "saved-0.json"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and running.poll() is None:
+        if saved.exists() and len(json.loads(saved.read_text() or "[]")) >= 2:
+            break
+        time.sleep(0.05)
+    running.send_signal(signal.SIGKILL)
+    running.wait()
+    killed = read_run_log(tmp_path / RUN_LOG_NAME).lives
+    assert len(killed) == 1 and killed[0].end == "running" and len(killed[0].saves) >= 2
+    last = max(int(path.name.split("-")[1]) for path in tmp_path.glob("checkpoint-*"))
+    assert last == killed[0].saves[-1].step < 300
+    monkeypatch.setattr(sys, "argv", [str(script), str(tmp_path), "300"])
+    runpy.run_path(str(script), run_name="__main__")
+    lives = read_run_log(tmp_path / RUN_LOG_NAME).lives
+    assert [life.end for life in lives] == ["preempted", "finished"]
+    assert lives[0].saves == killed[0].saves and lives[0].last_s >= killed[0].saves[-1].at_s
+    assert lives[1].saves[0].step > last and lives[1].last_step == 300
+
+
+def test_two_processes_save_at_the_same_steps(tmp_path):
+    """Two ranks on gloo (the Trainer's DDP on the CPU): rank 1's own prior (one preemption
+    in 10 hours) would never save in a run this short, yet both save at rank 0's steps,
+    the steps rank 0's log records."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    runs = []
+    for rank in (0, 1):
+        environment = dict(os.environ, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2",
+                           LOCAL_WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                           MASTER_PORT=str(port), OMP_NUM_THREADS="1")
+        runs.append(subprocess.Popen(
+            [sys.executable, str(SCRIPTS / "hf_run.py"), str(tmp_path), "30", "0.005",
+             "10h"], env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True))
+    for run in runs:
+        output, _ = run.communicate(timeout=120)
+        assert run.returncode == 0, output[-3000:]
+    zero, one = (json.loads((tmp_path / f"saved-{rank}.json").read_text())
+                 for rank in (0, 1))
+    assert len(zero) >= 3 and zero == one
+    assert [save.step for save in read_run_log(tmp_path / RUN_LOG_NAME).lives[0].saves] \
+        == zero

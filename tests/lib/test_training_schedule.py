@@ -185,6 +185,11 @@ def test_a_run_log_reads_as_the_gangs_lifetime_trace(tmp_path, cli):
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["preemption_rate"] == pytest.approx(0.2)
     assert read_trace(path, "run-log").preemptions == 2
+    said = [line for line in cli("fit", str(path)).stdout.splitlines()
+            if line.startswith("a run log")]
+    assert said == ["a run log             each lifetime is the whole gang's (N = 8): the "
+                    "rate is the gang's, Nλ, one node's λ 0.025/h; the plan below is for "
+                    "the gang as one node"]
 
 
 @pytest.mark.parametrize("text, message", [

@@ -1,0 +1,56 @@
+"""A tiny GPT-2 trained by the Hugging Face Trainer with spotmath's callback, for the tests
+that kill it or run it on two processes:
+`python hf_run.py OUTPUT STEPS [STEP_SLEEP_S [OTHER_RANKS_MTBF]]`.  Each rank writes the
+steps it saved at to OUTPUT/saved-RANK.json; ranks other than 0 may be given a prior of
+their own, which alone would have them save at other steps."""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import torch
+import transformers
+
+from spotmath.training.huggingface import SpotmathCallback
+
+output, steps = Path(sys.argv[1]), int(sys.argv[2])
+step_sleep = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
+other_mtbf = sys.argv[4] if len(sys.argv) > 4 else "0.1s"
+
+
+class Tokens(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4096
+
+    def __getitem__(self, index):
+        ids = torch.randint(0, 128, (16,), generator=torch.Generator().manual_seed(index))
+        return {"input_ids": ids, "labels": ids}
+
+
+class Saved(transformers.TrainerCallback):
+    """Records the steps saved at, and slows every step."""
+
+    def __init__(self):
+        self.steps = []
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        time.sleep(step_sleep)
+
+    def on_save(self, args, state, control, **kwargs):
+        self.steps.append(state.global_step)
+        (output / f"saved-{args.process_index}.json").write_text(json.dumps(self.steps))
+
+
+torch.manual_seed(0)
+config = transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=128,
+                                 n_positions=32)
+args = transformers.TrainingArguments(
+    output_dir=str(output), save_strategy="no", max_steps=steps,
+    per_device_train_batch_size=4, report_to=[], use_cpu=True, disable_tqdm=True,
+    logging_steps=1000)
+mtbf = "0.1s" if args.process_index == 0 else other_mtbf
+saves = SpotmathCallback(mtbf=mtbf, checkpoint_cost="0.05s", prior_preemptions=1e12)
+trainer = transformers.Trainer(model=transformers.GPT2LMHeadModel(config), args=args,
+                               train_dataset=Tokens(), callbacks=[Saved(), saves])
+trainer.train(resume_from_checkpoint=any(output.glob("checkpoint-*")))
