@@ -25,13 +25,14 @@ so the tests need no waiting.  Frameworks stay outside this module:
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from ..inputs import InputError, check_parameters, rate_from_mtbf
-from ..model.numerics import optimal_interval, waste_fraction
+from ..model.numerics import optimal_interval, waste_floor, waste_fraction
 from ..traces.run_log import (
     HEARTBEAT_S,
     Life,
@@ -207,9 +208,13 @@ class CheckpointSchedule:
 
     @property
     def expected_waste(self) -> float:
-        """The exact model's waste at :attr:`interval_h`, share of wall time."""
-        return float(waste_fraction(self.gang_size * self.preemption_rate, self.interval_h,
-                                    self.checkpoint_cost_h, self.restart_time,
+        """The exact model's waste at :attr:`interval_h`, share of wall time (with no
+        periodic write, the floor of writing on notice only)."""
+        rate, interval = self.gang_size * self.preemption_rate, self.interval_h
+        if math.isinf(interval):
+            return float(waste_floor(rate, self.restart_time, notice_share=self._notice_share,
+                                     notice_write=self.checkpoint_cost_h))
+        return float(waste_fraction(rate, interval, self.checkpoint_cost_h, self.restart_time,
                                     notice_share=self._notice_share,
                                     notice_write=self.checkpoint_cost_h,
                                     persist=self.persist))

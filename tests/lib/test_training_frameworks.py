@@ -318,3 +318,72 @@ def test_two_processes_save_at_the_same_steps(tmp_path):
     assert len(zero) >= 3 and zero == one
     assert [save.step for save in read_run_log(tmp_path / RUN_LOG_NAME).lives[0].saves] \
         == zero
+
+
+def test_a_sigterm_notice_saves_at_once_and_stops(tmp_path):
+    """A notice of 2 minutes and writes of 30 s: every preemption announced, so no
+    periodic write; a SIGTERM at step 7 makes the Trainer save after that step and stop,
+    and Lightning the same."""
+    clock = HuggingFaceClock()
+
+    class Term(transformers.TrainerCallback):
+        def on_step_begin(self, args, state, control, **kwargs):
+            if state.global_step == 6:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+    saves = huggingface.SpotmathCallback(clock=clock, notice="2min", **FIXED)
+    trainer(tmp_path / "hf", 40, [clock, Term(), saves]).train()
+    life = read_run_log(tmp_path / "hf" / RUN_LOG_NAME).lives[0]
+    assert [save.step for save in life.saves] == [7] and life.last_step == 7
+    assert signal.getsignal(signal.SIGTERM) is not saves._noticed  # handed back
+
+    class LightningTerm(lightning.Callback):
+        def on_train_batch_start(self, trainer, pl_module, batch, batch_idx):
+            if trainer.global_step == 6:
+                os.kill(os.getpid(), signal.SIGTERM)
+
+    clock = LightningClock()
+    saves = spot_lightning.SpotmathCallback(clock=clock, notice="2min", **FIXED)
+    run = fit(tmp_path / "pl", 40, [clock, LightningTerm(), saves])
+    life = read_run_log(tmp_path / "pl" / RUN_LOG_NAME).lives[0]
+    assert [save.step for save in life.saves] == [7] and run.global_step == 7
+
+
+def test_lightning_on_two_processes_saves_at_the_same_steps(tmp_path):
+    """Lightning's DDP on the CPU, two ranks: rank 1's own prior would never save, yet
+    both save at rank 0's steps, which rank 0's log records."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "pl_run.py"), str(tmp_path), "40",
+                           "2", "0.005", "10h"], capture_output=True, text=True, timeout=180,
+                          env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    zero, one = (json.loads((tmp_path / f"saved-{rank}.json").read_text())
+                 for rank in (0, 1))
+    assert len(zero) >= 3 and zero == one
+    assert [save.step for save in read_run_log(tmp_path / RUN_LOG_NAME).lives[0].saves] \
+        == zero
+
+
+def test_lightning_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path):
+    """Killed with SIGKILL after three saves, then relaunched for twenty steps more than
+    its last checkpoint: the relaunch starts from that checkpoint and finishes there."""
+    script = [sys.executable, str(SCRIPTS / "pl_run.py"), str(tmp_path)]
+    running = subprocess.Popen([*script, "3000", "1", "0.005"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    saved = tmp_path / "saved-0.json"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and running.poll() is None:
+        if saved.exists() and len(json.loads(saved.read_text() or "[]")) >= 3:
+            break
+        time.sleep(0.05)
+    running.send_signal(signal.SIGKILL)
+    running.wait()
+    killed = read_run_log(tmp_path / RUN_LOG_NAME).lives
+    last = spot_lightning.SpotmathCallback.last_checkpoint(tmp_path)
+    assert killed[0].end == "running" and last.endswith(f"={killed[0].saves[-1].step}.ckpt")
+    done = subprocess.run([*script, str(killed[0].saves[-1].step + 20), "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lives = read_run_log(tmp_path / RUN_LOG_NAME).lives
+    assert [life.end for life in lives] == ["preempted", "finished"]
+    assert lives[1].saves[0].step > killed[0].saves[-1].step
+    assert lives[1].last_step == killed[0].saves[-1].step + 20

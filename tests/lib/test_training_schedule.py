@@ -117,6 +117,9 @@ def test_a_notice_saves_at_once_when_the_write_fits_in_it(tmp_path):
     plan = schedule(tmp_path, clock, notice="2min")
     plan.start()
     assert math.isinf(plan.interval_h)  # every preemption noticed: write on notice only
+    # then the floor of writing on notice only, 1 − e^{−NλC} with no restart [notice-waste-floor]
+    assert plan.summary()["spotmath/expected_waste"] == pytest.approx(
+        1 - math.exp(-2.0 * 30 / 3600), rel=1e-9)
     clock.now += 60
     assert not plan.should_save(1)
     plan.notice_received()
