@@ -22,15 +22,16 @@ refused in one line naming it and what is wrong.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ..inputs import InputError
-from .reading import HEADER, Trace, _read_slowly, read_file
+from .reading import Trace, read_file
 
 __all__ = ["RunLog", "Life", "Save", "FORMAT", "HEARTBEAT_S", "ENDS", "read_run_log",
            "write_run_log", "lives_trace"]
@@ -202,7 +203,9 @@ def lives_trace(log: RunLog, name: str = "run log") -> Trace:
 
     Times are from the first life's start.  Each life is its own instance (``life-1``,
     ``life-2`` …), so the trace's rate is the gang's per hour it ran, N times one node's
-    :math:`\\lambda`.
+    :math:`\\lambda`.  The trace's clock tick is the heartbeat (:data:`HEARTBEAT_S`): a
+    life's end is known to within it, and a life killed before its first step lasted no
+    time the log could see.
 
     Parameters
     ----------
@@ -229,10 +232,8 @@ def lives_trace(log: RunLog, name: str = "run log") -> Trace:
     if not log.lives:
         raise InputError(f"{name}: a run log with no lives holds no lifetimes")
     origin = log.lives[0].start_s
-    rows = [HEADER]
-    for number, life in enumerate(log.lives, start=1):
-        event = "preempted" if life.end == "preempted" else "end"
-        rows.append(f"{life.start_s - origin!r},life-{number},up")
-        rows.append(f"{life.last_s - origin!r},life-{number},{event}")
-    trace = _read_slowly(Path(name), ("\n".join(rows) + "\n").encode(), "spotmath")
-    return dataclasses.replace(trace, gang_size=log.gang_size)
+    up = np.array([life.start_s - origin for life in log.lives]) / 3600
+    down = np.array([life.last_s - origin for life in log.lives]) / 3600
+    return Trace(name, tuple(f"life-{number}" for number in range(1, len(up) + 1)), up,
+                 down, np.array([life.end == "preempted" for life in log.lives]), 0.0,
+                 float(down.max()), HEARTBEAT_S / 3600, log.gang_size)

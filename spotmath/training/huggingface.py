@@ -7,7 +7,7 @@ Add it to the Trainer and let the Trainer save on no schedule of its own::
     args = TrainingArguments(output_dir="run", save_strategy="no", ...)
     trainer = Trainer(model, args, train_dataset=data,
                       callbacks=[SpotmathCallback(mtbf="4h", gang_size=8)])
-    trainer.train(resume_from_checkpoint=any(Path("run").glob("checkpoint-*")))
+    trainer.train(resume_from_checkpoint=SpotmathCallback.last_checkpoint("run"))
 
 After each step the callback asks :class:`~spotmath.training.CheckpointSchedule` whether
 to save and sets ``control.should_save``; the Trainer then writes its checkpoint, and
@@ -24,6 +24,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 try:
     from transformers import TrainerCallback
@@ -31,7 +32,7 @@ except ImportError:  # one line, not a traceback into transformers
     raise ImportError("spotmath.training.huggingface needs Hugging Face Transformers: "
                       "pip install 'spotmath[train]'") from None
 
-from .schedule import CheckpointSchedule
+from .schedule import CheckpointSchedule, last_saved_step
 
 __all__ = ["SpotmathCallback"]
 
@@ -70,6 +71,15 @@ class SpotmathCallback(TrainerCallback):
         self.schedule: CheckpointSchedule | None = None
         self._step_end: float | None = None
         self._previous = None
+
+    @staticmethod
+    def last_checkpoint(output_dir: str | Path) -> str | None:
+        """The Trainer's checkpoint folder of the last write the run log records as
+        finished (None: none yet), to resume from: a kill during a write leaves a
+        ``checkpoint-N`` folder the Trainer would take for the newest and fail to load."""
+        step = last_saved_step(output_dir)
+        folder = Path(output_dir) / f"checkpoint-{step}"
+        return str(folder) if step is not None and folder.is_dir() else None
 
     def on_train_begin(self, args, state, control, **kwargs):
         self.schedule = CheckpointSchedule(args.output_dir, rank=args.process_index,

@@ -19,7 +19,6 @@ the next batch save and stop when the notice is longer than C.
 
 from __future__ import annotations
 
-import re
 import signal
 import threading
 import time
@@ -32,13 +31,12 @@ except ImportError:  # one line, not a traceback into lightning
     raise ImportError("spotmath.training.lightning needs Lightning: "
                       "pip install 'spotmath[train]'") from None
 
-from .schedule import CheckpointSchedule
+from .schedule import CheckpointSchedule, last_saved_step
 
 __all__ = ["SpotmathCallback", "KEEP"]
 
 #: How many of its own checkpoints the callback keeps.
 KEEP = 2
-_NAME = re.compile(r"^spotmath-step=(\d+)\.ckpt$")
 
 
 class SpotmathCallback(Callback):
@@ -70,11 +68,12 @@ class SpotmathCallback(Callback):
 
     @staticmethod
     def last_checkpoint(dirpath: str | Path) -> str | None:
-        """The newest ``spotmath-step=N.ckpt`` in ``dirpath`` (None: none), to resume
-        from (``trainer.fit(..., ckpt_path=...)``)."""
-        found = [(int(match.group(1)), path) for path in Path(dirpath).glob("*.ckpt")
-                 if (match := _NAME.match(path.name))]
-        return str(max(found)[1]) if found else None
+        """The ``spotmath-step=N.ckpt`` of the last write the run log records as finished
+        (None: none yet), to resume from (``trainer.fit(..., ckpt_path=...)``): a kill
+        during a write leaves a newer file that would not load."""
+        step = last_saved_step(dirpath)
+        path = Path(dirpath) / f"spotmath-step={step}.ckpt"
+        return str(path) if step is not None and path.is_file() else None
 
     def on_train_start(self, trainer, pl_module):
         folder = self.dirpath or Path(trainer.default_root_dir)

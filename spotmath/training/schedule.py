@@ -43,7 +43,7 @@ from ..traces.run_log import (
 )
 
 __all__ = ["CheckpointSchedule", "RUN_LOG_NAME", "RECENT_WRITES", "PRIOR_PREEMPTIONS",
-           "MIN_WRITE_S"]
+           "MIN_WRITE_S", "last_saved_step"]
 
 #: The run log's file name in the output folder.
 RUN_LOG_NAME = "spotmath-run-log.json"
@@ -54,6 +54,29 @@ PRIOR_PREEMPTIONS = 5.0
 #: The shortest write C is taken as, seconds: a write the clock saw take no time has no
 #: optimum (write continuously), so it counts as a millisecond.
 MIN_WRITE_S = 1e-3
+
+
+def last_saved_step(output_dir: str | Path) -> int | None:
+    """The step of the last write the run log records as finished (None: none, or no log).
+
+    A kill during a write leaves a checkpoint the framework may take for the newest; the
+    log records a write only once it has returned, so a relaunch resumes from this one.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from spotmath.traces.run_log import RunLog, Life, Save, write_run_log
+    >>> folder = tempfile.mkdtemp()
+    >>> log = RunLog(1, [Life(0.0, 90.0, 40, "preempted", [Save(50.0, 2.0, 30)])])
+    >>> _ = write_run_log(log, Path(folder) / RUN_LOG_NAME)
+    >>> last_saved_step(folder)
+    30
+    """
+    path = Path(output_dir) / RUN_LOG_NAME
+    if not path.exists():
+        return None
+    saves = [save.step for life in read_run_log(path).lives for save in life.saves]
+    return max(saves, default=None)
 
 
 class CheckpointSchedule:

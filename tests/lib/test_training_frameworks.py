@@ -269,8 +269,8 @@ SCRIPTS = Path(__file__).resolve().parent / "training_scripts"
 def test_a_run_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
     """The tiny GPT-2 trained in a process of its own, killed with SIGKILL once it has
     saved twice, then relaunched (here): the log holds the killed life, preempted, with
-    its saves; the relaunch resumes from the last checkpoint the killed life wrote and
-    finishes."""
+    its saves; the relaunch resumes from the last checkpoint the log records as written,
+    not from a newer one a kill mid-write would leave, and finishes."""
     script = SCRIPTS / "hf_run.py"
     running = subprocess.Popen([sys.executable, str(script), str(tmp_path), "300", "0.02"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -284,8 +284,11 @@ def test_a_run_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path, mo
     running.wait()
     killed = read_run_log(tmp_path / RUN_LOG_NAME).lives
     assert len(killed) == 1 and killed[0].end == "running" and len(killed[0].saves) >= 2
-    last = max(int(path.name.split("-")[1]) for path in tmp_path.glob("checkpoint-*"))
-    assert last == killed[0].saves[-1].step < 300
+    last = killed[0].saves[-1].step
+    assert last < 300 and (tmp_path / f"checkpoint-{last}").is_dir()
+    (tmp_path / f"checkpoint-{last + 1}").mkdir(exist_ok=True)  # as a kill mid-write leaves
+    assert huggingface.SpotmathCallback.last_checkpoint(tmp_path) == \
+        str(tmp_path / f"checkpoint-{last}")
     monkeypatch.setattr(sys, "argv", [str(script), str(tmp_path), "300"])
     runpy.run_path(str(script), run_name="__main__")
     lives = read_run_log(tmp_path / RUN_LOG_NAME).lives

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
@@ -213,3 +215,16 @@ def test_a_malformed_run_log_is_refused_naming_the_file_and_the_life(tmp_path, t
     path.write_text(text)
     with pytest.raises(InputError, match="^log.json" + message.replace("(", r"\(")):
         read_run_log(path)
+
+
+def test_a_life_killed_before_its_first_step_is_a_preemption_of_no_length(tmp_path):
+    """The real run's log (book/data/training/) holds one: it counts, and its length is
+    known only to the heartbeat, the trace's clock tick."""
+    log = RunLog(2, [Life(0.0, 600.0, 50, "preempted"), Life(700.0, 700.0, 50, "preempted"),
+                     Life(800.0, 1400.0, 90)])
+    trace = read_trace(write_run_log(log, tmp_path / RUN_LOG_NAME))
+    assert (trace.preemptions, trace.node_hours, trace.resolution * 3600) == (2, 1 / 3, 10.0)
+    real = read_trace(Path(__file__).resolve().parents[2] / "book" / "data" / "training"
+                      / "run_log_tiny_gpt2.json")
+    assert (real.preemptions, real.censored, real.gang_size) == (7, 1, 1)
+    assert np.count_nonzero(real.lifetimes == 0) == 1
