@@ -204,7 +204,35 @@ def check_calibration(values: dict, parameters: dict, bamboo, _typed=None) -> in
     restart = sum(run["restart_s"]) / len(run["restart_s"])
     assert values["short_lives"] == sum(life["killed_s"] - life["launched_s"] < restart
                                         for life in run["lives"])
-    return 15
+    # the Trainer's default against the callback, replayed on p3 by the typed replay
+    big = gpu["hf_trainer_1.1B"]
+    write = float(np.median(big["save_return_s"])) / 3600
+    restart = big["resume_to_first_step_s"] / 3600
+    lifetimes, preempted = bamboo.raw_bamboo("p3-trace.csv")
+    complete = lifetimes[preempted]
+
+    def typed_replay(t):  # T·⌊(L − R)/(T + C)⌋ per complete lifetime
+        useful = t * np.floor(np.clip(complete - restart, 0, None) / (t + write) + 1e-9)
+        return 1 - useful.sum() / complete.sum()
+
+    pool_rate = preempted.sum() / lifetimes.sum()
+    found = minimize_scalar(lambda t: math.expm1(pool_rate * (t + write)) / t,
+                            bounds=(write, 10 / pool_rate), method="bounded",
+                            options={"xatol": 1e-12})
+    assert values["callback_interval_min"] / 60 == pytest.approx(found.x, rel=1e-6)
+    chosen = values["callback_interval_min"] / 60
+    assert values["callback_waste"] == pytest.approx(typed_replay(chosen), rel=1e-9)
+    default = 500 * big["step_s_median"] / 3600  # Transformers' save_steps
+    assert values["default_waste"] == pytest.approx(typed_replay(default), rel=1e-9)
+    assert values["callback_waste"] < values["default_waste"]
+    # the real run log, read as JSON here
+    log = json.loads((ROOT / "book" / "data" / "training" / "run_log_tiny_gpt2.json")
+                     .read_text())
+    ends = [life["end"] for life in log["lives"]]
+    seconds = sum(life["last_s"] - life["start_s"] for life in log["lives"])
+    assert (values["run_lives"], values["run_kills"]) == (len(ends), ends.count("preempted"))
+    assert values["run_rate_per_min"] == pytest.approx(60 * ends.count("preempted") / seconds)
+    return 20
 
 
 def check_fleet(values: dict, parameters: dict, bamboo, _typed=None) -> int:
