@@ -33,6 +33,7 @@ from pathlib import Path
 
 from ..inputs import InputError, check_parameters, rate_from_mtbf
 from ..model.numerics import optimal_interval, waste_floor, waste_fraction
+from ..traces.reading import read_trace
 from ..traces.run_log import (
     HEARTBEAT_S,
     Life,
@@ -87,9 +88,13 @@ class CheckpointSchedule:
     output_dir : str or Path
         The run's output folder; the run log is kept there (:data:`RUN_LOG_NAME`).
     preemption_rate : float or str, optional
-        λ₀, preemptions per node-hour ('0.25/h'), the prior; or give ``mtbf``.
+        λ₀, preemptions per node-hour ('0.25/h'), the prior; or give ``mtbf`` or ``trace``.
     mtbf : float or str, optional
         One node's mean time between preemptions ('4h'), the prior as 1/λ₀.
+    trace : str or Path, optional
+        A lifetime trace of the pool (any format :func:`~spotmath.traces.read_trace`
+        reads, a run log included): λ₀ is its rate per node-hour, weighted by default
+        as the preemptions it holds.
     gang_size : int, optional
         N, nodes the job needs all of at once (default 1).
     checkpoint_cost : float or str, optional
@@ -104,7 +109,8 @@ class CheckpointSchedule:
         With asynchronous writes, the hours a write takes to become durable after its
         blocking part (default 0: blocking writes).
     prior_preemptions : float, optional
-        The prior's weight in preemptions (default :data:`PRIOR_PREEMPTIONS`).
+        The prior's weight in preemptions (default :data:`PRIOR_PREEMPTIONS`, or a
+        trace's preemptions).
     rank : int, optional
         This process's rank (default 0): only rank 0 decides and keeps the log.
     broadcast : callable, optional
@@ -115,7 +121,8 @@ class CheckpointSchedule:
     Raises
     ------
     InputError
-        A bad value, or neither or both of ``preemption_rate`` and ``mtbf``.
+        A bad value, a trace that cannot be read, or not exactly one of
+        ``preemption_rate``, ``mtbf`` and ``trace``.
 
     Examples
     --------
@@ -133,16 +140,25 @@ class CheckpointSchedule:
     """
 
     def __init__(self, output_dir: str | Path, *, preemption_rate=None, mtbf=None,
-                 gang_size: int = 1, checkpoint_cost="1min", restart_time=0.0,
-                 notice=0.0, notice_share: float | None = None, persist=0.0,
-                 prior_preemptions: float = PRIOR_PREEMPTIONS, rank: int = 0,
+                 trace: str | Path | None = None, gang_size: int = 1,
+                 checkpoint_cost="1min", restart_time=0.0, notice=0.0,
+                 notice_share: float | None = None, persist=0.0,
+                 prior_preemptions: float | None = None, rank: int = 0,
                  broadcast: Callable[[bool], bool] | None = None,
                  clock: Callable[[], float] = time.time):
-        if (preemption_rate is None) == (mtbf is None):
-            raise InputError("preemption_rate: give the prior as preemption_rate or as mtbf, "
-                             "one of them")
-        prior = rate_from_mtbf(mtbf) if mtbf is not None else \
-            check_parameters(scalar=True, preemption_rate=preemption_rate)[0]
+        if sum(given is not None for given in (preemption_rate, mtbf, trace)) != 1:
+            raise InputError("preemption_rate: give the prior as preemption_rate, as mtbf or "
+                             "as a trace, one of them")
+        if trace is not None:  # the trace's rate, weighted as the preemptions it saw
+            fitted = read_trace(trace)
+            prior = fitted.preemption_rate / (fitted.gang_size or 1)
+            if prior_preemptions is None:
+                prior_preemptions = max(fitted.preemptions, 1)
+        else:
+            prior = rate_from_mtbf(mtbf) if mtbf is not None else \
+                check_parameters(scalar=True, preemption_rate=preemption_rate)[0]
+        if prior_preemptions is None:
+            prior_preemptions = PRIOR_PREEMPTIONS
         if prior <= 0:
             raise InputError("preemption_rate: the prior must be above 0 (a pool never "
                              "preempted needs no schedule)")

@@ -150,7 +150,8 @@ def test_rank_zero_decides_for_every_rank_and_alone_keeps_the_log(tmp_path):
 
 
 @pytest.mark.parametrize("settings, message", [
-    ({"mtbf": None}, "preemption_rate: give the prior as preemption_rate or as mtbf"),
+    ({"mtbf": None}, "preemption_rate: give the prior as preemption_rate, as mtbf or as a "
+                     "trace"),
     ({"preemption_rate": "0.25/h"}, "preemption_rate: give the prior"),
     ({"mtbf": "-4h"}, "mtbf"),
     ({"gang_size": 0}, "gang_size"),
@@ -162,6 +163,22 @@ def test_bad_settings_are_refused_in_one_line(tmp_path, settings, message):
     with pytest.raises(InputError, match=message) as refused:
         schedule(tmp_path, Clock(), **settings)
     assert "\n" not in str(refused.value)
+
+
+def test_a_fitted_trace_is_a_prior_weighted_as_its_preemptions(tmp_path):
+    """The Bamboo p3 trace as the prior: its rate per node-hour, as much evidence as its
+    preemptions; a run log as the prior gives one node's rate, the gang's over N."""
+    pool = Path(__file__).resolve().parents[2] / "book" / "data" / "traces" / "p3-trace.csv"
+    p3 = read_trace(pool)
+    plan = schedule(tmp_path, Clock(), mtbf=None, trace=pool)
+    assert plan.prior_rate == pytest.approx(p3.preemptions / p3.node_hours)
+    assert plan.prior_preemptions == p3.preemptions
+    hour = 3600.0
+    log = RunLog(4, [Life(0.0, 2 * hour, 10, "preempted"), Life(2.5 * hour, 4.5 * hour)])
+    (tmp_path / "old").mkdir()
+    path = write_run_log(log, tmp_path / "old" / RUN_LOG_NAME)
+    again = schedule(tmp_path / "new", Clock(), mtbf=None, trace=path, gang_size=4)
+    assert again.prior_rate == pytest.approx(1 / 4 / 4) and again.prior_preemptions == 1
 
 
 def test_the_heartbeat_keeps_the_last_sign_of_life(tmp_path):
