@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["LIMITS", "BOOKKEEPING_CALLS", "HIDDEN_TAGS", "SETUP_CALLS", "ChapterStyle",
-           "measure", "stale_numbers", "hidden_computations"]
+           "measure", "sentence_lines", "stale_numbers", "hidden_computations"]
 
 #: The reading limits: the median code cell, the longest, and the bookkeeping share.
 LIMITS = {"median_cell": 15, "longest_cell": 30, "bookkeeping_share": 0.15}
@@ -57,6 +57,9 @@ class ChapterStyle:
     hidden_figures : int
         Cells whose code is hidden although they draw a figure and do more than call one
         named function.
+    sentence_lines : int
+        Lines of markdown that hold sentences (:func:`sentence_lines`): the honest count
+        of prose, which the chapters are being brought to (#51).
     """
 
     name: str
@@ -68,6 +71,7 @@ class ChapterStyle:
     prose_lines: int
     code_lines: int
     hidden_figures: int
+    sentence_lines: int = 0
 
     def breaches(self) -> list[str]:
         """The limits this chapter misses, in words (empty when it keeps them all)."""
@@ -196,7 +200,55 @@ def measure(path: Path | str) -> ChapterStyle:
                         if cell.cell_type == "markdown"),
         code_lines=sum(sizes),
         hidden_figures=hidden_figures,
+        sentence_lines=sum(sentence_lines(cell.source) for cell in notebook.cells
+                           if cell.cell_type == "markdown"),
     )
+
+
+#: Blocks whose lines are sentences (a figure's caption); every other fenced block (code,
+#: maths, a glued table or text, a toctree) holds none.
+_CAPTIONED = ("{glue:figure}", "{figure}", "{admonition}", "{note}", "{tip}", "{warning}")
+
+
+def sentence_lines(markdown: str) -> int:
+    r"""The lines of a markdown cell that hold sentences: not blank, not a fence, a
+    directive's option, a heading, a table row or a line of maths, not inside a block that
+    holds no sentences, and with a word of three letters or more once the glued numbers,
+    roles and maths are taken out.
+
+    Examples
+    --------
+    >>> sentence_lines("## Heading\n\nThe waste is $\\lambda T/2$: half.\n"
+    ...                "{glue:text}`rate:.2f`\n\n```{math}\n:label: eq-x\nT = 1\n```\n"
+    ...                "| a | b |\n|---|---|")
+    1
+    >>> sentence_lines("```{glue:figure} fig\n:name: fig-x\n\nThe share still up.\n```")
+    1
+    """
+    import re
+
+    count, blocks, in_maths = 0, [], False  # blocks: the open fences, outermost first
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        fence = re.match(r"^(`{3,}|~{3,})(.*)$", stripped)
+        if fence:
+            marks, info = fence.groups()
+            if blocks and marks == blocks[-1][0] and not info.strip():
+                blocks.pop()
+            else:
+                blocks.append((marks, info.strip()))
+            continue
+        if stripped.startswith("$$"):
+            in_maths = not (in_maths or stripped.endswith("$$") and len(stripped) > 2)
+            continue
+        if in_maths or not stripped or stripped.startswith((":", "#", "|", "\\")):
+            continue
+        if blocks and not blocks[-1][1].startswith(_CAPTIONED):
+            continue
+        words = re.sub(r"\{[a-z:]+\}`[^`]*`|`[^`]*`|\$[^$]*\$", "", stripped)
+        if re.search(r"[A-Za-z]{3,}", words):
+            count += 1
+    return count
 
 
 def _prose_without_code(markdown: str) -> str:

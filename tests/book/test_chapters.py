@@ -910,6 +910,18 @@ def test_a_chapter_in_the_house_style_keeps_the_reading_limits(name):
     assert measure(ROOT / "book" / f"{name}.ipynb").breaches() == []
 
 
+#: The chapters whose sentences, counted honestly (not fences, options, labels, table rows,
+#: maths or glue alone: house_style.sentence_lines), are at least their code; the rest
+#: are being brought to it (#51).
+SENTENCES_AT_LEAST_CODE = ["intro", "waste"]
+
+
+@pytest.mark.parametrize("name", SENTENCES_AT_LEAST_CODE)
+def test_a_chapter_brought_to_the_honest_measure_keeps_it(name):
+    style = measure(ROOT / "book" / f"{name}.ipynb")
+    assert style.sentence_lines >= style.code_lines, (style.sentence_lines, style.code_lines)
+
+
 def test_the_reading_measures_count_what_they_say(tmp_path):
     """The measures on a small notebook counted by hand: cells, hidden share, median,
     bookkeeping lines (a keep call, a row function, a wording helper; not the maths)."""
