@@ -914,7 +914,8 @@ def test_a_chapter_in_the_house_style_keeps_the_reading_limits(name):
 #: maths or glue alone: house_style.sentence_lines), are at least their code; the rest
 #: are being brought to it (#51).
 SENTENCES_AT_LEAST_CODE = ["intro", "waste", "break_even", "checkpoint_cost",
-                           "exact_model", "cluster", "gangs", "your_numbers"]
+                           "exact_model", "cluster", "gangs", "your_numbers",
+                           "simulation"]
 
 
 @pytest.mark.parametrize("name", SENTENCES_AT_LEAST_CODE)
