@@ -915,7 +915,8 @@ def test_a_chapter_in_the_house_style_keeps_the_reading_limits(name):
 #: are being brought to it (#51).
 SENTENCES_AT_LEAST_CODE = ["intro", "waste", "break_even", "checkpoint_cost",
                            "exact_model", "cluster", "gangs", "your_numbers",
-                           "simulation", "fleet", "notice", "two_level", "calibration"]
+                           "simulation", "fleet", "notice", "two_level", "calibration",
+                           "deadlines"]
 
 
 @pytest.mark.parametrize("name", SENTENCES_AT_LEAST_CODE)
