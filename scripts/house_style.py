@@ -20,8 +20,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"limits: median cell <= {LIMITS['median_cell']} lines, none over "
           f"{LIMITS['longest_cell']}, bookkeeping <= {LIMITS['bookkeeping_share']:.0%}, "
-          "prose lines >= code lines, figures drawn by visible code; sentences (the honest "
-          "count of prose, #51) are reported, and held for the chapters brought to it\n")
+          "sentence lines (prose without fences, options, labels, headings, tables, maths "
+          "or glue alone) >= code lines, figures drawn by visible code\n")
     print("| chapter | code cells | hidden | median cell | longest | bookkeeping "
           "| prose : code lines | sentences : code | misses |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -59,7 +59,7 @@ class ChapterStyle:
         named function.
     sentence_lines : int
         Lines of markdown that hold sentences (:func:`sentence_lines`): the honest count
-        of prose, which the chapters are being brought to (#51).
+        of prose, which must be at least the code's lines.
     """
 
     name: str
@@ -83,8 +83,8 @@ class ChapterStyle:
         if self.bookkeeping_share > LIMITS["bookkeeping_share"]:
             found.append(f"bookkeeping {self.bookkeeping_share:.0%} > "
                          f"{LIMITS['bookkeeping_share']:.0%}")
-        if self.prose_lines < self.code_lines:
-            found.append(f"prose {self.prose_lines} < code {self.code_lines} lines")
+        if self.sentence_lines < self.code_lines:
+            found.append(f"sentences {self.sentence_lines} < code {self.code_lines} lines")
         if self.hidden_figures:
             found.append(f"{self.hidden_figures} figure(s) drawn by hidden code")
         return found
