@@ -266,22 +266,27 @@ def test_the_adapters_import_nothing_of_each_other():
 SCRIPTS = Path(__file__).resolve().parent / "training_scripts"
 
 
+def kill_after_saves(command: list[str], folder: Path, saves: int) -> None:
+    """Run a training script, and SIGKILL it once its rank 0 has saved ``saves`` times
+    (its ``saved-0.json``), or after a minute."""
+    running = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    saved = folder / "saved-0.json"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and running.poll() is None:
+        if saved.exists() and len(json.loads(saved.read_text() or "[]")) >= saves:
+            break
+        time.sleep(0.05)
+    running.send_signal(signal.SIGKILL)
+    running.wait()
+
+
 def test_a_run_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path, monkeypatch):
     """The tiny GPT-2 trained in a process of its own, killed with SIGKILL once it has
     saved twice, then relaunched (here): the log holds the killed life, preempted, with
     its saves; the relaunch resumes from the last checkpoint the log records as written,
     not from a newer one a kill mid-write would leave, and finishes."""
     script = SCRIPTS / "hf_run.py"
-    running = subprocess.Popen([sys.executable, str(script), str(tmp_path), "300", "0.02"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    saved = tmp_path / "saved-0.json"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and running.poll() is None:
-        if saved.exists() and len(json.loads(saved.read_text() or "[]")) >= 2:
-            break
-        time.sleep(0.05)
-    running.send_signal(signal.SIGKILL)
-    running.wait()
+    kill_after_saves([sys.executable, str(script), str(tmp_path), "300", "0.02"], tmp_path, 2)
     killed = read_run_log(tmp_path / RUN_LOG_NAME).lives
     assert len(killed) == 1 and killed[0].end == "running" and len(killed[0].saves) >= 2
     last = killed[0].saves[-1].step
@@ -370,16 +375,7 @@ def test_lightning_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path
     """Killed with SIGKILL after three saves, then relaunched for twenty steps more than
     its last checkpoint: the relaunch starts from that checkpoint and finishes there."""
     script = [sys.executable, str(SCRIPTS / "pl_run.py"), str(tmp_path)]
-    running = subprocess.Popen([*script, "3000", "1", "0.005"], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-    saved = tmp_path / "saved-0.json"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and running.poll() is None:
-        if saved.exists() and len(json.loads(saved.read_text() or "[]")) >= 3:
-            break
-        time.sleep(0.05)
-    running.send_signal(signal.SIGKILL)
-    running.wait()
+    kill_after_saves([*script, "3000", "1", "0.005"], tmp_path, 3)
     killed = read_run_log(tmp_path / RUN_LOG_NAME).lives
     last = spot_lightning.SpotmathCallback.last_checkpoint(tmp_path)
     assert killed[0].end == "running" and last.endswith(f"={killed[0].saves[-1].step}.ckpt")
