@@ -47,7 +47,8 @@ class ChapterStyle:
     hidden_share : float
         Share of those cells whose code the page does not show (:data:`HIDDEN_TAGS`).
     median_cell, longest_cell : float, int
-        The median and the longest code cell, in lines.
+        The median and the longest code cell, in lines (hidden cells that follow one
+        another count as one).
     bookkeeping_share : float
         Share of code lines that store or phrase numbers: statements calling
         :data:`BOOKKEEPING_CALLS` or a sentence helper of :mod:`spotmath.book.wording`,
@@ -183,7 +184,7 @@ def measure(path: Path | str) -> ChapterStyle:
     notebook = nbformat.read(path, as_version=4)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"
             and "parameters" not in cell.metadata.get("tags", [])]
-    sizes = [_lines(cell.source) for cell in code]
+    sizes = _cell_sizes(notebook.cells)
     hidden = [cell for cell in code if HIDDEN_TAGS & set(cell.metadata.get("tags", []))]
     phrasing = _wording_names([cell.source for cell in code])
     bookkeeping = sum(_bookkeeping_lines(cell.source, phrasing) for cell in code)
@@ -249,6 +250,26 @@ def sentence_lines(markdown: str) -> int:
         if re.search(r"[A-Za-z]{3,}", words):
             count += 1
     return count
+
+
+def _cell_sizes(cells) -> list[int]:
+    """The lines of each code cell as a reader meets it, the ``parameters`` cell left out:
+    hidden code cells that follow one another with no markdown between are one cell (a
+    setup split in three is still one block of code the page keeps out of sight)."""
+    sizes: list[int] = []
+    joining = False  # the last size is a hidden cell's, open to the next hidden one
+    for cell in cells:
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type != "code" or "parameters" in tags:
+            joining = joining and cell.cell_type != "markdown"
+            continue
+        hidden = bool(HIDDEN_TAGS & tags)
+        if hidden and joining:
+            sizes[-1] += _lines(cell.source)
+        else:
+            sizes.append(_lines(cell.source))
+        joining = hidden
+    return sizes
 
 
 def _prose_without_code(markdown: str) -> str:

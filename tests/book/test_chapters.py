@@ -936,6 +936,21 @@ def test_the_reading_measures_count_what_they_say(tmp_path):
     assert style.breaches() == ["bookkeeping 60% > 15%", "sentences 8 < code 10 lines"]
 
 
+def test_hidden_cells_that_follow_one_another_are_measured_as_one(tmp_path):
+    """Three hidden set-up cells of 3, 12 and 18 lines are one block of 33 lines, over the
+    longest allowed; a markdown cell or a visible one between them parts them."""
+    def hidden(lines: int):
+        return nbformat.v4.new_code_cell("\n".join(f"x{i} = {i}" for i in range(lines)),
+                                         metadata={"tags": ["remove-cell"]})
+
+    cells = [hidden(3), hidden(12), hidden(18), nbformat.v4.new_markdown_cell("Words here."),
+             hidden(4), nbformat.v4.new_code_cell("y = 1"), hidden(5)]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), tmp_path / "setup.ipynb")
+    style = measure(tmp_path / "setup.ipynb")
+    assert (style.longest_cell, style.median_cell, style.code_cells) == (33, 4.5, 6)
+    assert "longest cell 33 > 30 lines" in style.breaches()
+
+
 #: (parameters of your_numbers, the break-even state they give): no notice, a notice half
 #: or all of whose preemptions count, a notice too short for its write, and a rate no
 #: interval pays at.
