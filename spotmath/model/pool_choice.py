@@ -243,10 +243,9 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
     once for every n the longest window needs, so any shorter window is a reweighting.
 
     The count n runs on its own, so at every moment it has its stationary law: the chain
-    is cut above and below where that law holds less than 10⁻¹⁸ (:func:`_levels`), held
-    at its lowest level, which changes no share
-    by more than that and keeps Λ = α + min(n̂, K)/h from levels a light load never
-    reaches.
+    is cut above and below where that law holds less than 10⁻¹⁸ (:func:`_levels`) and
+    held at its lowest level, which changes no share by more than that and keeps
+    Λ = α + min(n̂, K)/h from levels a light load never reaches.
     """
     gpus, g = pool.gpus, pool.hp_gpus
     stationary, bottom, top = _levels(pool, grace)
