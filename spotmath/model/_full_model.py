@@ -177,12 +177,15 @@ def _stationary_maxima(rate: float, cost: float, share: float, write: float,
     def g(interval: float) -> float:
         return float(g_f(rate, interval, *args))
 
-    alpha, beta = float(alpha_f(rate, *args)), float(beta_f(rate, *args))
+    with np.errstate(invalid="ignore"):  # inf − inf where λ(C + P) overflows a double
+        alpha, beta = float(alpha_f(rate, *args)), float(beta_f(rate, *args))
     end = LONGEST / rate
     if start >= end:  # no interval left to search
         return []
     edges = [start]
-    if alpha != 0 and start < -beta / alpha < end:
+    # ℓ = αT + β turns once, at −β/α; coefficients that overflowed give no turn to split at
+    if math.isfinite(alpha) and math.isfinite(beta) and alpha != 0 \
+            and start < -beta / alpha < end:
         edges.append(-beta / alpha)
     edges.append(end)
     maxima = []
