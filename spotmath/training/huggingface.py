@@ -93,7 +93,7 @@ class SpotmathCallback(TrainerCallback):
         self.schedule.notice_received()
 
     def on_step_end(self, args, state, control, **kwargs):
-        noticed = self.schedule._noticed
+        noticed = self.schedule.notice_pending
         if self.schedule.should_save(state.global_step):
             control.should_save = True
             if noticed:  # saved on notice: stop before the kill

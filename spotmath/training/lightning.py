@@ -91,7 +91,7 @@ class SpotmathCallback(Callback):
 
     def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
         step = trainer.global_step
-        noticed = self.schedule._noticed
+        noticed = self.schedule.notice_pending
         if not self.schedule.should_save(step):
             return
         self.schedule.write_started()
@@ -100,7 +100,8 @@ class SpotmathCallback(Callback):
         self.schedule.write_ended(step)
         if trainer.global_rank == 0:
             self._written.append(path)
-            while len(self._written) > KEEP:  # only the callback's own files
+            while len(self._written) > KEEP:
+                # safe: _written holds only files this callback saved in this process
                 self._written.pop(0).unlink(missing_ok=True)
         if noticed:  # saved on notice: stop before the kill
             trainer.should_stop = True

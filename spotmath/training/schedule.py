@@ -175,6 +175,7 @@ class CheckpointSchedule:
         self._since = self._seen = 0.0  # the end of the last write, the last heartbeat
         self._writing: float | None = None
         self._noticed = False
+        self._interval_h = self.interval_h  # kept by _write_log as the log changes
 
     # -- the run log --------------------------------------------------------------------
 
@@ -206,6 +207,9 @@ class CheckpointSchedule:
         self._write_log()
 
     def _write_log(self) -> None:
+        """Keep the log (rank 0), and the interval it implies: C and λ change only with
+        the log, so :meth:`should_save` need not solve for the optimum at every step."""
+        self._interval_h = self.interval_h
         if self.rank == 0:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_run_log(self.log, self.path)
@@ -269,6 +273,11 @@ class CheckpointSchedule:
 
     # -- the loop's questions ------------------------------------------------------------
 
+    @property
+    def notice_pending(self) -> bool:
+        """Whether a notice came that no write has answered yet."""
+        return self._noticed
+
     def notice_received(self) -> None:
         """A preemption was announced (SIGTERM): the next answer saves at once if the
         notice is longer than C."""
@@ -282,7 +291,7 @@ class CheckpointSchedule:
         if self.rank == 0:
             now = self._clock()
             noticed = self._noticed and self._notice_share > 0
-            answer = noticed or (now - self._since) / 3600 >= self.interval_h
+            answer = noticed or (now - self._since) / 3600 >= self._interval_h
             if now - self._seen >= HEARTBEAT_S and not answer:
                 self._seen, self.life.last_s, self.life.last_step = now, now, step
                 self._write_log()
