@@ -7,6 +7,7 @@ runs; without the frameworks these tests say so and skip."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import json
 import math
@@ -66,27 +67,25 @@ def test_an_adapter_without_its_framework_says_so_in_one_line(name, framework):
 
 # -- the Hugging Face Trainer ---------------------------------------------------------------
 
-class Tokens(torch.utils.data.Dataset):
-    """Random token sequences, the same for every run."""
+def _tiny():
+    """tests/lib/training_scripts/tiny_gpt2.py, which the scripts there import too."""
+    spec = importlib.util.spec_from_file_location(
+        "tiny_gpt2", Path(__file__).resolve().parent / "training_scripts" / "tiny_gpt2.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    def __len__(self):
-        return 512
 
-    def __getitem__(self, index):
-        ids = torch.randint(0, 128, (16,), generator=torch.Generator().manual_seed(index))
-        return {"input_ids": ids, "labels": ids}
+tiny = _tiny()
 
 
 def trainer(output_dir, steps: int, callbacks: list):
-    torch.manual_seed(0)
-    config = transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=128,
-                                     n_positions=32)
     args = transformers.TrainingArguments(
         output_dir=str(output_dir), save_strategy="no", max_steps=steps,
         per_device_train_batch_size=4, report_to=[], use_cpu=True, logging_steps=5,
         disable_tqdm=True)
-    return transformers.Trainer(model=transformers.GPT2LMHeadModel(config), args=args,
-                                train_dataset=Tokens(), callbacks=callbacks)
+    return transformers.Trainer(model=tiny.tiny_gpt2(), args=args,
+                                train_dataset=tiny.Tokens(), callbacks=callbacks)
 
 
 class HuggingFaceClock(transformers.TrainerCallback):
@@ -266,6 +265,14 @@ def test_the_adapters_import_nothing_of_each_other():
 SCRIPTS = Path(__file__).resolve().parent / "training_scripts"
 
 
+def assert_ranks_saved_alike(folder: Path) -> None:
+    """Ranks 0 and 1 saved at the same steps (their ``saved-RANK.json``), three or more,
+    and rank 0's log records those steps."""
+    zero, one = (json.loads((folder / f"saved-{rank}.json").read_text()) for rank in (0, 1))
+    assert len(zero) >= 3 and zero == one
+    assert [save.step for save in read_run_log(folder / RUN_LOG_NAME).lives[0].saves] == zero
+
+
 def kill_after_saves(command: list[str], folder: Path, saves: int) -> None:
     """Run a training script, and SIGKILL it once its rank 0 has saved ``saves`` times
     (its ``saved-0.json``), or after a minute."""
@@ -295,6 +302,7 @@ def test_a_run_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path, mo
     assert huggingface.SpotmathCallback.last_checkpoint(tmp_path) == \
         str(tmp_path / f"checkpoint-{last}")
     monkeypatch.setattr(sys, "argv", [str(script), str(tmp_path), "300"])
+    monkeypatch.syspath_prepend(str(SCRIPTS))  # as `python hf_run.py` puts its folder first
     runpy.run_path(str(script), run_name="__main__")
     lives = read_run_log(tmp_path / RUN_LOG_NAME).lives
     assert [life.end for life in lives] == ["preempted", "finished"]
@@ -321,11 +329,7 @@ def test_two_processes_save_at_the_same_steps(tmp_path):
     for run in runs:
         output, _ = run.communicate(timeout=120)
         assert run.returncode == 0, output[-3000:]
-    zero, one = (json.loads((tmp_path / f"saved-{rank}.json").read_text())
-                 for rank in (0, 1))
-    assert len(zero) >= 3 and zero == one
-    assert [save.step for save in read_run_log(tmp_path / RUN_LOG_NAME).lives[0].saves] \
-        == zero
+    assert_ranks_saved_alike(tmp_path)
 
 
 def test_a_sigterm_notice_saves_at_once_and_stops(tmp_path):
@@ -364,11 +368,7 @@ def test_lightning_on_two_processes_saves_at_the_same_steps(tmp_path):
                            "2", "0.005", "10h"], capture_output=True, text=True, timeout=180,
                           env=dict(os.environ, OMP_NUM_THREADS="1"))
     assert done.returncode == 0, done.stderr[-3000:]
-    zero, one = (json.loads((tmp_path / f"saved-{rank}.json").read_text())
-                 for rank in (0, 1))
-    assert len(zero) >= 3 and zero == one
-    assert [save.step for save in read_run_log(tmp_path / RUN_LOG_NAME).lives[0].saves] \
-        == zero
+    assert_ranks_saved_alike(tmp_path)
 
 
 def test_lightning_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path):

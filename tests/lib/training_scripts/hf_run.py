@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-import torch
 import transformers
+from tiny_gpt2 import Tokens, tiny_gpt2
 
 from spotmath.training.huggingface import SpotmathCallback
 
@@ -20,15 +20,6 @@ step_sleep = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
 other_mtbf = sys.argv[4] if len(sys.argv) > 4 else "0.1s"
 own_mtbf = sys.argv[5] if len(sys.argv) > 5 else "0.1s"
 weight = float(sys.argv[6]) if len(sys.argv) > 6 else 1e12
-
-
-class Tokens(torch.utils.data.Dataset):
-    def __len__(self):
-        return 4096
-
-    def __getitem__(self, index):
-        ids = torch.randint(0, 128, (16,), generator=torch.Generator().manual_seed(index))
-        return {"input_ids": ids, "labels": ids}
 
 
 class Saved(transformers.TrainerCallback):
@@ -45,15 +36,12 @@ class Saved(transformers.TrainerCallback):
         (output / f"saved-{args.process_index}.json").write_text(json.dumps(self.steps))
 
 
-torch.manual_seed(0)
-config = transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=128,
-                                 n_positions=32)
 args = transformers.TrainingArguments(
     output_dir=str(output), save_strategy="no", max_steps=steps,
     per_device_train_batch_size=4, report_to=[], use_cpu=True, disable_tqdm=True,
     logging_steps=1000)
 mtbf = own_mtbf if args.process_index == 0 else other_mtbf
 saves = SpotmathCallback(mtbf=mtbf, checkpoint_cost="0.05s", prior_preemptions=weight)
-trainer = transformers.Trainer(model=transformers.GPT2LMHeadModel(config), args=args,
-                               train_dataset=Tokens(), callbacks=[Saved(), saves])
+trainer = transformers.Trainer(model=tiny_gpt2(), args=args, train_dataset=Tokens(4096),
+                               callbacks=[Saved(), saves])
 trainer.train(resume_from_checkpoint=SpotmathCallback.last_checkpoint(output))
