@@ -379,7 +379,9 @@ def test_lightning_killed_mid_training_resumes_from_its_last_checkpoint(tmp_path
     killed = read_run_log(tmp_path / RUN_LOG_NAME).lives
     last = spot_lightning.SpotmathCallback.last_checkpoint(tmp_path)
     assert killed[0].end == "running" and last.endswith(f"={killed[0].saves[-1].step}.ckpt")
-    done = subprocess.run([*script, str(killed[0].saves[-1].step + 20), "1"],
+    # Slowed as the killed run was (more): unslowed, twenty steps of a linear model can
+    # end before the 0.07 s interval comes round, and the relaunch would not save at all.
+    done = subprocess.run([*script, str(killed[0].saves[-1].step + 20), "1", "0.01"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     lives = read_run_log(tmp_path / RUN_LOG_NAME).lives
