@@ -101,8 +101,7 @@ class SpotmathCallback(Callback):
         if trainer.global_rank == 0:
             self._written.append(path)
             while len(self._written) > KEEP:
-                # safe: _written holds only files this callback saved in this process
-                self._written.pop(0).unlink(missing_ok=True)
+                self._written.pop(0).unlink(missing_ok=True)  # safe: this callback saved it
         if noticed:  # saved on notice: stop before the kill
             trainer.should_stop = True
 
