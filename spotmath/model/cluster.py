@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg
 import scipy.optimize
+from threadpoolctl import ThreadpoolController
 
 from ..inputs import InputError, check_choice, check_gang_size, check_parameters, count_text
 from . import _generated
@@ -664,26 +665,46 @@ def _projected_spectrum(diagonal: np.ndarray, off: np.ndarray, shifts: np.ndarra
     on 0 … ∞ has 0, −1/h, −2/h … as its eigenvalues, A is a block of it held at its
     lowest level, and by interlacing at most two of A's eigenvalues lie above −1/h),
     and make the law's mean and second moment the chain's.  Each vector is one
-    tridiagonal solve (LAPACK's gtsv); a chain no longer than the vectors is taken whole.
+    tridiagonal solve (LAPACK's ptsv); a chain no longer than the vectors is taken whole.
     """
     size = diagonal.size
     last = np.zeros(size)
     last[-1] = 1.0
-    if size <= shifts.size + _OWN_VECTORS:
-        basis = np.eye(size)
-    else:
-        vectors = np.empty((size, shifts.size + _OWN_VECTORS))
-        vectors[:, 0] = last
-        vectors[:, 1] = _times(diagonal, off, last)
-        for column in (2, 3, 4):  # A⁻¹e, A⁻²e, A⁻³e
-            vectors[:, column] = _solve(diagonal, off, vectors[:, column - 1])
-        for column, shift in enumerate(shifts, start=_OWN_VECTORS):
-            vectors[:, column] = _solve(diagonal - shift, off, last)
-        vectors /= np.linalg.norm(vectors, axis=0)
-        basis = np.linalg.qr(vectors)[0]
-    projected = basis.T @ _times(diagonal, off, basis)
-    values, vectors = np.linalg.eigh((projected + projected.T) / 2)
+    with _one_thread():
+        if size <= shifts.size + _OWN_VECTORS:
+            basis = np.eye(size)
+        else:
+            vectors = np.empty((size, shifts.size + _OWN_VECTORS))
+            vectors[:, 0] = last
+            vectors[:, 1] = _times(diagonal, off, last)
+            for column in (2, 3, 4):  # A⁻¹e, A⁻²e, A⁻³e
+                vectors[:, column] = _solve(diagonal, off, vectors[:, column - 1])
+            for column, shift in enumerate(shifts, start=_OWN_VECTORS):
+                vectors[:, column] = _solve(diagonal - shift, off, last)
+            vectors /= np.linalg.norm(vectors, axis=0)
+            basis = scipy.linalg.qr(vectors, mode="economic", overwrite_a=True,
+                                    check_finite=False)[0]
+        projected = basis.T @ _times(diagonal, off, basis)
+        values, vectors = np.linalg.eigh((projected + projected.T) / 2)
     return values[::-1], (basis[-1] @ vectors)[::-1] ** 2
+
+
+@functools.cache
+def _threadpools() -> ThreadpoolController:
+    """The BLAS and OpenMP libraries this process has loaded (looked up once)."""
+    return ThreadpoolController()
+
+
+def _one_thread():
+    """A context in which BLAS and LAPACK run on one thread.
+
+    The law's products and factorisations are of a few thousand rows by a few dozen
+    columns: on one thread they take about half the time they take on two, and on a
+    machine with a busy core far less, since BLAS's threads spin waiting for one another
+    (a reader's kernel that does not keep to one thread ran the cluster chapter five
+    times slower so; ``benchmarks/bench_cluster.py`` measures it).
+    """
+    return _threadpools().limit(limits=1, user_api="blas")
 
 
 def _times(diagonal: np.ndarray, off: np.ndarray, vectors: np.ndarray) -> np.ndarray:
@@ -697,10 +718,12 @@ def _times(diagonal: np.ndarray, off: np.ndarray, vectors: np.ndarray) -> np.nda
 
 
 def _solve(diagonal: np.ndarray, off: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """A⁻¹ b for the symmetric tridiagonal A (LAPACK's gtsv, with partial pivoting)."""
-    *_, solution, info = scipy.linalg.lapack.dgtsv(off, diagonal, off, right)
-    if info != 0:  # A − σI is negative definite: singular only by a bug
-        raise ArithmeticError(f"tridiagonal solve failed (gtsv info {info})")
+    """A⁻¹ b for the symmetric tridiagonal A − σI (``diagonal`` shifted), which is negative
+    definite (a chain that leaves at k* + 1, and σ ≥ 0): LAPACK's ptsv, the LDLᵀ
+    factorisation of −A, which needs no pivoting."""
+    *_, solution, info = scipy.linalg.lapack.dptsv(-diagonal, -off, -right)
+    if info != 0:  # −A is positive definite: not so only by a bug
+        raise ArithmeticError(f"tridiagonal solve failed (ptsv info {info})")
     return solution
 
 

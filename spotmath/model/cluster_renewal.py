@@ -154,7 +154,11 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
     interval is compared with writing on notice only.  The search is Brent's method on
     log T, within a factor 30 of the optimum at the rate λ_c + φ as if up times were
     exponential, and again around an end where the best lies there.  A gang never
-    preempted is the book's exact model at its failure rate.
+    preempted is the book's exact model at its failure rate; one preempted so seldom
+    that its up times are taken as exponential (:data:`~spotmath.model.cluster.
+    PRACTICALLY_NEVER_H`) is the exact model at λ_c + φ, whose optimum a restart does
+    not move (without a notice; a search of a share that close to 1 would find only
+    rounding).
 
     Parameters
     ----------
@@ -195,6 +199,10 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
         interval = float(optimal_interval(failures, checkpoint_cost))
         return interval, kept_share(pool, gang, interval, checkpoint_cost, startup, grace,
                                     failures)
+    if _priced_at_the_rate(gang) and not notice:  # exponential up times: the exact optimum
+        interval = float(optimal_interval(gang.preemption_rate + failures, checkpoint_cost))
+        return interval, _kept(pool, gang, interval, checkpoint_cost, startup, grace,
+                               failures)
     guess = math.log(float(optimal_interval(gang.preemption_rate + failures,
                                             checkpoint_cost)))
     width = math.log(30)
@@ -384,15 +392,17 @@ def ranks_work(pool: SharedPool, gang_size, headroom=0) -> float:
     return _work(pool, _lawful(_rank_gangs(pool, gang_size, count, headroom)))
 
 
+@functools.lru_cache(maxsize=64)
 def _rank_gangs(pool: SharedPool, gang_size: int, count: int, headroom: int
-                ) -> list[GangInPool]:
-    """The gangs of ranks 1 … count: gang_in_pool of each, its checks done once."""
-    return [GangInPool(size, pool.star(size), *_up_at_most(pool, pool.star(size)))
-            for size in range(gang_size + headroom, count * gang_size + headroom + 1,
-                              gang_size)]
+                ) -> tuple[GangInPool, ...]:
+    """The gangs of ranks 1 … count: gang_in_pool of each, its checks done once (kept:
+    the command's table of ranks and its one-pool design ask for the same)."""
+    return tuple(GangInPool(size, pool.star(size), *_up_at_most(pool, pool.star(size)))
+                 for size in range(gang_size + headroom, count * gang_size + headroom + 1,
+                                   gang_size))
 
 
-def _lawful(gangs: list[GangInPool]) -> set[int]:
+def _lawful(gangs: tuple[GangInPool, ...]) -> set[int]:
     """The distinct k* whose exact law the ranks need."""
     return {gang.star for gang in gangs if not gang.never_preempted
             and not _priced_at_the_rate(gang) and gang.up_share >= NEGLIGIBLE_UP}

@@ -20,6 +20,7 @@ those levels [erlang-stationary].  The event simulator with ``headroom`` is the 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -196,7 +197,12 @@ class DelayBudget:
     def spend(self, work: float, grace: float) -> None:
         """Take ``work`` from what is left, or refuse (``grace``, hours, for the line)."""
         self.left -= work
-        if self.left < 0:
+        self.afford(0.0, grace)
+
+    def afford(self, work: float, grace: float) -> None:
+        """Refuse now if ``work`` more is more than is left (a search that cannot end
+        within the budget, whichever way its tests come out, need not spend it first)."""
+        if work > self.left:
             raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
                              "at each headroom the search tries take more than this "
                              "command runs (a shorter grace, or a pool with fewer requests "
@@ -215,11 +221,13 @@ def _with_line(pool: SharedPool) -> np.ndarray:
     return stationary
 
 
+@functools.lru_cache(maxsize=16)
 def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int, int]:
     """The stationary law of n, the requests in the pool (the line's places after K), on
     the levels n̲ … n̂ outside which it holds less than 10⁻¹⁸ and which the chain crosses
     less than 10⁻¹⁸ times in a grace (arrivals at n̂, απ_n̂ s; departures at n̲,
-    (n̲/h)π_n̲ s); and n̲ and n̂."""
+    (n̲/h)π_n̲ s); and n̲ and n̂ (kept, read-only: a search of headrooms asks for the same
+    levels at each)."""
     stationary = _with_line(pool)
     above = np.cumsum(stationary[::-1])[::-1] - stationary  # Σ_{j>n} π_j
     rare = (above < 1e-18) & (pool.hp_rate * grace * stationary < 1e-18)
@@ -228,25 +236,16 @@ def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int, int]:
     serving = np.minimum(np.arange(stationary.size), pool.top)
     rare = (below < 1e-18) & (serving / pool.hp_hold * grace * stationary < 1e-18)
     bottom = min(max(int(np.argmin(rare)) - 1, 0), top) if not rare.all() else top
-    return stationary[bottom:top + 1], bottom, top
+    kept = stationary[bottom:top + 1].copy()
+    kept.setflags(write=False)
+    return kept, bottom, top
 
 
-def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
-             budget: DelayBudget | None = None) -> Callable[[float], float]:
-    """The chance, for a window of at most ``grace``, that an arrival finds a place but
-    fewer than g GPUs free once the gangs preempted more than the window ago have left
-    (see :func:`start_delays`).
-
-    The chain on (n, c) is run by uniformisation: with Λ the fastest rate out of a state,
-    P = I + Q/Λ is a transition matrix and a distribution v after w hours is
-    Σ_n Poisson(Λw; n) vPⁿ, a sum of positive terms.  The blocked mass of vPⁿ is taken
-    once for every n the longest window needs, so any shorter window is a reweighting.
-
-    The count n runs on its own, so at every moment it has its stationary law: the chain
-    is cut above and below where that law holds less than 10⁻¹⁸ (:func:`_levels`) and
-    held at its lowest level, which changes no share by more than that and keeps
-    Λ = α + min(n̂, K)/h from levels a light load never reaches.
-    """
+def _chain(pool: SharedPool, gang_size: int, headroom: int, grace: float):
+    """The shape of :func:`_waiting`'s chain on (n, c): the stationary law of n on its
+    levels, the requests in service and the gangs up at each, the counts c it follows,
+    which states block an arrival, the fastest rate Λ, the steps a grace needs, and its
+    work (in the units of :data:`MAX_DELAY_WORK`; it grows with the headroom)."""
     gpus, g = pool.gpus, pool.hp_gpus
     stationary, bottom, top = _levels(pool, grace)
     levels = np.arange(bottom, top + 1)
@@ -267,6 +266,27 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
     mean_steps = fastest * grace
     steps = math.ceil(mean_steps + 10 * math.sqrt(mean_steps) + 40)  # a 10⁻¹⁸ tail
     work = steps * (1 + blocked.size / 10_000)
+    return stationary, serving, up, counts, blocked, fastest, steps, work
+
+
+def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
+             budget: DelayBudget | None = None) -> Callable[[float], float]:
+    """The chance, for a window of at most ``grace``, that an arrival finds a place but
+    fewer than g GPUs free once the gangs preempted more than the window ago have left
+    (see :func:`start_delays`).
+
+    The chain on (n, c) is run by uniformisation: with Λ the fastest rate out of a state,
+    P = I + Q/Λ is a transition matrix and a distribution v after w hours is
+    Σ_n Poisson(Λw; n) vPⁿ, a sum of positive terms.  The blocked mass of vPⁿ is taken
+    once for every n the longest window needs, so any shorter window is a reweighting.
+
+    The count n runs on its own, so at every moment it has its stationary law: the chain
+    is cut above and below where that law holds less than 10⁻¹⁸ (:func:`_levels`) and
+    held at its lowest level, which changes no share by more than that and keeps
+    Λ = α + min(n̂, K)/h from levels a light load never reaches.
+    """
+    stationary, serving, up, counts, blocked, fastest, steps, work = _chain(
+        pool, gang_size, headroom, grace)
     if work > MAX_DELAY_WORK:
         raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
                          f"take {steps:,} steps of a chain of {blocked.size:,} states, "
@@ -274,14 +294,16 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
                          f"fewer requests at once, can be answered)")
     if budget is not None:
         budget.spend(work, grace)
-    forward = _uniformised(pool, serving, up, counts, fastest)
+    # one product a step gives the next distribution and, in its last entry, the blocked
+    # mass of this one: the step's matrix with the blocked states' indicator as a row
+    forward = scipy.sparse.vstack((_uniformised(pool, serving, up, counts, fastest),
+                                   blocked.ravel().astype(float)[None, :]), format="csr")
     vector = np.zeros(blocked.size)
     vector[::counts] = stationary  # c = 0 at every level
-    mask = blocked.ravel().astype(float)
     masses = np.empty(steps + 1)
     for n in range(steps + 1):
-        masses[n] = _weighted(vector, mask)
-        vector = forward.dot(vector)
+        moved = forward @ vector
+        vector, masses[n] = moved[:-1], moved[-1]
     numbers = np.arange(steps + 1)
 
     def waiting(window: float) -> float:
@@ -390,14 +412,20 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
                      0.0 if pool.overflow == "drop" else share, load_time,
                      pool.gpus - own - gangs * gang_size)
     budget = DelayBudget()
+
+    @functools.cache
+    def delays(headroom: int) -> tuple[float, float, float]:  # each headroom's chain once
+        return start_delays(pool, gang_size, headroom, grace, budget)
+
     one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures, load_time,
-                  budget)
+                  delays)
     headroom = pool.hp_gpus * _least_room(
-        lambda requests: start_delays(pool, gang_size, requests * pool.hp_gpus, grace,
-                                      budget)[2] <= wait_target, pool.top)
+        lambda requests: delays(requests * pool.hp_gpus)[2] <= wait_target, pool.top,
+        lambda requests: _chain(pool, gang_size, requests * pool.hp_gpus, grace)[-1],
+        lambda work: budget.afford(work, grace))
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom, checkpoint_cost,
                                                  startup, grace, failures, load_time,
-                                                 budget)
+                                                 delays)
     return PoolChoice(two, one, one_kept, start_target)
 
 
@@ -414,33 +442,61 @@ def _overflow_shares(pool: SharedPool) -> np.ndarray:
     return np.where(places > pool.load, waiting, 1.0)
 
 
-def _least_room(keeps: Callable[[int], bool], top: int) -> int:
+def _least_room(keeps: Callable[[int], bool], top: int,
+                cost: Callable[[int], float] | None = None,
+                afford: Callable[[float], None] | None = None) -> int:
     """The fewest requests' room m in 0 … K whose headroom ``keeps`` the target.
 
     A headroom of K requests leaves every level below K a request's GPUs free, so it
     keeps any target; a larger headroom never leaves a level fewer GPUs free (the gangs
     up fill all but H and less than N), so the p99 falls as it grows, and the search
     doubles, then halves (a test scans every headroom against it).
+
+    With ``cost``, the work of testing a room (it grows with the room), ``afford`` is
+    given before each test the least work the search needs from there on, whichever way
+    the tests come out, and may refuse it: a search that cannot end within a budget is
+    refused before it spends it.  Narrowing a bracket of width w to one room takes at
+    least ⌊log₂ w⌋ tests, each of a room above the bracket's lower end.
     """
-    if keeps(0):
+    def narrowing(failing: int, holding: int) -> float:  # the least work from a bracket
+        width = holding - failing
+        return 0.0 if width <= 1 else math.floor(math.log2(width)) * cost(failing + 1)
+
+    def test(room: int, failing: int | None, holding: int | None) -> bool:
+        if cost is not None and afford is not None:
+            if holding is not None:  # halving: it fails into (room, holding)
+                if_not = narrowing(room, holding)
+            elif min(2 * room, top) < top:  # doubling: it fails into a test of 2m
+                if_not = cost(min(2 * room, top))
+            else:  # doubling: it fails into (room, K), K keeping any target
+                if_not = narrowing(room, top)
+            if_kept = 0.0 if failing is None else narrowing(failing, room)
+            afford(cost(room) + min(if_not, if_kept))
+        return keeps(room)
+
+    if test(0, None, None):
         return 0
     failing, trying = 0, 1
-    while trying < top and not keeps(trying):
+    while trying < top and not test(trying, failing, None):
         failing, trying = trying, min(2 * trying, top)
     holding = trying  # keeps(holding); keeps(failing) does not
     while holding - failing > 1:
         middle = (failing + holding) // 2
-        failing, holding = (failing, middle) if keeps(middle) else (middle, holding)
+        if test(middle, failing, holding):
+            holding = middle
+        else:
+            failing = middle
     return holding
 
 
 def _shared(pool: SharedPool, gang_size: int, headroom: int, checkpoint_cost: float,
             startup: float, grace: float, failures: float, load_time: float,
-            budget: DelayBudget) -> PoolDesign:
-    """The shared pool with ``headroom`` GPUs training leaves free."""
+            delays: Callable[[int], tuple[float, float, float]]) -> PoolDesign:
+    """The shared pool with ``headroom`` GPUs training leaves free (``delays``: its
+    :func:`start_delays`)."""
     every = ranks(pool, gang_size, checkpoint_cost, startup, grace, headroom=headroom,
                   failures=failures)
-    turned_away, waits, p99 = start_delays(pool, gang_size, headroom, grace, budget)
+    turned_away, waits, p99 = delays(headroom)
     return PoolDesign(pool.gpus, pool.gpus - headroom, headroom, len(every),
                       tuple(rank.interval for rank in every),
                       24.0 * gang_size * sum(rank.kept for rank in every), turned_away,

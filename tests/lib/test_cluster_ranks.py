@@ -14,6 +14,7 @@ import mpmath
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.optimize
 import scipy.sparse
 import scipy.stats
 import sympy as sp
@@ -273,6 +274,70 @@ def test_the_least_headroom_by_halving_is_the_least_by_scanning(setting):
     assert _least_room(keeps, pool.top) == scanned
 
 
+@pytest.mark.parametrize("top", [1, 2, 7, 64, 1000])
+def test_the_least_rooms_work_bound_refuses_only_what_the_search_would_overspend(top):
+    """Before each test the search is told the least work it still needs whichever way
+    its tests come out: that bound never exceeds what it then spends, so a budget it
+    refuses is one the search would have run past, and one it keeps gives the answer."""
+    rng = np.random.default_rng(top)
+    for _ in range(50):
+        least = int(rng.integers(0, top + 1))  # the room that keeps the target first
+        steps = np.cumsum(rng.exponential(1.0, top + 1))  # work grows with the room
+        spent, bounds = [], []
+
+        def keeps(room, least=least, steps=steps):
+            spent.append(float(steps[room]))
+            return room >= least
+
+        def afford(work):
+            bounds.append((sum(spent), work))
+
+        assert _least_room(keeps, top, lambda room, s=steps: float(s[room]),
+                           afford) == least
+        total = sum(spent)
+        assert all(before + work <= total * (1 + 1e-12) for before, work in bounds)
+        budget = total * float(rng.uniform(0.2, 0.999))  # too little: refused in time
+
+        def refuse(work, budget=budget):
+            if sum(spent) + work > budget:
+                raise InputError("budget")
+
+        spent.clear()
+        with pytest.raises(InputError, match="budget"):
+            _least_room(keeps, top, lambda room, s=steps: float(s[room]), refuse)
+        assert sum(spent) <= budget
+
+
+def test_a_large_pools_refused_choice_spends_less_than_its_budget():
+    """100,000 GPUs in requests of 1 and gangs of 8: the headroom search is refused as soon
+    as it cannot end within the budget, before it has spent it."""
+    from spotmath.model import pool_choice
+
+    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
+    spent = []
+    budget = pool_choice.DelayBudget()
+    real_spend = budget.spend
+
+    def spend(work, grace):
+        spent.append(work)
+        real_spend(work, grace)
+
+    budget.spend = spend
+    headrooms, waiting = [], pool_choice._waiting
+
+    def counted(pool, gang_size, headroom, grace, budget=None):
+        headrooms.append(headroom)
+        return waiting(pool, gang_size, headroom, grace, budget)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pool_choice, "DelayBudget", lambda: budget)
+        patch.setattr(pool_choice, "_waiting", counted)
+        with pytest.raises(InputError, match="at each headroom the search tries"):
+            pool_choice.one_pool_or_two(pool, 8, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    assert 0 < sum(spent) < pool_choice.MAX_CHOICE_WORK  # refused with work still left
+    assert headrooms == [0, 1, 2, 4, 8, 16, 32, 64, 128]  # each chain once, doubling
+
+
 LIGHT = [["--gpus", "256", "--hp-gpus", "1", "--hp-rate", "2/h", "--hp-hold", "1h"],
          ["--gpus", "480", "--hp-gpus", "1", "--hp-rate", "20/h", "--hp-hold", "2h",
           "--grace", "30s"],
@@ -515,3 +580,28 @@ def test_at_most_two_of_a_cut_chains_rates_are_slower_than_one_over_the_hold(set
         diagonal, off, _ = cut_chain(pool, star, cluster_module._lowest_level(pool, star))
         values = scipy.linalg.eigvalsh_tridiagonal(diagonal, off)
         assert np.sum(-values < (1 - 1e-9) / pool.hp_hold) <= 2
+
+
+def test_a_rank_preempted_less_than_once_in_a_million_hours_writes_at_the_exact_optimum():
+    """Its up times are taken as exponential at λ_c, so its best interval is the book's
+    exact optimum at λ_c + φ: a numeric search of its kept share agrees where the share
+    still moves, and where it is 1 to the last digits the answer is that optimum, not
+    the point a search of rounding would stop at."""
+    from spotmath.model.numerics import optimal_interval
+
+    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
+    every = ranks(pool, 8, MINUTE, 0.1, 10 * SECOND, failures=1e-7)
+    rare = [rank for rank in every if rank.state == "never preempted in practice"]
+    rates = [rank.gang.preemption_rate for rank in rare]
+    assert min(rates) < 1e-30 and max(rates) > 1e-8
+    for rank in rare:
+        both = rank.gang.preemption_rate + 8e-7
+        assert rank.interval == float(optimal_interval(both, MINUTE))
+    moving = max(rare, key=lambda rank: rank.gang.preemption_rate)
+    found = scipy.optimize.minimize_scalar(
+        lambda log_t: -kept_share(pool, moving.gang, math.exp(log_t), MINUTE, 0.1,
+                                  10 * SECOND, 8e-7),
+        bounds=(math.log(moving.interval) - 3, math.log(moving.interval) + 3),
+        method="bounded", options={"xatol": 1e-7})
+    assert math.exp(found.x) == pytest.approx(moving.interval, rel=1e-4)
+    assert moving.kept == pytest.approx(-found.fun, rel=1e-13)
