@@ -25,9 +25,12 @@ still to do and ``δ`` the changeover (the paper simulator's rounding).
     (:func:`~spotmath.traces.deadlines.omniscient.omniscient_schedule`; in checkpoint mode
     by the search of :mod:`~spotmath.traces.deadlines.checkpoint_optimum`).
 ``model``
-    This book's: the least expected cost under a two-state Markov model of availability
-    fitted to the trace before the start (:mod:`spotmath.traces.deadlines.model_policy`; in
-    checkpoint mode it plans with the writes and what a preemption takes back).
+    This book's: the least expected cost under a law of the pool's spells fitted to the
+    trace before the start, the chance that a spell of spot or an outage goes on by its
+    age and by the hour (:class:`~spotmath.traces.deadlines.model_policy.SpellLaw`), or
+    under a two-state Markov chain where the history holds fewer than twenty spells of
+    each kind (:mod:`spotmath.traces.deadlines.model_policy`; in checkpoint mode it plans
+    with the writes and what a preemption takes back).
 
 The online policies (greedy, uniform-progress, model) apply, after their own choice, the
 *Safety Net* of the paper's simulator: if ``need2 ≥ left`` and the job is idle or on
@@ -77,10 +80,15 @@ from .expected import (
     spot_pays_from,
 )
 from .model_policy import (
+    DESIGN_ZONES,
     AvailabilityModel,
+    SpellLaw,
+    clock_classes,
     completed_spells,
     fit_availability,
+    fit_spell_law,
     markov_availability,
+    spell_ages,
 )
 from .omniscient import omniscient_schedule
 from .policies import (
@@ -104,6 +112,7 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "CSV_HEADER", "DEFAULT_
            "availability_from_trace", "availability_from_sizes", "run_policy",
            "omniscient_schedule", "run_policies", "compare_starts", "start_ticks",
            "AvailabilityModel", "fit_availability", "completed_spells", "markov_availability",
+           "SpellLaw", "fit_spell_law", "spell_ages", "clock_classes", "DESIGN_ZONES",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
            "spot_pays_from", "MIN_SAVING", "Checkpoints", "OptimumTooLarge", "auto_interval",
            "resolve_interval",

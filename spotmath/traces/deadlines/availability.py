@@ -70,7 +70,10 @@ class Availability:
     hours after the trace's start.  ``own_tick``: the file sets the tick (a Can't Be Late
     JSON trace, the CSV format, probes), rather than a reader cutting instances into
     ticks.  ``gaps``: for probes, the shortest and longest gap between them, seconds (each
-    row is taken as one tick of the median gap).
+    row is taken as one tick of the median gap).  ``clock``: for probes, the UTC time at
+    which each tick begins, hours since 1970-01-01 (the probe's own date; the ticks
+    read as the median gap drift from it by up to a few hours over two months); None
+    where the file gives no dates.
     """
 
     name: str
@@ -78,6 +81,17 @@ class Availability:
     counts: np.ndarray
     own_tick: bool = False
     gaps: tuple[float, float] | None = None
+    clock: np.ndarray | None = None
+
+    def hours_of(self, ticks: np.ndarray) -> np.ndarray:
+        """The time of each of ``ticks`` (indices) for a policy that plans by the clock:
+        UTC hours since 1970-01-01 where the file dates its rows (:attr:`clock`), else
+        hours since the trace's start."""
+        ticks = np.asarray(ticks)
+        if self.clock is None:
+            return ticks * self.tick
+        last = self.clock.size - 1  # past the end, the tick runs on from the last date
+        return self.clock[np.minimum(ticks, last)] + np.maximum(ticks - last, 0) * self.tick
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -211,7 +225,8 @@ def _read_probes(path: Path, text: str) -> Availability:
                                                  f"{tick:g} s (the median gap): the probes "
                                                  "stopped; cut the file there")
     return Availability(path.name, tick / 3600, np.asarray(counts, dtype=np.int64),
-                        own_tick=True, gaps=(float(gaps.min()), float(gaps.max())))
+                        own_tick=True, gaps=(float(gaps.min()), float(gaps.max())),
+                        clock=np.array(times) / 3600)
 
 
 #: The most ticks a trace may be cut into (:func:`availability_from_trace`,

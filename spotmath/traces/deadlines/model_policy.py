@@ -46,9 +46,13 @@ from ...docs import fill_doc
 from ...inputs import check_gang_size, check_seed
 from .stints import IDLE, ON_DEMAND, SPOT
 
-__all__ = ["GRID", "PHASES", "MODEL_CELLS", "AvailabilityModel", "planning_ticks",
-           "coarsened", "fit_availability", "completed_spells", "markov_availability",
-           "ModelPolicy", "model_policy", "CheckpointModelPolicy", "checkpoint_model_policy"]
+__all__ = ["GRID", "PHASES", "MODEL_CELLS", "SPELL_AGES", "CLOCK_HOURS", "DESIGN_ZONES",
+           "AvailabilityModel",
+           "planning_ticks", "coarsened", "fit_availability", "completed_spells",
+           "markov_availability", "SpellLaw", "spell_ages", "clock_classes", "clock_count",
+           "fit_spell_law", "ModelPolicy", "model_policy",
+           "spell_law_policy", "CheckpointModelPolicy", "checkpoint_model_policy",
+           "checkpoint_spell_law_policy"]
 
 #: Grid steps per tick for the compute left.
 GRID = 6
@@ -222,15 +226,214 @@ def markov_availability(model: AvailabilityModel, ticks: int, seed: int,
     return spot
 
 
+#: The lower edges of the age bins of a spell of spot or of an outage, in planning ticks:
+#: a :class:`SpellLaw` fits the chance that a spell goes on for each.
+SPELL_AGES = (0, 1, 3, 9, 27)
+#: How many ticks of a bin's own history outweigh the pooled chance of its availability
+#: (the prior each bin's chance is drawn towards), in planning ticks.
+SPELL_PRIOR_TICKS = 2
+#: Hours of a class of the clock: a :class:`SpellLaw` fits its chances for each such
+#: part of the day (apart for Saturdays and Sundays, UTC, where the trace dates its ticks).
+CLOCK_HOURS = 3
+#: How many ticks of a class's own history outweigh the chance of its bin over all
+#: hours, in planning ticks.
+CLOCK_PRIOR_TICKS = 6
+#: The zones of ``book/data/traces/skynomad/`` on which the settings above (the age
+#: bins, the hours of a class and the two priors' weights) were compared; the deadlines
+#: chapter and ``benchmarks/bench_deadlines.py`` report the other six as held out.
+DESIGN_ZONES = ("us-east-1c", "us-east-2b", "us-west-2a")
+#: The chances of a spell fitted per class of the clock are kept this far from 0 and 1,
+#: so that every class's chain has the same outcomes.
+LEAST_CHANCE = 1e-6
+
+
+def clock_classes(hours: np.ndarray, dated: bool) -> np.ndarray:
+    """The class of the clock of each time: its part of the day (:data:`CLOCK_HOURS`
+    hours each) and, where the times are dates (UTC hours since 1970-01-01, a
+    Thursday), whether the day is a Saturday or a Sunday.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> clock_classes(np.array([0.5, 13.0, 24 * 2 + 1.0]), dated=True).tolist()
+    [0, 4, 8]
+    """
+    hours = np.asarray(hours, dtype=float)
+    per_day = 24 // CLOCK_HOURS
+    part = np.floor(hours % 24 / CLOCK_HOURS).astype(np.int64) % per_day
+    if not dated:
+        return part
+    weekday = (np.floor(hours / 24).astype(np.int64) + 3) % 7  # Monday 0
+    return part + per_day * (weekday >= 5)
+
+
+def clock_count(dated: bool) -> int:
+    """How many classes :func:`clock_classes` has."""
+    return (24 // CLOCK_HOURS) * (2 if dated else 1)
+
+
+@dataclass(frozen=True)
+class SpellLaw:
+    """Spells of spot and outages whose chance of going on depends on their age, and on
+    the time of day.
+
+    The two-state chain gives every spell the same chance of ending at each tick,
+    however long it has lasted: a geometric law.  Real spells are not so: most are
+    short, and one that has lasted is likelier to go on (the zones of
+    ``book/data/traces/skynomad/``); and spot follows demand, scarcer in working hours.
+    Here the chance that a spell of spot (or an outage) goes on through the next
+    planning tick is fitted for each bin of its age (:data:`SPELL_AGES`) and each class
+    of the clock (:func:`clock_classes`): availability as a semi-Markov process with the
+    spell's age as its state, whose chances change with the hour.
+
+    Attributes
+    ----------
+    edges : tuple of int
+        Lower edges of the age bins, planning ticks.
+    stay : tuple
+        ``stay[clock][available][bin]``: the chance that a spell (outage for 0, spot for
+        1) of that age, in that class of the clock, goes on through one planning tick
+        (one class where the model has no clock).
+    """
+
+    edges: tuple[int, ...]
+    stay: tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]
+
+    def chain(self, clock: int = 0) -> _Chain:
+        """The programme's availability states in a class of the clock: (available, age
+        bin), with the bin's chance of going on; a spell that goes on moves to the next
+        bin with chance one over the bin's width (its ages spent in the bin on average),
+        one that ends starts the other kind at age 0."""
+        bins = len(self.edges)
+        widths = [b - a for a, b in zip(self.edges, self.edges[1:])] + [math.inf]
+        moves = []
+        for available in (0, 1):
+            for b in range(bins):
+                go_on = self.stay[clock][available][b]
+                onward = 1 / widths[b] if b + 1 < bins else 0.0
+                kept = [(available * bins + b + 1, go_on * onward),
+                        (available * bins + b, go_on * (1 - onward))]
+                ended = [((1 - available) * bins, 1 - go_on)]
+                outcomes = kept + ended if available else ended + kept  # spot first
+                moves.append(tuple((k, p) for k, p in outcomes if p > 0))
+        return _Chain(tuple([False] * bins + [True] * bins), tuple(moves))
+
+
+def spell_ages(history: np.ndarray) -> np.ndarray:
+    """For each tick, how many ticks its spell (of spot or without) had lasted before it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spell_ages(np.array([1, 1, 0, 0, 0, 1], dtype=bool)).tolist()
+    [0, 1, 0, 1, 2, 0]
+    """
+    history = np.asarray(history, dtype=bool)
+    index = np.arange(history.size)
+    changes = np.concatenate(([True], history[1:] != history[:-1])) if history.size \
+        else np.zeros(0, dtype=bool)
+    return index - np.maximum.accumulate(np.where(changes, index, 0))
+
+
+def fit_spell_law(history: np.ndarray, ticks: int = 1, edges: tuple[int, ...] = SPELL_AGES,
+               hours: np.ndarray | None = None, dated: bool = False) -> SpellLaw:
+    """Fit a :class:`SpellLaw` on planning ticks of ``ticks`` trace ticks to a history.
+
+    Every tick of the history whose next ``ticks`` ticks are in it is one observation:
+    its spell's availability and age (in planning ticks, binned by ``edges``), its class
+    of the clock, and whether the spell went on through those ticks.  The first spell is
+    left out (its age is not known).  Each bin's chance over all hours is drawn towards
+    its availability's pooled chance (with a Jeffreys prior, as
+    :func:`fit_availability`) by :data:`SPELL_PRIOR_TICKS` planning ticks of weight, and
+    each class's towards its bin's by :data:`CLOCK_PRIOR_TICKS`, so that a bin or a class
+    with little history keeps the chance above it; all are rounded as the chain's are.
+
+    Parameters
+    ----------
+    history : numpy.ndarray of bool
+        Spot available in each tick before the start (may be empty).
+    ticks : int, optional
+        Trace ticks in a planning tick (default 1).
+    edges : tuple of int, optional
+        Lower edges of the age bins, planning ticks (default :data:`SPELL_AGES`).
+    hours : numpy.ndarray, optional
+        The time of each tick of the history (:meth:`Availability.hours_of
+        <spotmath.traces.deadlines.availability.Availability.hours_of>`); None: one class
+        for all hours.
+    dated : bool, optional
+        Whether ``hours`` are dates (UTC hours since 1970-01-01), which tell weekends.
+
+    Returns
+    -------
+    SpellLaw
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spot = np.array([1, 0] * 20 + [1] * 10 + [0] * 10, dtype=bool)
+    >>> model = fit_spell_law(spot, edges=(0, 1))
+    >>> model.stay[0][1][0] < 0.2 < 0.7 < model.stay[0][1][1]
+    True
+    """
+    history = np.asarray(history, dtype=bool)
+    bins = len(edges)
+    classes = 1 if hours is None else clock_count(dated)
+    observed = np.zeros((classes, 2, bins))
+    went_on = np.zeros((classes, 2, bins))
+    if history.size > ticks:
+        ages = spell_ages(history)
+        first = np.argmax(ages[1:] == 0) + 1 if (ages[1:] == 0).any() else history.size
+        last_change = np.concatenate((np.flatnonzero(history[1:] != history[:-1]),
+                                      [history.size - 1]))
+        end = last_change[np.searchsorted(last_change, np.arange(history.size))]
+        seen = np.arange(first, history.size - ticks)  # the next ticks are in the history
+        now = history[seen].astype(int)
+        age_bin = np.searchsorted(edges, ages[seen] // ticks, side="right") - 1
+        clock = 0 if hours is None else clock_classes(np.asarray(hours)[seen], dated)
+        np.add.at(observed, (clock, now, age_bin), 1.0)
+        np.add.at(went_on, (clock, now, age_bin), (end[seen] - seen >= ticks).astype(float))
+    pooled = (went_on.sum(axis=(0, 2)) + 0.5) / (observed.sum(axis=(0, 2)) + 1)
+    weight = SPELL_PRIOR_TICKS * ticks
+    by_bin = (went_on.sum(axis=0) + weight * pooled[:, None]) / (observed.sum(axis=0) + weight)
+    if hours is None:
+        stay = by_bin[None]
+    else:
+        weight = CLOCK_PRIOR_TICKS * ticks
+        stay = (went_on + weight * by_bin[None]) / (observed + weight)
+    return SpellLaw(tuple(edges), tuple(
+        tuple(tuple(_chance(float(p), hours is not None) for p in row) for row in clock)
+        for clock in stay))
+
+
+def _chance(probability: float, inside: bool) -> float:
+    """A fitted chance, rounded as the chain's are (:func:`_rounded`), and kept
+    :data:`LEAST_CHANCE` from 0 and 1 where ``inside``."""
+    rounded = _rounded(probability)
+    return min(max(rounded, LEAST_CHANCE), 1 - LEAST_CHANCE) if inside else rounded
+
+
 class _Solved:
     """Reading a solved policy's tables (``action``, ``expected_cost``, ``grid`` and
     ``tick`` are the dataclass's fields)."""
 
-    def expected(self, left: int, work: int, available: bool) -> float:
-        """The least expected cost, on-demand hours, from an idle job."""
-        return float(self.expected_cost[left, work, int(available)]) * self.tick
+    #: The lower edges of the spell's age bins the programme follows, planning ticks:
+    #: (0,) for the two-state chain, whose spells have no age that matters.
+    edges: tuple[int, ...] = (0,)
 
-    def choose(self, left: int, work_left: float, state: int, available: bool) -> int:
+    def availability(self, available: bool, age: float = 0.0) -> int:
+        """The programme's availability state: spot or not, and the bin of the spell's
+        age (planning ticks it has lasted before this one)."""
+        bins = len(self.edges)
+        return int(available) * bins + int(np.searchsorted(self.edges, age,
+                                                            side="right")) - 1
+
+    def expected(self, left: int, work: int, available: bool, age: float = 0.0) -> float:
+        """The least expected cost, on-demand hours, from an idle job."""
+        return float(self.expected_cost[left, work, self.availability(available, age)]) \
+            * self.tick
+
+    def choose(self, left: int, work_left: float, state: int, available: bool,
+               age: float = 0.0) -> int:
         """The action at a tick boundary (on-demand where the table has none)."""
         if left <= 0:
             return ON_DEMAND
@@ -238,7 +441,7 @@ class _Solved:
         work = min(math.ceil(work_left / self.grid - 1e-9), self.action.shape[1] - 1)
         if work <= 0:
             return ON_DEMAND
-        return int(self.action[left, work, int(available), state])
+        return int(self.action[left, work, self.availability(available, age), state])
 
 
 @dataclass(frozen=True)
@@ -260,6 +463,7 @@ class ModelPolicy(_Solved):
     changeover_steps: int
     ages: int
     tick: float = 1.0
+    edges: tuple[int, ...] = (0,)
 
     def state_of(self, kind: int, changeover: float, left_over: float, tick: float) -> int:
         """The DP's index for a job on ``kind`` with ``left_over`` hours of changeover."""
@@ -271,30 +475,69 @@ class ModelPolicy(_Solved):
 
 
 
+@dataclass(frozen=True)
+class _Chain:
+    """The availability states a programme follows, and how one tick moves between them.
+
+    ``spot[j]`` says whether state j has spot; ``moves[j]`` lists the states a tick can
+    lead to from j with their chances, those with spot first.  The two-state chain has
+    state 0 (no spot) and 1 (spot); the chain of spells (:class:`SpellLaw`) has one
+    state for each availability and age of the spell (:func:`_spell_chain`).
+    """
+
+    spot: tuple[bool, ...]
+    moves: tuple[tuple[tuple[int, float], ...], ...]
+
+    @classmethod
+    def two_state(cls, stay_up: float, stay_down: float) -> _Chain:
+        """The two-state chain: spot stays with ``stay_up``, an outage with ``stay_down``."""
+        up = (1 - stay_down, stay_up)  # spot next, from no spot and from spot now
+        return cls((False, True), tuple(((1, p), (0, 1 - p)) for p in up))
+
+    def outcomes(self) -> tuple[np.ndarray, np.ndarray]:
+        """(next state, chance) as (states, outcomes) arrays, padded with chance 0."""
+        width = max(len(move) for move in self.moves)
+        following = np.zeros((len(self.moves), width), dtype=np.int64)
+        chance = np.zeros((len(self.moves), width))
+        for j, move in enumerate(self.moves):
+            for o, (k, p) in enumerate(move):
+                following[j, o], chance[j, o] = k, p
+        return following, chance
+
+
 class _ActionTick:
     """One action's tick, for every compute left and each distinct stint the action
-    leads to (a *column*; ``of`` gives each state's): where spot next and none next
-    lead in the value array one tick later (flat indices into it, ``spot_at`` and
-    ``gone_at``), their chances (``up``: of spot next, for a tick without and with spot
-    now) and what the tick costs.
+    leads to (a *column*; ``of`` gives each state's): where each outcome of the next
+    tick leads in the value array one tick later (flat indices into it: to the
+    ``spotted`` work and state where the next availability state has spot, to the
+    ``gone`` ones where it has none), their chances from each availability state now,
+    and what the tick costs.
 
-    Laid out as (compute left, spot now, column), so that the expected cost of a band
-    of compute left is a few operations along whole arrays, spread to every state at
+    Laid out as (compute left, availability now, column), so that the expected cost of a
+    band of compute left is a few operations along whole arrays, spread to every state at
     the end.  An outcome of chance 0 adds nothing (0 · inf would be NaN): it reads
     ``value[0]``, which is 0, with no compute left.
     """
 
-    def __init__(self, act: int, up: tuple[float, float], spot_at: np.ndarray,
-                 gone_at: np.ndarray, of: np.ndarray, price: float,
-                 finished: np.ndarray | None = None, end: np.ndarray | None = None,
-                 extra: np.ndarray | None = None) -> None:
-        rows, columns = np.broadcast_shapes(spot_at.shape, gone_at.shape)
-        chance = np.array(up)[None, :, None]
-        shape = (rows, 2, columns)
-        self.leads = tuple(
-            np.where(possible, np.broadcast_to(at, (rows, columns))[:, None, :], 0)
-            for possible, at in ((chance > 0, spot_at), (chance < 1, gone_at)))
-        self.chances = tuple(np.broadcast_to(c, shape).copy() for c in (chance, 1 - chance))
+    def __init__(self, act: int, chain: _Chain, spotted: tuple[np.ndarray, np.ndarray],
+                 gone: tuple[np.ndarray, np.ndarray], states: int, of: np.ndarray,
+                 price: float, finished: np.ndarray | None = None,
+                 end: np.ndarray | None = None, extra: np.ndarray | None = None) -> None:
+        following, chance = chain.outcomes()
+        count = len(chain.spot)
+        rows, columns = np.broadcast_shapes(*(part.shape for part in spotted + gone))
+        shape = (rows, count, columns)
+        has_spot = np.array(chain.spot)
+        leads = []
+        for o in range(following.shape[1]):
+            nxt = following[:, o][None, :, None]  # (1, availability now, 1)
+            work = np.where(has_spot[nxt], spotted[0][:, None, :], gone[0][:, None, :])
+            state = np.where(has_spot[nxt], spotted[1][:, None, :], gone[1][:, None, :])
+            at = (work * count + nxt) * states + state
+            possible = chance[:, o][None, :, None] > 0
+            leads.append(np.broadcast_to(np.where(possible, at, 0), shape).copy())
+        self.leads = tuple(leads)
+        self.no_spot = np.flatnonzero(~has_spot)
         self.act, self.of, self.price = act, of, price
         # where the compute is done within the tick, what the tick costs instead
         self.finished = self.end = self.extra = None
@@ -302,38 +545,53 @@ class _ActionTick:
             self.finished = np.broadcast_to(finished[:, None, :], shape).copy()
             self.end = np.broadcast_to(end[:, None, :], shape).copy()
         if extra is not None:
-            self.extra = np.broadcast_to(extra, (rows, 2, extra.size)).copy()
+            self.extra = np.broadcast_to(extra, (rows, count, extra.size)).copy()
 
-    def totals(self, flat: np.ndarray, band: slice) -> np.ndarray:
-        """The expected cost from now of every (compute left in ``band``, spot now,
-        state), given ``flat``, the value array one tick later, flattened; then
-        ``extra``, what leaving each state costs, where there is one."""
-        (spot_at, gone_at), (if_spot, if_gone) = self.leads, self.chances
-        total = flat.take(spot_at[band])
-        total *= if_spot[band]
-        other = flat.take(gone_at[band])
-        other *= if_gone[band]
-        total += other
+    def totals(self, flat: np.ndarray, band: slice, chances: tuple[np.ndarray, ...]
+               ) -> np.ndarray:
+        """The expected cost from now of every (compute left in ``band``, availability
+        now, state), given ``flat``, the value array one tick later, flattened, and the
+        outcomes' ``chances`` this tick (:func:`_chances`); then ``extra``, what leaving
+        each state costs, where there is one."""
+        total = flat.take(self.leads[0][band])
+        total *= chances[0]
+        for lead, chance in zip(self.leads[1:], chances[1:]):
+            other = flat.take(lead[band])
+            other *= chance
+            total += other
         total += self.price
         if self.finished is not None:
             np.copyto(total, self.end[band], where=self.finished[band])
         if self.act == SPOT:
-            total[:, 0, :] = math.inf  # no spot this tick
+            total[:, self.no_spot, :] = math.inf  # no spot this tick
         total = total.take(self.of, axis=2)  # every state
         if self.extra is not None:
             total += self.extra[band]
         return total
 
 
-def _totals(actions: list[_ActionTick]
-            ) -> Callable[[int, int, np.ndarray], Iterator[tuple[int, np.ndarray]]]:
-    """``totals(lo, hi, value)`` for :func:`_induction`: each action's
-    :meth:`_ActionTick.totals`, in order."""
-    def totals(lo, hi, value):
+def _chances(chain: _Chain) -> tuple[np.ndarray, ...]:
+    """Each outcome's chance from each availability state, as (1, states, 1) arrays to
+    multiply a tick's (compute left, availability now, column) values by."""
+    return tuple(column[None, :, None] for column in chain.outcomes()[1].T)
+
+
+def _totals(actions: list[_ActionTick], chains: tuple[_Chain, ...],
+            stages: tuple[int, ...] | None
+            ) -> Callable[[int, int, int, np.ndarray], Iterator[tuple[int, np.ndarray]]]:
+    """``totals(left, lo, hi, value)`` for :func:`_induction`: each action's
+    :meth:`_ActionTick.totals`, in order, with the chances of the chain the tick
+    ``left`` ticks before the deadline follows (``chains[stages[left]]``; the first,
+    where ``stages`` is None).  Every chain has the outcomes of the first, with chances
+    strictly between 0 and 1 where there is more than one."""
+    chances = [_chances(chain) for chain in chains]
+
+    def totals(left, lo, hi, value):
         # with no compute left the next tick reads value[0], which is 0: nothing to pay
         flat, band = value.ravel(), slice(lo, hi + 1)
+        now = chances[0 if stages is None else stages[left]]
         for action in actions:
-            yield action.act, action.totals(flat, band)
+            yield action.act, action.totals(flat, band, now)
     return totals
 
 
@@ -345,24 +603,29 @@ def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, i
 
 
 def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
-               totals: Callable[[int, int, np.ndarray], Iterator[tuple[int, np.ndarray]]]
-               ) -> tuple[np.ndarray, np.ndarray]:
+               totals: Callable[[int, int, int, np.ndarray],
+                                Iterator[tuple[int, np.ndarray]]],
+               availabilities: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Backward induction over the ticks left, the one loop of both programmes.
 
-    ``totals(lo, hi, value)`` yields each action with its expected cost from now, an array
-    (compute left, spot now, state) over the compute left ``lo … hi`` (grid steps, the
-    band :func:`_band`), given ``value``, the least expected cost of every (compute left,
-    spot now, state) one tick later (C-ordered; the states last, so that each array
-    operation runs along them).  The least is kept, a tie going to the action yielded
+    ``totals(left, lo, hi, value)`` yields each action with its expected cost from now
+    (``left`` ticks before the deadline), an array
+    (compute left, availability now, state) over the compute left ``lo … hi`` (grid
+    steps, the band :func:`_band`), given ``value``, the least expected cost of every
+    (compute left, availability now, state) one tick later (C-ordered; the states last,
+    so that each array operation runs along them); ``availabilities`` is the chain's
+    number of availability states.  The least is kept, a tie going to the action yielded
     first.  Returns the action and the expected cost from an idle job for every (ticks
     left, compute left, ...): on-demand and infinity outside the band.
     """
-    shape = (work_steps + 1, 2, states)
+    shape = (work_steps + 1, availabilities, states)
     value, earlier = np.full(shape, math.inf), np.full(shape, math.inf)
     value[0] = earlier[0] = 0.0  # none left: nothing more to pay
     shifted, better = np.empty(shape), np.empty(shape, dtype=bool)
-    action = np.full((ticks + 1, work_steps + 1, 2, states), ON_DEMAND, dtype=np.int8)
-    expected = np.full((ticks + 1, work_steps + 1, 2), math.inf, dtype=np.float32)
+    action = np.full((ticks + 1, work_steps + 1, availabilities, states), ON_DEMAND,
+                     dtype=np.int8)
+    expected = np.full((ticks + 1, work_steps + 1, availabilities), math.inf,
+                       dtype=np.float32)
     expected[:, 0] = 0.0
     # the band each of the two arrays holds finite values in (outside it: infinity)
     value_band = earlier_band = (1, 0)
@@ -373,7 +636,7 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
         # one tick earlier: the band's least costs, infinity elsewhere
         best, choice = earlier[lo:hi + 1], action[left, lo:hi + 1]
         tolerance, improves = shifted[:hi - lo + 1], better[:hi - lo + 1]
-        for n, (act, total) in enumerate(totals(lo, hi, value)):
+        for n, (act, total) in enumerate(totals(left, lo, hi, value)):
             if n == 0:  # against infinity: every finite total improves
                 np.copyto(best, total)
                 np.less(total, math.inf, out=improves)
@@ -393,9 +656,12 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
 
 
 @lru_cache(maxsize=4)
-def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
-           changeover_steps: int, discount: float, second_billing: bool) -> ModelPolicy:
-    """Backward induction in tick units (costs per tick of on-demand)."""
+def _solve(chains: tuple[_Chain, ...], stages: tuple[int, ...] | None, ticks: int,
+           work_steps: int, changeover_steps: int, discount: float, second_billing: bool
+           ) -> ModelPolicy:
+    """Backward induction in tick units (costs per tick of on-demand), the tick ``left``
+    ticks before the deadline following ``chains[stages[left]]`` (:func:`_totals`)."""
+    chain = chains[0]
     per_tick = GRID
     ages = math.ceil(changeover_steps / per_tick)  # ticks until the changeover is over
     states = 1 + 2 * (ages + 1)
@@ -417,7 +683,6 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
     # compute is done, and the cost of finishing within the tick.  An action treats
     # many states alike (idling from any state; a stint of the other kind restarts):
     # each is worked out for its distinct states only and spread to the rest.
-    up = (1 - stay_down, stay_up)  # P(spot next), for a tick without and with spot now
     work = np.arange(work_steps + 1)[:, None]
     actions = []
     for act, (made, after, cost) in enumerate(moves):
@@ -430,11 +695,11 @@ def _solve(stay_up: float, stay_down: float, ticks: int, work_steps: int,
         if second_billing and act != IDLE:  # the last tick, billed in part
             finished = work <= made[None, :]
             end = cost * (per_tick - made[None, :] + work) / per_tick
-        actions.append(_ActionTick(act, up, (rest * 2 + 1) * states + after,
-                                   rest * 2 * states + lost, spread.ravel(), cost,
-                                   finished, end))
+        actions.append(_ActionTick(act, chain, (rest, after[None, :]), (rest, lost[None, :]),
+                                   states, spread.ravel(), cost, finished, end))
 
-    action, expected = _induction(ticks, work_steps, states, per_tick, _totals(actions))
+    action, expected = _induction(ticks, work_steps, states, per_tick,
+                                  _totals(actions, chains, stages), len(chain.spot))
     return ModelPolicy(action=action, expected_cost=expected, grid=1.0,
                        changeover_steps=changeover_steps, ages=ages, tick=1.0)
 
@@ -489,11 +754,88 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
     m = planning_ticks(cells)
     ticks, work_steps, changeover_steps = size(m)
     model = coarsened(model, m)
-    solved = _solve(model.stay_up, model.stay_down, ticks, work_steps, changeover_steps,
-                    round(discount, 12), billing == "second")
+    solved = _solve((_Chain.two_state(model.stay_up, model.stay_down),), None, ticks,
+                    work_steps, changeover_steps, round(discount, 12), billing == "second")
     return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
                        grid=m * tick / GRID, tick=m * tick,
                        changeover_steps=changeover_steps, ages=solved.ages)
+
+
+def _spell_chains(history: np.ndarray, m: int, edges: tuple[int, ...], plan_tick: float,
+                  ticks: int, deadline: float, hours: np.ndarray | None, start: float | None,
+                  dated: bool) -> tuple[tuple[_Chain, ...], tuple[int, ...] | None]:
+    """The chains of a :class:`SpellLaw` fitted to ``history`` on planning ticks of ``m``
+    trace ticks, one a class of the clock, and the class each tick ``left`` ticks before
+    the deadline follows: that of its time, ``start + deadline − left · plan_tick`` (None
+    without a clock)."""
+    spells = fit_spell_law(history, m, edges, hours, dated)
+    if hours is None:
+        return (spells.chain(),), None
+    times = start + deadline - np.arange(ticks + 1) * plan_tick
+    return (tuple(spells.chain(c) for c in range(len(spells.stay))),
+            tuple(int(c) for c in clock_classes(times, dated)))
+
+
+@fill_doc
+def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline: float,
+                       changeover: float, discount: float, billing: str = "tick",
+                       hours: np.ndarray | None = None, start: float | None = None,
+                       dated: bool = False) -> ModelPolicy:
+    """The solved policy for a job under a :class:`SpellLaw` fitted to ``history``.
+
+    As :func:`model_policy`, with the spell's age among the programme's states and, with
+    a clock, chances that change with the hour: the planning tick is chosen for a
+    programme with ``2 len(SPELL_AGES)`` availability states, the model is fitted on it
+    (:func:`fit_spell_law`), each tick of the programme follows its class of the clock, and
+    :meth:`ModelPolicy.choose` takes the age of the spell in planning ticks.
+
+    Parameters
+    ----------
+    history : numpy.ndarray of bool
+        Spot available in each tick before the start.
+    tick : float
+        [[job_tick]]
+    compute : float
+        [[job_compute]]
+    deadline : float
+        [[job_deadline]]
+    changeover : float
+        [[job_changeover]]
+    discount : float
+        [[job_discount]]
+    billing : {'tick', 'second'}, optional
+        [[job_billing]]
+    hours : numpy.ndarray, optional
+        The time of each tick of the history (None: no clock).
+    start : float, optional
+        The start's time, on the same clock (needed with ``hours``).
+    dated : bool, optional
+        Whether the times are dates, UTC hours since 1970-01-01.
+
+    Returns
+    -------
+    ModelPolicy
+        With ``edges`` the age bins.
+    """
+    edges = SPELL_AGES
+
+    def size(m: int) -> tuple[int, int, int]:
+        return _on_grid(m * tick, m * tick / GRID, compute, deadline, changeover)
+
+    def cells(m: int) -> int:
+        ticks, work_steps, changeover_steps = size(m)
+        return (ticks + 1) * (work_steps + 1) * (3 + 2 * math.ceil(
+            changeover_steps / GRID)) * 2 * len(edges)
+
+    m = planning_ticks(cells)
+    ticks, work_steps, changeover_steps = size(m)
+    chains, stages = _spell_chains(history, m, edges, m * tick, ticks, deadline, hours,
+                                   start, dated)
+    solved = _solve(chains, stages, ticks, work_steps, changeover_steps,
+                    round(discount, 12), billing == "second")
+    return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
+                       grid=m * tick / GRID, tick=m * tick,
+                       changeover_steps=changeover_steps, ages=solved.ages, edges=edges)
 
 
 # --------------------------------------------------------------------- checkpoint mode
@@ -521,6 +863,7 @@ class CheckpointModelPolicy(_Solved):
     write_steps: int
     saved_dead: int
     tick: float = 1.0
+    edges: tuple[int, ...] = (0,)
 
     def state_of(self, kind: int, left_over: float, since: float, writing: float) -> int:
         """The DP's index for a job on ``kind`` with ``left_over`` hours of dead time,
@@ -579,10 +922,12 @@ def _tick_of_work(states, interval: int, write: int, per_tick: int
 
 
 @lru_cache(maxsize=4)
-def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: int,
+def _solve_checkpointed(chains: tuple[_Chain, ...], stages: tuple[int, ...] | None,
+                        ticks: int, per_tick: int,
                         work_steps: int, dead: int, interval: int, write: int,
                         discount: float, second_billing: bool) -> CheckpointModelPolicy:
     """Backward induction in tick units (costs per tick of on-demand), checkpoint mode."""
+    chain = chains[0]
     saved_dead = max(dead, write)
     states, unsaved = _stint_states(dead, saved_dead, interval, write)
     count = len(states)
@@ -611,7 +956,6 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
     # what does not change from tick to tick, for every compute left (work, start):
     # where in the value array (flat) each outcome of the next tick leads, whether the
     # compute is done, and the cost of finishing within the tick
-    up = (1 - stay_down, stay_up)  # P(spot next), for a tick without and with spot now
     work = np.arange(work_steps + 1)[:, None]
     actions = []
     for act, (start, extra) in enumerate(moves):
@@ -619,16 +963,17 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
         starts, of = np.unique(start, return_inverse=True)
         finished = end = None
         if act == IDLE:  # everything saved, the same work left, idle next tick
-            spot_at, gone_at, price_now = (work * 2 + 1) * count, work * 2 * count, 0.0
+            idle = np.zeros((1, 1), dtype=np.int64)
+            spotted, gone, price_now = (work, idle), (work, idle), 0.0
         else:
             done = made[starts][None, :]
             rest = np.maximum(work - done, 0)
             stays = after[starts][None, :]
-            spot_at = (rest * 2 + 1) * count + stays
+            spotted = (rest, stays)
             if act == SPOT:  # taken at the boundary: back to the last write, idle
-                gone_at = np.minimum(rest + unsaved[stays], work_steps) * 2 * count
+                gone = (np.minimum(rest + unsaved[stays], work_steps), np.zeros_like(stays))
             else:
-                gone_at = rest * 2 * count + stays
+                gone = (rest, stays)
             price_now = price[act]
             finished = work <= done
             if second_billing:  # billed to the step at which the last compute ends
@@ -637,10 +982,11 @@ def _solve_checkpointed(stay_up: float, stay_down: float, ticks: int, per_tick: 
                 end = price_now * step / per_tick
             else:
                 end = np.full(finished.shape, price_now)
-        actions.append(_ActionTick(act, up, spot_at, gone_at, of.ravel(), price_now,
+        actions.append(_ActionTick(act, chain, spotted, gone, count, of.ravel(), price_now,
                                    finished, end, extra))
 
-    action, expected = _induction(ticks, work_steps, count, per_tick, _totals(actions))
+    action, expected = _induction(ticks, work_steps, count, per_tick,
+                                  _totals(actions, chains, stages), len(chain.spot))
     return CheckpointModelPolicy(action=action, expected_cost=expected, grid=1.0,
                                  interval_steps=interval, write_steps=write,
                                  saved_dead=saved_dead, tick=1.0)
@@ -682,6 +1028,21 @@ def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: floa
         (at most :data:`PHASES` steps to a cycle, at least one step a tick), which
         bounds the states the programme has to solve.
     """
+    def chains(m: int, ticks: int) -> tuple[tuple[_Chain, ...], None]:
+        coarse = coarsened(model, m)
+        return (_Chain.two_state(coarse.stay_up, coarse.stay_down),), None
+
+    return _checkpoint_policy(tick, compute, deadline, changeover, discount, interval,
+                              write, billing, chains, 2, (0,))
+
+
+def _checkpoint_policy(tick: float, compute: float, deadline: float, changeover: float,
+                       discount: float, interval: float, write: float, billing: str,
+                       chains: Callable[[int, int], tuple], availabilities: int,
+                       edges: tuple[int, ...]) -> CheckpointModelPolicy:
+    """:func:`checkpoint_model_policy` and :func:`checkpoint_spell_law_policy`: the planning
+    tick of ``m`` trace ticks for a programme of ``availabilities`` states, and
+    ``chains(m, ticks)``, the chains its ticks follow and their classes."""
     def size(m: int) -> tuple[int, ...]:
         per_tick = max(1, min(GRID, math.floor(PHASES * m * tick / (interval + write))))
         grid = m * tick / per_tick
@@ -692,15 +1053,60 @@ def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: floa
     def cells(m: int) -> int:
         _, ticks, work_steps, dead, interval_steps, write_steps = size(m)
         states = 1 + 2 * (max(dead, write_steps) + interval_steps + write_steps)
-        return (ticks + 1) * (work_steps + 1) * states * 2
+        return (ticks + 1) * (work_steps + 1) * states * availabilities
 
     m = planning_ticks(cells)
     per_tick, ticks, work_steps, dead, interval_steps, write_steps = size(m)
-    model = coarsened(model, m)
+    followed, stages = chains(m, ticks)
     solved = _solve_checkpointed(
-        model.stay_up, model.stay_down, ticks, per_tick, work_steps, dead, interval_steps,
-        write_steps, round(discount, 12), billing == "second")
+        followed, stages, ticks, per_tick, work_steps, dead, interval_steps, write_steps,
+        round(discount, 12), billing == "second")
     return CheckpointModelPolicy(
         action=solved.action, expected_cost=solved.expected_cost,
         grid=m * tick / per_tick, tick=m * tick, interval_steps=solved.interval_steps,
-        write_steps=solved.write_steps, saved_dead=solved.saved_dead)
+        write_steps=solved.write_steps, saved_dead=solved.saved_dead, edges=edges)
+
+
+@fill_doc
+def checkpoint_spell_law_policy(history: np.ndarray, tick: float, compute: float,
+                            deadline: float, changeover: float, discount: float,
+                            interval: float, write: float, billing: str = "tick",
+                            hours: np.ndarray | None = None, start: float | None = None,
+                            dated: bool = False) -> CheckpointModelPolicy:
+    """:func:`checkpoint_model_policy` under a :class:`SpellLaw` fitted to ``history``
+    (as :func:`spell_law_policy`).
+
+    Parameters
+    ----------
+    history : numpy.ndarray of bool
+        Spot available in each tick before the start.
+    tick : float
+        [[job_tick]]
+    compute : float
+        [[job_compute]]
+    deadline : float
+        [[job_deadline]]
+    changeover : float
+        [[job_changeover]]
+    discount : float
+        [[job_discount]]
+    interval : float
+        [[job_interval]]
+    write : float
+        [[job_write]]
+    billing : {'tick', 'second'}, optional
+        [[job_billing]]
+    hours, start, dated
+        The clock, as for :func:`spell_law_policy`.
+
+    Returns
+    -------
+    CheckpointModelPolicy
+        With ``edges`` the age bins.
+    """
+    def chains(m: int, ticks: int) -> tuple:
+        return _spell_chains(history, m, SPELL_AGES, m * tick, ticks, deadline, hours,
+                             start, dated)
+
+    return _checkpoint_policy(tick, compute, deadline, changeover, discount, interval,
+                              write, billing, chains, 2 * len(SPELL_AGES), SPELL_AGES)

@@ -29,8 +29,12 @@ from .availability import Availability
 from .model_policy import (
     AvailabilityModel,
     checkpoint_model_policy,
+    checkpoint_spell_law_policy,
+    completed_spells,
     fit_availability,
     model_policy,
+    spell_ages,
+    spell_law_policy,
 )
 from .omniscient import omniscient_schedule, omniscient_schedules
 from .rules import (
@@ -173,11 +177,57 @@ def spell_end_rate(availability: Availability, gang_size: int = 1) -> float:
 
 
 def _model_choice(job: Job, history: np.ndarray | None, known=None,
-                  checkpoints: Checkpoints | None = None) -> Choice:
-    """The model policy, fitted to ``history``, or planning with the ``known`` model; in
-    checkpoint mode with its writes and rollbacks."""
-    fitted = known if known is not None else fit_availability(
-        np.zeros(0, dtype=bool) if history is None else history)
+                  checkpoints: Checkpoints | None = None, hours: np.ndarray | None = None,
+                  dated: bool = False) -> Choice:
+    """The model policy: planning with the ``known`` two-state chain where one is given
+    (the true chain of a synthetic trace), else with a :class:`~spotmath.traces.deadlines.
+    model_policy.SpellLaw` fitted to ``history`` (on the clock of ``hours``, the time
+    of each tick of the history and of the job, where there is one), or with the
+    two-state chain fitted to it where the history holds fewer than :data:`LAW_SPELLS`
+    completed spells of spot or of outage; in checkpoint mode with its writes and
+    rollbacks."""
+    history = np.zeros(0, dtype=bool) if history is None else np.asarray(history, bool)
+    if known is not None:
+        return _chain_choice(job, known, checkpoints)
+    past, start = (None, None) if hours is None else (
+        np.asarray(hours)[:history.size], float(np.asarray(hours)[history.size]))
+    if min(completed_spells(history).size,
+           completed_spells(history, available=False).size) < LAW_SPELLS:
+        return _chain_choice(job, fit_availability(history), checkpoints)
+    if checkpoints is not None:
+        policy = checkpoint_spell_law_policy(
+            history, job.tick, job.compute, job.deadline, job.changeover, job.discount,
+            checkpoints.interval, checkpoints.write, job.billing, past, start, dated)
+    else:
+        policy = spell_law_policy(history, job.tick, job.compute, job.deadline,
+                                  job.changeover, job.discount, job.billing, past, start,
+                                  dated)
+    # the spell's age, ticks it has lasted before this one, as the job sees the ticks go
+    # by (the simulators ask at every tick, in order)
+    seen = {"tick": -1, "available": bool(history[-1]) if history.size else None,
+            "age": float(spell_ages(history)[-1]) if history.size else 0.0}
+
+    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
+        if i != seen["tick"]:
+            seen["age"] = seen["age"] + 1 if available == seen["available"] else 0.0
+            seen["tick"], seen["available"] = i, available
+        left = math.floor((job.deadline - t) / policy.tick + TOLERANCE)
+        state = policy.state_of(kind, left_over, since, writing) if checkpoints is not None \
+            else policy.state_of(kind, job.changeover, left_over, policy.tick)
+        return policy.choose(left, job.compute - progress, state, available,
+                             seen["age"] * job.tick / policy.tick)
+    return choose
+
+
+#: The fewest completed spells of spot, and of outage, a history must hold for the model
+#: policy to fit the spells' law by age and hour to it; with fewer it fits the two-state
+#: chain, whose two chances a short history can still pin down.
+LAW_SPELLS = 20
+
+
+def _chain_choice(job: Job, fitted: AvailabilityModel, checkpoints: Checkpoints | None
+                  ) -> Choice:
+    """The model policy planning with a two-state chain."""
     if checkpoints is not None:
         saving = checkpoint_model_policy(
             fitted, job.tick, job.compute, job.deadline, job.changeover, job.discount,
@@ -201,7 +251,8 @@ def _model_choice(job: Job, history: np.ndarray | None, known=None,
 def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
             known: AvailabilityModel | None = None, checkpoints: Checkpoints | None = None,
             others: dict[str, Run | None] | None = None, optimum=None,
-            budget_share: float = 1.0) -> Run | None:
+            budget_share: float = 1.0, hours: np.ndarray | None = None,
+            dated: bool = False) -> Run | None:
     """One policy's run of a checked job: the driver under every function here.
 
     Parameters
@@ -228,6 +279,11 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
     budget_share : float, optional
         Checkpoint mode: the share of the optimum's search budget this run may use
         (default 1; :func:`compare_starts` divides it among its starts).
+    hours : numpy.ndarray, optional
+        The clock the model policy plans by: the time of each tick of the history and
+        then of the job, hours (:meth:`Availability.hours_of`); None: no clock.
+    dated : bool, optional
+        Whether ``hours`` are dates (UTC hours since 1970-01-01).
 
     Returns
     -------
@@ -251,7 +307,8 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
         return simulate_checkpointed(job, checkpoints, spot, policy, choose, safety_net)
 
     if policy == "model":
-        return run(_model_choice(job, history, known, checkpoints), safety_net=True)
+        return run(_model_choice(job, history, known, checkpoints, hours, dated),
+                   safety_net=True)
     if policy == "omniscient":
         bound = math.inf
         if checkpoints is not None:  # the online policies meet the deadline: the
@@ -342,11 +399,13 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
     interval = resolve_interval(availability, interval, checkpoint, gang_size)
     checkpoints = _checkpoints(interval, checkpoint)
     spot = availability.spot(gang_size)
+    hours = availability.hours_of(np.arange(start_tick + 1))  # the history's and the start's
     runs: dict[str, Run | None] = {}
     for policy in _optimum_last(policies):
         runs[policy] = run_job(job, spot[start_tick:], policy, spot[:start_tick], known=known,
-                            checkpoints=checkpoints, others=runs, optimum=optimum,
-                            budget_share=budget_share)
+                               checkpoints=checkpoints, others=runs, optimum=optimum,
+                               budget_share=budget_share, hours=hours,
+                               dated=availability.clock is not None)
     return {policy: runs[policy] for policy in policies}
 
 
@@ -440,9 +499,9 @@ def compare_starts(availability: Availability, compute: float | str,
     """
     ticks = start_ticks(availability, deadline, starts, seed)
     interval = resolve_interval(availability, interval, checkpoint, gang_size)
-    order, fits = range(len(ticks)), [None] * len(ticks)
     spot = availability.spot(gang_size)
-    if "model" in policies:  # starts whose histories fit alike in turn: one solve each
+    order = range(len(ticks))
+    if "model" in policies:  # starts that plan with alike chains in turn: one solve each
         fits = [fit_availability(spot[:tick]) for tick in ticks]
         order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
     optima = [None] * len(ticks)
@@ -455,12 +514,11 @@ def compare_starts(availability: Availability, compute: float | str,
             optima = omniscient_schedules(windows, job.tick, job.compute, job.deadline,
                                    job.changeover, job.discount, job.billing)
     found: dict[int, dict[str, Run | None]] = {}
-    for n in order:  # the model policy plans with the fit made for the order
+    for n in order:
         found[n] = _run_policies(availability, compute, deadline, changeover, discount,
                                  policies=policies, start_tick=int(ticks[n]), gang_size=gang_size,
                                  billing=billing, interval=interval, checkpoint=checkpoint,
-                                 known=fits[n], optimum=optima[n],
-                                 budget_share=1 / len(ticks))
+                                 optimum=optima[n], budget_share=1 / len(ticks))
         if any(run is None for run in found[n].values()):
             return None
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}

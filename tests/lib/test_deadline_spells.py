@@ -1,0 +1,158 @@
+"""The model policy's spells: their ages, the fit by age and hour, the programme over
+them against runs drawn from the model, and the clock of the published probes."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from spotmath.book.parameters import TRACES
+from spotmath.traces.deadlines import read_availability
+from spotmath.traces.deadlines.model_policy import (
+    ModelPolicy,
+    SpellLaw,
+    _solve,
+    clock_classes,
+    fit_spell_law,
+    spell_ages,
+)
+from spotmath.traces.deadlines.rules import Job, simulate_job
+
+
+def test_a_spells_age_is_the_ticks_it_has_lasted_before():
+    rng = np.random.default_rng(3)
+    history = rng.random(300) < 0.6
+    ages = []
+    for _, run in itertools.groupby(history):
+        ages += list(range(len(list(run))))
+    assert spell_ages(history).tolist() == ages
+    assert spell_ages(np.zeros(0, dtype=bool)).size == 0
+
+
+@pytest.mark.parametrize("ticks", [1, 3])
+def test_the_fit_counts_each_ticks_spell_by_age_and_hour(ticks):
+    """The chances against a count by hand: for every tick after the first spell whose
+    next ``ticks`` ticks are in the history, its availability, age bin and class of the
+    clock, and whether all of those ticks had the same availability; then the two
+    priors, pooled with Jeffreys' half-counts."""
+    from spotmath.traces.deadlines.model_policy import (
+        CLOCK_PRIOR_TICKS,
+        SPELL_PRIOR_TICKS,
+        _chance,
+    )
+
+    rng = np.random.default_rng(ticks)
+    history = np.repeat(rng.random(120) < 0.5, rng.integers(1, 9, 120))
+    hours = 1_000_000 + np.arange(history.size) * 0.25
+    edges = (0, 1, 3)
+    classes = clock_classes(hours, dated=True)
+    count = np.zeros((16, 2, 3))
+    kept = np.zeros((16, 2, 3))
+    first = next(i for i in range(1, history.size) if history[i] != history[i - 1])
+    for i in range(first, history.size - ticks):
+        age = 0
+        while i - age - 1 >= 0 and history[i - age - 1] == history[i]:
+            age += 1
+        b = max(n for n, edge in enumerate(edges) if age // ticks >= edge)
+        count[classes[i], int(history[i]), b] += 1
+        kept[classes[i], int(history[i]), b] += all(history[i:i + ticks + 1] == history[i])
+    pooled = (kept.sum(axis=(0, 2)) + 0.5) / (count.sum(axis=(0, 2)) + 1)
+    by_bin = (kept.sum(axis=0) + SPELL_PRIOR_TICKS * ticks * pooled[:, None]) \
+        / (count.sum(axis=0) + SPELL_PRIOR_TICKS * ticks)
+    expected = (kept + CLOCK_PRIOR_TICKS * ticks * by_bin) / (count + CLOCK_PRIOR_TICKS * ticks)
+    model = fit_spell_law(history, ticks, edges, hours, dated=True)
+    assert model.edges == edges
+    for c, s, b in itertools.product(range(16), range(2), range(3)):
+        assert model.stay[c][s][b] == _chance(float(expected[c, s, b]), True)
+    plain = fit_spell_law(history, ticks, edges)
+    assert len(plain.stay) == 1
+    for s, b in itertools.product(range(2), range(3)):
+        assert plain.stay[0][s][b] == _chance(float(by_bin[s, b]), False)
+
+
+def test_every_state_of_the_spell_chain_leads_somewhere_with_certainty():
+    model = fit_spell_law(np.random.default_rng(1).random(500) < 0.3, 2)
+    chain = model.chain()
+    assert len(chain.spot) == 2 * len(model.edges)
+    for move in chain.moves:
+        assert sum(p for _, p in move) == pytest.approx(1.0, abs=1e-12)
+        assert {chain.spot[k] for k, _ in move} == {True, False}  # it may go on, or end
+
+
+def _draw(model: SpellLaw, stages: tuple[int, ...], deadline: int, ticks: int,
+          rng: np.random.Generator) -> np.ndarray:
+    """Availability drawn from the spell model itself: spot at first, age 0, the tick
+    ``left`` ticks before the deadline following its class of the clock."""
+    spot = np.empty(ticks, dtype=bool)
+    available, age = True, 0
+    for i in range(ticks):
+        spot[i] = available
+        left = deadline - i
+        clock = stages[left] if 0 <= left < len(stages) else 0
+        age_bin = int(np.searchsorted(model.edges, age, side="right")) - 1
+        if rng.random() < model.stay[clock][int(available)][age_bin]:
+            age += 1
+        else:
+            available, age = not available, 0
+    return spot
+
+
+def test_the_spell_programmes_expected_cost_is_what_its_runs_cost():
+    """Bins one tick wide (so a spell's bin is its age, capped) and two classes of the
+    clock taking turns: the programme's expectation over (availability, age) with chances
+    that change with the tick is the mean cost of runs on availability drawn from the
+    same model, the policy choosing by each tick's age."""
+    model = SpellLaw((0, 1, 2), (((0.5, 0.8, 0.9), (0.3, 0.6, 0.95)),
+                                   ((0.2, 0.4, 0.7), (0.7, 0.9, 0.97))))
+    tick, compute, deadline, changeover, discount = 1.0, 4.0, 7, 1 / 3, 0.6
+    stages = tuple(left % 2 for left in range(deadline + 1))
+    solved = _solve((model.chain(0), model.chain(1)), stages, deadline, 24, 2, discount,
+                    False)
+    policy = ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
+                         grid=tick / 6, tick=tick, changeover_steps=2, ages=solved.ages,
+                         edges=model.edges)
+    job = Job(compute, deadline, changeover, discount, tick, "tick")
+    rng = np.random.default_rng(5)
+    costs = []
+    for _ in range(3000):
+        spot = _draw(model, stages, deadline, 12, rng)
+        ages = spell_ages(spot)
+
+        def choose(i, t, kind, left_over, progress, available, ages=ages):
+            state = policy.state_of(kind, changeover, left_over, tick)
+            return policy.choose(int(deadline - t + 1e-9), compute - progress, state,
+                                 available, ages[i] if i < ages.size else 0)
+
+        run = simulate_job(job, spot, "model", choose, safety_net=False)
+        assert run.met
+        costs.append(run.cost)
+    expected = policy.expected(deadline, 24, True, 0)
+    error = np.std(costs, ddof=1) / np.sqrt(len(costs))
+    assert abs(np.mean(costs) - expected) < 4.5 * error, (np.mean(costs), expected, error)
+
+
+def test_the_published_probes_keep_their_dates_as_the_clock():
+    """Each tick's clock is its probe's UTC date, hours since 1970; past the last probe
+    the ticks run on at the median gap; a trace without dates counts hours from its
+    start."""
+    zone = read_availability(TRACES / "skynomad" / "us-east-1c_v100_1.csv")
+    first = next(line for line in (TRACES / "skynomad" / "us-east-1c_v100_1.csv")
+                 .read_text().splitlines()[1:])
+    import datetime
+
+    when = datetime.datetime.strptime(first.split(",")[0], "%Y-%m-%d %H:%M:%S")
+    assert zone.clock[0] * 3600 == when.replace(tzinfo=datetime.timezone.utc).timestamp()
+    assert zone.clock.size == len(zone) and np.all(np.diff(zone.clock) > 0)
+    last = len(zone) - 1
+    assert zone.hours_of(np.array([last + 2]))[0] == pytest.approx(
+        zone.clock[-1] + 2 * zone.tick)
+    plain = read_availability(TRACES / "v100x1-east1c.txt")
+    assert plain.clock is None
+    assert plain.hours_of(np.array([0, 5])).tolist() == [0.0, 5 * plain.tick]
+    # 2023-02-18 was a Saturday: its classes are the weekend's
+    saturday = (datetime.datetime(2023, 2, 18, 13, tzinfo=datetime.timezone.utc)
+                .timestamp() / 3600)
+    assert clock_classes(np.array([saturday]), dated=True)[0] == 8 + math.floor(13 / 3)
