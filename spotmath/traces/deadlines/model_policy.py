@@ -19,6 +19,13 @@ the deadline reported.
 Fitted probabilities are rounded to two significant digits of their distance from 1 (so
 that starts with nearly the same history share one solved policy).
 
+Real spells are not geometric, and spot follows the clock: :class:`SpellLaw` fits the
+chance that a spell goes on by its age and by the hour (:func:`fit_spell_law`), and
+:func:`spell_law_policy` solves the same programme with the spell's availability and age
+as its availability states (:class:`_Chain`), each tick with the chances of its hour.
+The deadline policies plan with it where the history holds enough spells
+(:mod:`spotmath.traces.deadlines.policies`).
+
 A long job on a fine trace would need a programme too large to hold (72 h of compute due
 in 84 h on 32-second ticks: 65 billion values).  The programme is therefore sized by
 :data:`MODEL_CELLS`: where the trace's tick would exceed it, the job is planned on a
@@ -712,6 +719,23 @@ def _on_grid(tick: float, grid: float, compute: float, deadline: float, changeov
             int(round(changeover / grid)))
 
 
+def _plain_programme(tick: float, compute: float, deadline: float, changeover: float,
+                     availabilities: int) -> tuple[int, int, int, int]:
+    """The planning tick, in trace ticks, of a programme (progress kept) with
+    ``availabilities`` availability states (:func:`planning_ticks`), and the job on it:
+    its ticks to the deadline, and its compute and changeover in grid steps."""
+    def size(m: int) -> tuple[int, int, int]:
+        return _on_grid(m * tick, m * tick / GRID, compute, deadline, changeover)
+
+    def cells(m: int) -> int:
+        ticks, work_steps, changeover_steps = size(m)
+        return (ticks + 1) * (work_steps + 1) * (3 + 2 * math.ceil(
+            changeover_steps / GRID)) * availabilities
+
+    m = planning_ticks(cells)
+    return (m, *size(m))
+
+
 @fill_doc
 def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline: float,
                  changeover: float, discount: float, billing: str = "tick") -> ModelPolicy:
@@ -743,16 +767,8 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
         :func:`coarsened`); ``grid`` in hours (``tick / GRID``).  The policy chooses at
         every trace tick all the same, from the table of the planning tick it is in.
     """
-    def size(m: int) -> tuple[int, int, int]:
-        return _on_grid(m * tick, m * tick / GRID, compute, deadline, changeover)
-
-    def cells(m: int) -> int:
-        ticks, work_steps, changeover_steps = size(m)
-        return (ticks + 1) * (work_steps + 1) * (3 + 2 * math.ceil(
-            changeover_steps / GRID)) * 2
-
-    m = planning_ticks(cells)
-    ticks, work_steps, changeover_steps = size(m)
+    m, ticks, work_steps, changeover_steps = _plain_programme(tick, compute, deadline,
+                                                              changeover, 2)
     model = coarsened(model, m)
     solved = _solve((_Chain.two_state(model.stay_up, model.stay_down),), None, ticks,
                     work_steps, changeover_steps, round(discount, 12), billing == "second")
@@ -818,17 +834,8 @@ def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline:
         With ``edges`` the age bins.
     """
     edges = SPELL_AGES
-
-    def size(m: int) -> tuple[int, int, int]:
-        return _on_grid(m * tick, m * tick / GRID, compute, deadline, changeover)
-
-    def cells(m: int) -> int:
-        ticks, work_steps, changeover_steps = size(m)
-        return (ticks + 1) * (work_steps + 1) * (3 + 2 * math.ceil(
-            changeover_steps / GRID)) * 2 * len(edges)
-
-    m = planning_ticks(cells)
-    ticks, work_steps, changeover_steps = size(m)
+    m, ticks, work_steps, changeover_steps = _plain_programme(tick, compute, deadline,
+                                                              changeover, 2 * len(edges))
     chains, stages = _spell_chains(history, m, edges, m * tick, ticks, deadline, hours,
                                    start, dated)
     solved = _solve(chains, stages, ticks, work_steps, changeover_steps,
