@@ -490,7 +490,7 @@ def check_deadlines(values: dict, parameters: dict, bamboo, typed) -> int:
         for name, short in (("uniform-progress", "uniform"), ("model", "model")):
             if gap >= 0.01:
                 closed = (rows[2]["greedy"] - rows[2][name]) / gap
-                assert values[f"{short}_gap_written"] == f"{closed:.0%}"
+                assert values[f"{short}_gap_written"] == f"{closed:.0%}".replace("-0%", "0%")
     # the paper's nine zones, as published: each zone's share of probes with spot, read
     # here with the csv module, and the paper's factor of two as a share of the gap
     zone_shares = values["zone_spot_shares"]

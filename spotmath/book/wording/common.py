@@ -86,12 +86,16 @@ def price_text(price: float) -> str:
 
 
 def percent_text(share: float | None) -> str:
-    """A share as the deadline chapter writes it: a whole percentage, or 'n/a' (None).
+    """A share as the deadline chapter writes it: a whole percentage, or 'n/a' (None); a
+    share that rounds to zero from below is 0%, not -0%.
 
-    >>> percent_text(0.6049), percent_text(None)
-    ('60%', 'n/a')
+    >>> percent_text(0.6049), percent_text(None), percent_text(-0.004)
+    ('60%', 'n/a', '0%')
     """
-    return "n/a" if share is None else f"{share:.0%}"
+    if share is None:
+        return "n/a"
+    text = f"{share:.0%}"
+    return "0%" if text == "-0%" else text
 
 
 def ci_text(low: float, high: float, digits: int = 2) -> str:
