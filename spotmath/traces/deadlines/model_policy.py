@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -54,10 +54,9 @@ from ...inputs import check_gang_size, check_seed
 from .stints import IDLE, ON_DEMAND, SPOT
 
 __all__ = ["GRID", "PHASES", "MODEL_CELLS", "SPELL_AGES", "CLOCK_HOURS", "DESIGN_ZONES",
-           "AvailabilityModel",
-           "planning_ticks", "coarsened", "fit_availability", "completed_spells",
-           "markov_availability", "SpellLaw", "spell_ages", "clock_classes", "clock_count",
-           "fit_spell_law", "ModelPolicy", "model_policy",
+           "AvailabilityModel", "planning_ticks", "coarsened", "fit_availability",
+           "completed_spells", "markov_availability", "SpellLaw", "spell_ages",
+           "clock_classes", "clock_count", "fit_spell_law", "ModelPolicy", "model_policy",
            "spell_law_policy", "CheckpointModelPolicy", "checkpoint_model_policy",
            "checkpoint_spell_law_policy"]
 
@@ -343,7 +342,7 @@ def spell_ages(history: np.ndarray) -> np.ndarray:
 
 
 def fit_spell_law(history: np.ndarray, ticks: int = 1, edges: tuple[int, ...] = SPELL_AGES,
-               hours: np.ndarray | None = None, dated: bool = False) -> SpellLaw:
+                  hours: np.ndarray | None = None, dated: bool = False) -> SpellLaw:
     """Fit a :class:`SpellLaw` on planning ticks of ``ticks`` trace ticks to a history.
 
     Every tick of the history whose next ``ticks`` ticks are in it is one observation:
@@ -420,12 +419,10 @@ def _chance(probability: float, inside: bool) -> float:
 
 
 class _Solved:
-    """Reading a solved policy's tables (``action``, ``expected_cost``, ``grid`` and
-    ``tick`` are the dataclass's fields)."""
-
-    #: The lower edges of the spell's age bins the programme follows, planning ticks:
-    #: (0,) for the two-state chain, whose spells have no age that matters.
-    edges: tuple[int, ...] = (0,)
+    """Reading a solved policy's tables (``action``, ``expected_cost``, ``grid``,
+    ``tick`` and ``edges`` are the dataclass's fields; ``edges`` are the lower edges of
+    the spell's age bins the programme follows, in planning ticks: (0,) for the
+    two-state chain, whose spells have no age that matters)."""
 
     def availability(self, available: bool, age: float = 0.0) -> int:
         """The programme's availability state: spot or not, and the bin of the spell's
@@ -489,7 +486,7 @@ class _Chain:
     ``spot[j]`` says whether state j has spot; ``moves[j]`` lists the states a tick can
     lead to from j with their chances, those with spot first.  The two-state chain has
     state 0 (no spot) and 1 (spot); the chain of spells (:class:`SpellLaw`) has one
-    state for each availability and age of the spell (:func:`_spell_chain`).
+    state for each availability and age of the spell (:meth:`SpellLaw.chain`).
     """
 
     spot: tuple[bool, ...]
@@ -719,11 +716,13 @@ def _on_grid(tick: float, grid: float, compute: float, deadline: float, changeov
             int(round(changeover / grid)))
 
 
-def _plain_programme(tick: float, compute: float, deadline: float, changeover: float,
-                     availabilities: int) -> tuple[int, int, int, int]:
-    """The planning tick, in trace ticks, of a programme (progress kept) with
-    ``availabilities`` availability states (:func:`planning_ticks`), and the job on it:
-    its ticks to the deadline, and its compute and changeover in grid steps."""
+def _plain_policy(tick: float, compute: float, deadline: float, changeover: float,
+                  discount: float, billing: str, chains: Callable[[int, int], tuple],
+                  availabilities: int, edges: tuple[int, ...]) -> ModelPolicy:
+    """:func:`model_policy` and :func:`spell_law_policy`: the planning tick of ``m``
+    trace ticks for a programme of ``availabilities`` states (:func:`planning_ticks`),
+    and ``chains(m, ticks)``, the chains its ticks follow and their classes (as
+    :func:`_checkpoint_policy` in checkpoint mode)."""
     def size(m: int) -> tuple[int, int, int]:
         return _on_grid(m * tick, m * tick / GRID, compute, deadline, changeover)
 
@@ -733,7 +732,13 @@ def _plain_programme(tick: float, compute: float, deadline: float, changeover: f
             changeover_steps / GRID)) * availabilities
 
     m = planning_ticks(cells)
-    return (m, *size(m))
+    ticks, work_steps, changeover_steps = size(m)
+    followed, stages = chains(m, ticks)
+    solved = _solve(followed, stages, ticks, work_steps, changeover_steps,
+                    round(discount, 12), billing == "second")
+    return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
+                       grid=m * tick / GRID, tick=m * tick,
+                       changeover_steps=changeover_steps, ages=solved.ages, edges=edges)
 
 
 @fill_doc
@@ -767,24 +772,26 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
         :func:`coarsened`); ``grid`` in hours (``tick / GRID``).  The policy chooses at
         every trace tick all the same, from the table of the planning tick it is in.
     """
-    m, ticks, work_steps, changeover_steps = _plain_programme(tick, compute, deadline,
-                                                              changeover, 2)
-    model = coarsened(model, m)
-    solved = _solve((_Chain.two_state(model.stay_up, model.stay_down),), None, ticks,
-                    work_steps, changeover_steps, round(discount, 12), billing == "second")
-    return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
-                       grid=m * tick / GRID, tick=m * tick,
-                       changeover_steps=changeover_steps, ages=solved.ages)
+    return _plain_policy(tick, compute, deadline, changeover, discount, billing,
+                         partial(_two_state_chains, model), 2, (0,))
 
 
-def _spell_chains(history: np.ndarray, m: int, edges: tuple[int, ...], plan_tick: float,
-                  ticks: int, deadline: float, hours: np.ndarray | None, start: float | None,
+def _two_state_chains(model: AvailabilityModel, m: int, ticks: int
+                      ) -> tuple[tuple[_Chain, ...], None]:
+    """The one chain every tick of a programme on planning ticks of ``m`` trace ticks
+    follows under ``model`` (:func:`coarsened` to them)."""
+    coarse = coarsened(model, m)
+    return (_Chain.two_state(coarse.stay_up, coarse.stay_down),), None
+
+
+def _spell_chains(history: np.ndarray, m: int, plan_tick: float, ticks: int,
+                  deadline: float, hours: np.ndarray | None, start: float | None,
                   dated: bool) -> tuple[tuple[_Chain, ...], tuple[int, ...] | None]:
     """The chains of a :class:`SpellLaw` fitted to ``history`` on planning ticks of ``m``
     trace ticks, one a class of the clock, and the class each tick ``left`` ticks before
     the deadline follows: that of its time, ``start + deadline − left · plan_tick`` (None
     without a clock)."""
-    spells = fit_spell_law(history, m, edges, hours, dated)
+    spells = fit_spell_law(history, m, SPELL_AGES, hours, dated)
     if hours is None:
         return (spells.chain(),), None
     times = start + deadline - np.arange(ticks + 1) * plan_tick
@@ -794,9 +801,9 @@ def _spell_chains(history: np.ndarray, m: int, edges: tuple[int, ...], plan_tick
 
 @fill_doc
 def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline: float,
-                       changeover: float, discount: float, billing: str = "tick",
-                       hours: np.ndarray | None = None, start: float | None = None,
-                       dated: bool = False) -> ModelPolicy:
+                     changeover: float, discount: float, billing: str = "tick",
+                     hours: np.ndarray | None = None, start: float | None = None,
+                     dated: bool = False) -> ModelPolicy:
     """The solved policy for a job under a :class:`SpellLaw` fitted to ``history``.
 
     As :func:`model_policy`, with the spell's age among the programme's states and, with
@@ -809,18 +816,8 @@ def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline:
     ----------
     history : numpy.ndarray of bool
         Spot available in each tick before the start.
-    tick : float
-        [[job_tick]]
-    compute : float
-        [[job_compute]]
-    deadline : float
-        [[job_deadline]]
-    changeover : float
-        [[job_changeover]]
-    discount : float
-        [[job_discount]]
-    billing : {'tick', 'second'}, optional
-        [[job_billing]]
+    tick, compute, deadline, changeover, discount, billing
+        The job, as for :func:`model_policy`.
     hours : numpy.ndarray, optional
         The time of each tick of the history (None: no clock).
     start : float, optional
@@ -833,16 +830,11 @@ def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline:
     ModelPolicy
         With ``edges`` the age bins.
     """
-    edges = SPELL_AGES
-    m, ticks, work_steps, changeover_steps = _plain_programme(tick, compute, deadline,
-                                                              changeover, 2 * len(edges))
-    chains, stages = _spell_chains(history, m, edges, m * tick, ticks, deadline, hours,
-                                   start, dated)
-    solved = _solve(chains, stages, ticks, work_steps, changeover_steps,
-                    round(discount, 12), billing == "second")
-    return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
-                       grid=m * tick / GRID, tick=m * tick,
-                       changeover_steps=changeover_steps, ages=solved.ages, edges=edges)
+    def chains(m: int, ticks: int) -> tuple:
+        return _spell_chains(history, m, m * tick, ticks, deadline, hours, start, dated)
+
+    return _plain_policy(tick, compute, deadline, changeover, discount, billing, chains,
+                         2 * len(SPELL_AGES), SPELL_AGES)
 
 
 # --------------------------------------------------------------------- checkpoint mode
@@ -1035,12 +1027,9 @@ def checkpoint_model_policy(model: AvailabilityModel, tick: float, compute: floa
         (at most :data:`PHASES` steps to a cycle, at least one step a tick), which
         bounds the states the programme has to solve.
     """
-    def chains(m: int, ticks: int) -> tuple[tuple[_Chain, ...], None]:
-        coarse = coarsened(model, m)
-        return (_Chain.two_state(coarse.stay_up, coarse.stay_down),), None
-
     return _checkpoint_policy(tick, compute, deadline, changeover, discount, interval,
-                              write, billing, chains, 2, (0,))
+                              write, billing, partial(_two_state_chains, model),
+                              2, (0,))
 
 
 def _checkpoint_policy(tick: float, compute: float, deadline: float, changeover: float,
@@ -1076,10 +1065,11 @@ def _checkpoint_policy(tick: float, compute: float, deadline: float, changeover:
 
 @fill_doc
 def checkpoint_spell_law_policy(history: np.ndarray, tick: float, compute: float,
-                            deadline: float, changeover: float, discount: float,
-                            interval: float, write: float, billing: str = "tick",
-                            hours: np.ndarray | None = None, start: float | None = None,
-                            dated: bool = False) -> CheckpointModelPolicy:
+                                deadline: float, changeover: float, discount: float,
+                                interval: float, write: float, billing: str = "tick",
+                                hours: np.ndarray | None = None,
+                                start: float | None = None,
+                                dated: bool = False) -> CheckpointModelPolicy:
     """:func:`checkpoint_model_policy` under a :class:`SpellLaw` fitted to ``history``
     (as :func:`spell_law_policy`).
 
@@ -1087,22 +1077,8 @@ def checkpoint_spell_law_policy(history: np.ndarray, tick: float, compute: float
     ----------
     history : numpy.ndarray of bool
         Spot available in each tick before the start.
-    tick : float
-        [[job_tick]]
-    compute : float
-        [[job_compute]]
-    deadline : float
-        [[job_deadline]]
-    changeover : float
-        [[job_changeover]]
-    discount : float
-        [[job_discount]]
-    interval : float
-        [[job_interval]]
-    write : float
-        [[job_write]]
-    billing : {'tick', 'second'}, optional
-        [[job_billing]]
+    tick, compute, deadline, changeover, discount, interval, write, billing
+        The job and its writes, as for :func:`checkpoint_model_policy`.
     hours, start, dated
         The clock, as for :func:`spell_law_policy`.
 
@@ -1112,8 +1088,7 @@ def checkpoint_spell_law_policy(history: np.ndarray, tick: float, compute: float
         With ``edges`` the age bins.
     """
     def chains(m: int, ticks: int) -> tuple:
-        return _spell_chains(history, m, SPELL_AGES, m * tick, ticks, deadline, hours,
-                             start, dated)
+        return _spell_chains(history, m, m * tick, ticks, deadline, hours, start, dated)
 
     return _checkpoint_policy(tick, compute, deadline, changeover, discount, interval,
                               write, billing, chains, 2 * len(SPELL_AGES), SPELL_AGES)

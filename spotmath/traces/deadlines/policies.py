@@ -187,23 +187,27 @@ def _model_choice(job: Job, history: np.ndarray | None, known=None,
     completed spells of spot or of outage; in checkpoint mode with its writes and
     rollbacks."""
     history = np.zeros(0, dtype=bool) if history is None else np.asarray(history, bool)
+    if known is None and min(completed_spells(history).size,
+                             completed_spells(history, available=False).size) < LAW_SPELLS:
+        known = fit_availability(history)
     if known is not None:
-        return _chain_choice(job, known, checkpoints)
-    past, start = (None, None) if hours is None else (
-        np.asarray(hours)[:history.size], float(np.asarray(hours)[history.size]))
-    if min(completed_spells(history).size,
-           completed_spells(history, available=False).size) < LAW_SPELLS:
-        return _chain_choice(job, fit_availability(history), checkpoints)
-    if checkpoints is not None:
-        policy = checkpoint_spell_law_policy(
-            history, job.tick, job.compute, job.deadline, job.changeover, job.discount,
-            checkpoints.interval, checkpoints.write, job.billing, past, start, dated)
+        policy = model_policy(known, job.tick, job.compute, job.deadline, job.changeover,
+                              job.discount, job.billing) if checkpoints is None else \
+            checkpoint_model_policy(known, job.tick, job.compute, job.deadline,
+                                    job.changeover, job.discount, checkpoints.interval,
+                                    checkpoints.write, job.billing)
     else:
-        policy = spell_law_policy(history, job.tick, job.compute, job.deadline,
-                                  job.changeover, job.discount, job.billing, past, start,
-                                  dated)
+        clock = None if hours is None else np.asarray(hours)
+        past, start = (None, None) if clock is None else (
+            clock[:history.size], float(clock[history.size]))
+        policy = spell_law_policy(
+            history, job.tick, job.compute, job.deadline, job.changeover, job.discount,
+            job.billing, past, start, dated) if checkpoints is None else \
+            checkpoint_spell_law_policy(
+                history, job.tick, job.compute, job.deadline, job.changeover, job.discount,
+                checkpoints.interval, checkpoints.write, job.billing, past, start, dated)
     # the spell's age, ticks it has lasted before this one, as the job sees the ticks go
-    # by (the simulators ask at every tick, in order)
+    # by (the simulators ask at every tick, in order); a chain's policy has no use for it
     seen = {"tick": -1, "available": bool(history[-1]) if history.size else None,
             "age": float(spell_ages(history)[-1]) if history.size else 0.0}
 
@@ -223,29 +227,6 @@ def _model_choice(job: Job, history: np.ndarray | None, known=None,
 #: policy to fit the spells' law by age and hour to it; with fewer it fits the two-state
 #: chain, whose two chances a short history can still pin down.
 LAW_SPELLS = 20
-
-
-def _chain_choice(job: Job, fitted: AvailabilityModel, checkpoints: Checkpoints | None
-                  ) -> Choice:
-    """The model policy planning with a two-state chain."""
-    if checkpoints is not None:
-        saving = checkpoint_model_policy(
-            fitted, job.tick, job.compute, job.deadline, job.changeover, job.discount,
-            checkpoints.interval, checkpoints.write, job.billing)
-
-        def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
-            left = math.floor((job.deadline - t) / saving.tick + TOLERANCE)
-            state = saving.state_of(kind, left_over, since, writing)
-            return saving.choose(left, job.compute - progress, state, available)
-        return choose
-    policy = model_policy(fitted, job.tick, job.compute, job.deadline, job.changeover,
-                          job.discount, job.billing)
-
-    def choose(i, t, kind, left_over, progress, available, since=0.0, writing=0.0):
-        left = math.floor((job.deadline - t) / policy.tick + TOLERANCE)
-        state = policy.state_of(kind, job.changeover, left_over, policy.tick)
-        return policy.choose(left, job.compute - progress, state, available)
-    return choose
 
 
 def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None = None,
