@@ -421,7 +421,8 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
                   delays)
     headroom = pool.hp_gpus * _least_room(
         lambda requests: delays(requests * pool.hp_gpus)[2] <= wait_target, pool.top,
-        lambda requests: _chain(pool, gang_size, requests * pool.hp_gpus, grace)[-1],
+        functools.cache(lambda requests: _chain(pool, gang_size, requests * pool.hp_gpus,
+                                                grace)[-1]),  # asked again as a bound
         lambda work: budget.afford(work, grace))
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom, checkpoint_cost,
                                                  startup, grace, failures, load_time,
