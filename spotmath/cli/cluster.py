@@ -30,6 +30,7 @@ CLUSTER_KEYS = ("gang_size", "load", "overflow", "turned_away", "hp_waiting",
                 "waste", "exponential_interval_h", "exponential_waste",
                 "exponential_predicted_waste", "gangs", "two_pools_inference_gpus",
                 "two_pools_training_per_day", "one_pool_headroom_gpus",
+                "one_pool_headroom_within_gpus",
                 "one_pool_training_per_day", "one_pool_p99_start_s", "two_pools_idle_gpus",
                 "one_pool_idle_gpus", "verdict", "packed_gang_size", "packed_verdict",
                 "packed_gain")
@@ -112,6 +113,7 @@ def _cluster(args: argparse.Namespace) -> int:
             two_pools_inference_gpus=choice.two.inference_gpus,
             two_pools_training_per_day=choice.two.training_per_day,
             one_pool_headroom_gpus=choice.one_kept.headroom,
+            one_pool_headroom_within_gpus=choice.headroom_within,
             one_pool_training_per_day=choice.one_kept.training_per_day,
             one_pool_p99_start_s=finite_or_none(choice.one_kept.p99_start * 3600),
             two_pools_idle_gpus=choice.two.idle_gpus,
@@ -380,12 +382,16 @@ def _print_choice(choice, gang_size: int) -> None:
         return (f", {count_text(design.idle_gpus, 'GPU')} left over" if design.idle_gpus
                 else "")
 
+    least = ("" if not choice.headroom_within else
+             f" (the least that keeps the target may be up to "
+             f"{count_text(choice.headroom_within, 'GPU')} less: a chain for each between "
+             "is more than this command runs)")
     print(f"one pool or two    (inference sized so that 99% of requests find a place; "
           f"training in gangs of {count_text(gang_size, 'GPU')})")
     print(f"  two pools        inference {two.inference_gpus:,} GPUs, training "
           f"{two.training_gpus:,} ({gangs(two)}{idle(two)}): {two.training_per_day:,.0f} "
           f"GPU-hours of training kept a day; {start(two)}")
-    print(f"  one pool         training behind {one.headroom:,} GPUs of headroom "
+    print(f"  one pool         training behind {one.headroom:,} GPUs of headroom{least} "
           f"({gangs(one)}{idle(one)}): {one.training_per_day:,.0f} GPU-hours a day; "
           f"{start(one)}")
     gain = ("" if choice.two.training_per_day == 0

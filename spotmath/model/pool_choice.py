@@ -96,12 +96,17 @@ class PoolChoice:
         when it already does).
     start_target : float
         The p99 start-delay target, hours.
+    headroom_within : int
+        GPUs below ``one_kept``'s headroom the least one may still be (0: it is the
+        least): in pools too large to run a chain at every headroom the search tries, it
+        stops at the headrooms one run answers (:func:`_period`).
     """
 
     two: PoolDesign
     one: PoolDesign
     one_kept: PoolDesign
     start_target: float
+    headroom_within: int = 0
 
     @property
     def verdict(self) -> str:
@@ -117,7 +122,9 @@ class PoolChoice:
 
 
 def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
-                 budget: DelayBudget | None = None) -> tuple[float, float, float]:
+                 budget: DelayBudget | None = None,
+                 waiting: Callable[[float], float] | None = None
+                 ) -> tuple[float, float, float]:
     """The shares of requests turned away and made to wait, and the p99 start delay.
 
     A request that finds a place starts when g GPUs are free of requests, up gangs and
@@ -143,6 +150,10 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
         s, hours a preempted gang keeps its GPUs.
     budget : DelayBudget, optional
         The work a choice of designs may still spend on these chains, spent here.
+    waiting : callable, optional
+        The chance of waiting longer than a window at this headroom, already run (a
+        chain of :func:`_waiting` that answers several headrooms); by default this
+        headroom's own chain is run.
 
     Returns
     -------
@@ -158,7 +169,8 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
     overflowing = pool.overflow_share()
     turned_away = overflowing if pool.overflow == "drop" else 0.0
     lined = 0.0 if pool.overflow == "drop" else overflowing
-    waiting = _waiting(pool, gang_size, headroom, grace, budget)
+    if waiting is None:
+        waiting = _waiting(pool, gang_size, headroom, grace, budget)
     waits = waiting(grace) + lined
     if turned_away > 1 - QUANTILE:
         return turned_away, waits, math.inf
@@ -189,24 +201,20 @@ MAX_CHOICE_WORK = 60_000
 
 class DelayBudget:
     """The work (in the units of :data:`MAX_DELAY_WORK`) a choice of designs may still
-    spend on start-delay chains; spending past it is refused in one line."""
+    spend on start-delay chains; spending past it is refused in one line, before the
+    chain is run."""
 
     def __init__(self, work: float = MAX_CHOICE_WORK):
         self.left = work
 
     def spend(self, work: float, grace: float) -> None:
         """Take ``work`` from what is left, or refuse (``grace``, hours, for the line)."""
-        self.left -= work
-        self.afford(0.0, grace)
-
-    def afford(self, work: float, grace: float) -> None:
-        """Refuse now if ``work`` more is more than is left (a search that cannot end
-        within the budget, whichever way its tests come out, need not spend it first)."""
         if work > self.left:
             raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
                              "at each headroom the search tries take more than this "
                              "command runs (a shorter grace, or a pool with fewer requests "
                              "at once, can be answered)")
+        self.left -= work
 
 
 def _with_line(pool: SharedPool) -> np.ndarray:
@@ -241,11 +249,22 @@ def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int, int]:
     return kept, bottom, top
 
 
-def _chain(pool: SharedPool, gang_size: int, headroom: int, grace: float):
+def _period(pool: SharedPool, gang_size: int) -> tuple[int, int]:
+    """(L, k): adding L requests' room, lcm(g, N) GPUs, to the headroom takes exactly k
+    gangs from every level where some are up, and moves none of the levels where a gang
+    is preempted.  Headrooms L requests apart have the same chain on (n, c), and k more
+    graces block at each level: one run answers them all (:func:`_waiting`)."""
+    common = math.gcd(pool.hp_gpus, gang_size)
+    return gang_size // common, pool.hp_gpus // common
+
+
+def _chain(pool: SharedPool, gang_size: int, headroom: int, grace: float, above: int = 0):
     """The shape of :func:`_waiting`'s chain on (n, c): the stationary law of n on its
     levels, the requests in service and the gangs up at each, the counts c it follows,
-    which states block an arrival, the fastest rate Λ, the steps a grace needs, and its
-    work (in the units of :data:`MAX_DELAY_WORK`; it grows with the headroom)."""
+    the fewest graces that block an arrival at each level (−1: none ever does), the
+    fastest rate Λ, the steps a grace needs, and its work (in the units of
+    :data:`MAX_DELAY_WORK`; it grows with the headroom, and with ``above``, the further
+    headrooms of :func:`_period`'s L requests each the chain answers)."""
     gpus, g = pool.gpus, pool.hp_gpus
     stationary, bottom, top = _levels(pool, grace)
     levels = np.arange(bottom, top + 1)
@@ -255,65 +274,96 @@ def _chain(pool: SharedPool, gang_size: int, headroom: int, grace: float):
     # c = 0 … the fewest gangs in their grace that leave fewer than g GPUs free at every
     # level below K: from there every request waits, and more change nothing (a count
     # only grows within a window), so the last count stands for all above it.  The up
-    # gangs leave less than N + H GPUs, so this is about H/N + 2 counts.
-    below = levels < pool.top  # from K on a request is turned away or waits in line
-    spare = (gpus - g * levels - gang_size * up)[below]  # free at c = 0
-    counts = int(np.max(np.where(spare >= g, (spare - g) // gang_size + 1, 0),
-                        initial=0)) + 1
-    free = gpus - g * serving[:, None] - gang_size * (up[:, None] + np.arange(counts))
-    blocked = (free < g) & below[:, None]
+    # gangs leave less than N + H GPUs, so this is about H/N + 2 counts.  From K on a
+    # request is turned away or waits in line: no count blocks it.
+    spare = gpus - g * levels - gang_size * up  # free at c = 0
+    fewest = np.where(spare >= g, (spare - g) // gang_size + 1, 0)
+    fewest = np.where(levels < pool.top, fewest, -1)
+    counts = int(np.max(fewest, initial=0)) + above * _period(pool, gang_size)[1] + 1
     fastest = pool.hp_rate + serving[-1] / pool.hp_hold
     mean_steps = fastest * grace
     steps = math.ceil(mean_steps + 10 * math.sqrt(mean_steps) + 40)  # a 10⁻¹⁸ tail
-    work = steps * (1 + blocked.size / 10_000)
-    return stationary, serving, up, counts, blocked, fastest, steps, work
+    work = steps * (1 + levels.size * counts / 10_000)
+    return stationary, serving, up, counts, fewest, fastest, steps, work
+
+
+def _serves(pool: SharedPool, gang_size: int, headroom: int, grace: float) -> int:
+    """How many further headrooms L requests apart a chain at ``headroom`` can answer
+    (:func:`_period`): as long as a gang can be up at every level the chain follows,
+    adding L requests' room takes exactly k gangs from each."""
+    period, _ = _period(pool, gang_size)
+    top = int(min(_levels(pool, grace)[2], pool.top))
+    least_free = pool.gpus - headroom - pool.hp_gpus * top  # for gangs, at the top level
+    return max(least_free // (period * pool.hp_gpus), 0)
+
+
+@dataclass(frozen=True)
+class _Waits:
+    """What :func:`_waiting` runs: ``masses[m, j]`` is the chance that the chain, m steps
+    on, blocks an arrival at the j-th headroom it answers; called with a window (and j),
+    the chance of waiting longer than it."""
+
+    masses: np.ndarray
+    fastest: float
+
+    def __call__(self, window: float, above: int = 0) -> float:
+        masses = self.masses[:, above]
+        if window <= 0 or self.fastest == 0:  # no time, or a chain that never moves
+            return float(masses[0])
+        mean = self.fastest * window
+        numbers = np.arange(masses.size)
+        weights = np.exp(numbers * math.log(mean) - mean - scipy.special.gammaln(numbers + 1))
+        return float(_weighted(masses, weights))
 
 
 def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
-             budget: DelayBudget | None = None) -> Callable[[float], float]:
+             budget: DelayBudget | None = None, above: int = 0) -> _Waits:
     """The chance, for a window of at most ``grace``, that an arrival finds a place but
     fewer than g GPUs free once the gangs preempted more than the window ago have left
-    (see :func:`start_delays`).
+    (see :func:`start_delays`); with ``above``, also at each of the ``above`` headrooms
+    of L more requests each (:func:`_period`).
 
     The chain on (n, c) is run by uniformisation: with Λ the fastest rate out of a state,
     P = I + Q/Λ is a transition matrix and a distribution v after w hours is
-    Σ_n Poisson(Λw; n) vPⁿ, a sum of positive terms.  The blocked mass of vPⁿ is taken
-    once for every n the longest window needs, so any shorter window is a reweighting.
+    Σ_n Poisson(Λw; n) vPⁿ, a sum of positive terms.  Each step takes the mass of vPⁿ by
+    c less the fewest graces that block at its level, once for every n the longest window
+    needs, so any shorter window is a reweighting and each further headroom, blocked
+    from k more graces, a tail of the same counts.
 
     The count n runs on its own, so at every moment it has its stationary law: the chain
     is cut above and below where that law holds less than 10⁻¹⁸ (:func:`_levels`) and
     held at its lowest level, which changes no share by more than that and keeps
     Λ = α + min(n̂, K)/h from levels a light load never reaches.
     """
-    stationary, serving, up, counts, blocked, fastest, steps, work = _chain(
-        pool, gang_size, headroom, grace)
+    stationary, serving, up, counts, fewest, fastest, steps, work = _chain(
+        pool, gang_size, headroom, grace, above)
+    size = serving.size * counts
     if work > MAX_DELAY_WORK:
         raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
-                         f"take {steps:,} steps of a chain of {blocked.size:,} states, "
+                         f"take {steps:,} steps of a chain of {size:,} states, "
                          f"more than this command runs (a shorter grace, or a pool with "
                          f"fewer requests at once, can be answered)")
     if budget is not None:
         budget.spend(work, grace)
-    # one product a step gives the next distribution and, in its last entry, the blocked
-    # mass of this one: the step's matrix with the blocked states' indicator as a row
-    forward = scipy.sparse.vstack((_uniformised(pool, serving, up, counts, fastest),
-                                   blocked.ravel().astype(float)[None, :]), format="csr")
-    vector = np.zeros(blocked.size)
+    # one product a step gives the next distribution and, after it, the blocked mass of
+    # this one by the graces beyond the fewest that block, c − f(n) = 0 … counts − 1 (a
+    # row each; the states that block at no headroom the run answers in none)
+    beyond = (np.arange(counts)[None, :] - fewest[:, None]).ravel()
+    blocking = np.repeat(fewest >= 0, counts) & (beyond >= 0)
+    tally = scipy.sparse.csr_matrix((np.ones(int(blocking.sum())),
+                                     (beyond[blocking], np.flatnonzero(blocking))),
+                                    shape=(counts, size))
+    forward = scipy.sparse.vstack((_uniformised(pool, serving, up, counts, fastest), tally),
+                                  format="csr")
+    vector = np.zeros(size)
     vector[::counts] = stationary  # c = 0 at every level
-    masses = np.empty(steps + 1)
+    tallies = np.empty((steps + 1, counts))
     for n in range(steps + 1):
         moved = forward @ vector
-        vector, masses[n] = moved[:-1], moved[-1]
-    numbers = np.arange(steps + 1)
-
-    def waiting(window: float) -> float:
-        if window <= 0 or fastest == 0:  # no time, or a chain that never moves
-            return float(masses[0])
-        mean = fastest * window
-        weights = np.exp(numbers * math.log(mean) - mean - scipy.special.gammaln(numbers + 1))
-        return float(_weighted(masses, weights))
-
-    return waiting
+        vector, tallies[n] = moved[:size], moved[size:]
+    beyond_or_more = np.cumsum(tallies[:, ::-1], axis=1)[:, ::-1]  # mass with ≥ that many
+    period = _period(pool, gang_size)[1]
+    return _Waits(beyond_or_more[:, period * np.arange(above + 1)].copy(), fastest)
 
 
 def _uniformised(pool: SharedPool, serving: np.ndarray, up: np.ndarray, counts: int,
@@ -412,22 +462,76 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
                      0.0 if pool.overflow == "drop" else share, load_time,
                      pool.gpus - own - gangs * gang_size)
     budget = DelayBudget()
+    chains: list[tuple[int, int, _Waits]] = []  # (headroom, further headrooms, the run)
+    period, beyond = _period(pool, gang_size)
+    apart = period * pool.hp_gpus  # GPUs between the headrooms one run answers
+    victims = _victims(pool, gang_size, grace)
+
+    def waiting(headroom: int, reach: int) -> Callable[[float], float]:
+        """A run that answers ``headroom``: one already made, or one made here that also
+        answers up to ``reach`` further headrooms ``apart``, as far as it can and the
+        budget allows."""
+        for base, above, waits in chains:
+            step, rest = divmod(headroom - base, apart)
+            if rest == 0 and 0 <= step <= above:
+                return functools.partial(waits, above=step)
+        above = min(reach, _serves(pool, gang_size, headroom, grace),
+                    _affordable(pool, gang_size, headroom, grace, budget.left))
+        waits = _waiting(pool, gang_size, headroom, grace, budget, max(above, 0))
+        chains.append((headroom, max(above, 0), waits))
+        return waits
 
     @functools.cache
-    def delays(headroom: int) -> tuple[float, float, float]:  # each headroom's chain once
-        return start_delays(pool, gang_size, headroom, grace, budget)
+    def delays(headroom: int, reach: int = 0) -> tuple[float, float, float]:
+        return start_delays(pool, gang_size, headroom, grace,
+                            waiting=waiting(headroom, reach))
 
+    def keeps(requests: int, reach: int = 0) -> bool:
+        return delays(requests * pool.hp_gpus, reach)[2] <= wait_target
+
+    # the headrooms L requests apart first, one run answering (about twice) as many graces
+    # as the victims of a grace, and at least as far again as the headroom it starts at
+    reach = math.ceil((2 * victims + 8) / beyond)
+    steps = _least_room(lambda step: keeps(min(step * period, pool.top), max(reach, step)),
+                        -(-pool.top // period))
+    holding = min(steps * period, pool.top)
+    failing = (steps - 1) * period if steps > 0 else -1
+    while holding - failing > 1:  # then the rooms between, a run each, while affordable
+        middle = (failing + holding) // 2
+        work = _chain(pool, gang_size, middle * pool.hp_gpus, grace)[-1]
+        if work > min(budget.left, MAX_DELAY_WORK):
+            break
+        if keeps(middle):
+            holding = middle
+        else:
+            failing = middle
+    headroom = holding * pool.hp_gpus
     one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures, load_time,
                   delays)
-    headroom = pool.hp_gpus * _least_room(
-        lambda requests: delays(requests * pool.hp_gpus)[2] <= wait_target, pool.top,
-        functools.cache(lambda requests: _chain(pool, gang_size, requests * pool.hp_gpus,
-                                                grace)[-1]),  # asked again as a bound
-        lambda work: budget.afford(work, grace))
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom, checkpoint_cost,
                                                  startup, grace, failures, load_time,
                                                  delays)
-    return PoolChoice(two, one, one_kept, start_target)
+    return PoolChoice(two, one, one_kept, start_target,
+                      (holding - failing - 1) * pool.hp_gpus)
+
+
+def _victims(pool: SharedPool, gang_size: int, grace: float) -> float:
+    """The gangs a grace's arrivals preempt, on average, with no headroom: α s Σ π_n
+    (m(n) − m(n + 1)), the gangs up falling by m(n) − m(n + 1) at an arrival at n."""
+    stationary, _, up, *_ = _chain(pool, gang_size, 0, grace)
+    return pool.hp_rate * grace * float(np.dot(stationary[:-1], up[:-1] - up[1:]))
+
+
+def _affordable(pool: SharedPool, gang_size: int, headroom: int, grace: float,
+                left: float) -> int:
+    """The most further headrooms (:func:`_period`) a run at ``headroom`` can answer within
+    ``left`` work and :data:`MAX_DELAY_WORK` (−1: not even its own)."""
+    _, serving, _, counts, _, _, steps, work = _chain(pool, gang_size, headroom, grace)
+    per_count = steps * serving.size / 10_000  # the work of one more count
+    spare = min(left, MAX_DELAY_WORK) - work
+    return -1 if spare < 0 else int(spare // (per_count * _period(pool, gang_size)[1]))
+
+
 
 
 def _overflow_shares(pool: SharedPool) -> np.ndarray:
@@ -443,47 +547,23 @@ def _overflow_shares(pool: SharedPool) -> np.ndarray:
     return np.where(places > pool.load, waiting, 1.0)
 
 
-def _least_room(keeps: Callable[[int], bool], top: int,
-                cost: Callable[[int], float] | None = None,
-                afford: Callable[[float], None] | None = None) -> int:
+def _least_room(keeps: Callable[[int], bool], top: int) -> int:
     """The fewest requests' room m in 0 … K whose headroom ``keeps`` the target.
 
     A headroom of K requests leaves every level below K a request's GPUs free, so it
     keeps any target; a larger headroom never leaves a level fewer GPUs free (the gangs
     up fill all but H and less than N), so the p99 falls as it grows, and the search
     doubles, then halves (a test scans every headroom against it).
-
-    With ``cost``, the work of testing a room (it grows with the room), ``afford`` is
-    given before each test the least work the search needs from there on, whichever way
-    the tests come out, and may refuse it: a search that cannot end within a budget is
-    refused before it spends it.  Narrowing a bracket of width w to one room takes at
-    least ⌊log₂ w⌋ tests, each of a room above the bracket's lower end.
     """
-    def narrowing(failing: int, holding: int) -> float:  # the least work from a bracket
-        width = holding - failing
-        return 0.0 if width <= 1 else math.floor(math.log2(width)) * cost(failing + 1)
-
-    def test(room: int, failing: int | None, holding: int | None) -> bool:
-        if cost is not None and afford is not None:
-            if holding is not None:  # halving: it fails into (room, holding)
-                if_not = narrowing(room, holding)
-            elif min(2 * room, top) < top:  # doubling: it fails into a test of 2m
-                if_not = cost(min(2 * room, top))
-            else:  # doubling: it fails into (room, K), K keeping any target
-                if_not = narrowing(room, top)
-            if_kept = 0.0 if failing is None else narrowing(failing, room)
-            afford(cost(room) + min(if_not, if_kept))
-        return keeps(room)
-
-    if test(0, None, None):
+    if keeps(0):
         return 0
     failing, trying = 0, 1
-    while trying < top and not test(trying, failing, None):
+    while trying < top and not keeps(trying):
         failing, trying = trying, min(2 * trying, top)
     holding = trying  # keeps(holding); keeps(failing) does not
     while holding - failing > 1:
         middle = (failing + holding) // 2
-        if test(middle, failing, holding):
+        if keeps(middle):
             holding = middle
         else:
             failing = middle
