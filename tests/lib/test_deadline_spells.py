@@ -156,3 +156,67 @@ def test_the_published_probes_keep_their_dates_as_the_clock():
     saturday = (datetime.datetime(2023, 2, 18, 13, tzinfo=datetime.timezone.utc)
                 .timestamp() / 3600)
     assert clock_classes(np.array([saturday]), dated=True)[0] == 8 + math.floor(13 / 3)
+
+
+@pytest.mark.parametrize("law", [False, True])
+def test_one_programme_for_the_most_compute_holds_every_smaller_jobs_table(law):
+    """A job with less compute due at the same time is a state the larger job may reach:
+    the programme solved for 5 h with starts down to 2 h gives, on every state the 2 h
+    and the 3.5 h jobs' own programmes solve, the same action and expected cost."""
+    from spotmath.traces.deadlines.model_policy import (
+        GRID,
+        _band,
+        fit_availability,
+        model_policy,
+        spell_law_policy,
+    )
+
+    rng = np.random.default_rng(11)
+    history = np.repeat(rng.random(400) < 0.7, rng.integers(1, 6, 400))
+
+    def solved(compute, least=None):
+        if law:
+            return spell_law_policy(history, 0.25, compute, 8.0, 0.5, 0.6, least=least)
+        return model_policy(fit_availability(history), 0.25, compute, 8.0, 0.5, 0.6,
+                            least=least)
+
+    shared = solved(5.0, least=2.0)
+    assert shared.tick == 0.25  # one planning tick for all: the grids agree
+    for compute in (2.0, 3.5):
+        own = solved(compute)
+        ticks, work = own.action.shape[0] - 1, own.action.shape[1] - 1
+        assert own.tick == 0.25 and work == round(compute / 0.25 * GRID)
+        for left in range(1, ticks + 1):
+            lo, hi = _band(left, ticks, work, GRID)
+            if lo > hi:
+                continue
+            assert np.array_equal(shared.action[left, lo:hi + 1], own.action[left, lo:hi + 1])
+            assert np.array_equal(shared.expected_cost[left, lo:hi + 1],
+                                  own.expected_cost[left, lo:hi + 1])
+
+
+def test_a_sweep_of_computes_is_compare_starts_at_each():
+    """compare_slack plans each start once for the most compute; where that leaves the
+    planning tick as it is, every policy's runs at each compute are compare_starts'."""
+    from spotmath.traces.deadlines import compare_slack, compare_starts
+
+    zone = read_availability(TRACES / "skynomad" / "us-east-1c_v100_1.csv")
+    swept = compare_slack(zone, ["1h", "2h"], "3h", "0.2h", 0.682, starts=4, seed=5)
+    assert list(swept) == [1.0, 2.0]
+    for compute, summary in swept.items():
+        alone = compare_starts(zone, compute, "3h", "0.2h", 0.682, starts=4, seed=5)
+        assert np.array_equal(summary.starts, alone.starts)
+        for policy, runs in alone.runs.items():
+            assert [run.as_dict() for run in summary.runs[policy]] == \
+                [run.as_dict() for run in runs], policy
+
+
+def test_a_sweep_of_no_computes_or_a_bad_one_is_refused_in_one_line():
+    from spotmath.inputs import InputError
+    from spotmath.traces.deadlines import compare_slack
+
+    zone = read_availability(TRACES / "skynomad" / "us-east-1c_v100_1.csv")
+    with pytest.raises(InputError, match=r"^computes: give at least one compute, hours$"):
+        compare_slack(zone, [], "3h", "0.2h", 0.682, starts=2, seed=5)
+    with pytest.raises(InputError, match=r"^compute"):
+        compare_slack(zone, ["1h", "-2h"], "3h", "0.2h", 0.682, starts=2, seed=5)

@@ -599,17 +599,21 @@ def _totals(actions: list[_ActionTick], chains: tuple[_Chain, ...],
     return totals
 
 
-def _band(left: int, ticks: int, work_steps: int, per_tick: int) -> tuple[int, int]:
-    """The compute left, in grid steps, that a start with all of it can have with
-    ``left`` ticks to go (a rollback only adds to it) and that can still be done in
-    them; the rest is unreachable or lost.  Empty for every ``left`` or for none."""
-    return max(1, work_steps - (ticks - left) * per_tick), min(work_steps, left * per_tick)
+def _band(left: int, ticks: int, work_steps: int, per_tick: int,
+          least: int | None = None) -> tuple[int, int]:
+    """The compute left, in grid steps, that a start with all of it (or with any of
+    ``least`` … ``work_steps``) can have with ``left`` ticks to go (a rollback only adds
+    to it) and that can still be done in them; the rest is unreachable or lost.  Empty
+    for every ``left`` or for none."""
+    least = work_steps if least is None else least
+    return max(1, least - (ticks - left) * per_tick), min(work_steps, left * per_tick)
 
 
 def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
                totals: Callable[[int, int, int, np.ndarray],
                                 Iterator[tuple[int, np.ndarray]]],
-               availabilities: int = 2) -> tuple[np.ndarray, np.ndarray]:
+               availabilities: int = 2, least: int | None = None
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Backward induction over the ticks left, the one loop of both programmes.
 
     ``totals(left, lo, hi, value)`` yields each action with its expected cost from now
@@ -618,7 +622,8 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
     steps, the band :func:`_band`), given ``value``, the least expected cost of every
     (compute left, availability now, state) one tick later (C-ordered; the states last,
     so that each array operation runs along them); ``availabilities`` is the chain's
-    number of availability states.  The least is kept, a tie going to the action yielded
+    number of availability states; ``least``, the least compute a start may have (grid
+    steps; default ``work_steps``).  The least is kept, a tie going to the action yielded
     first.  Returns the action and the expected cost from an idle job for every (ticks
     left, compute left, ...): on-demand and infinity outside the band.
     """
@@ -634,7 +639,7 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
     # the band each of the two arrays holds finite values in (outside it: infinity)
     value_band = earlier_band = (1, 0)
     for left in range(1, ticks + 1):
-        lo, hi = _band(left, ticks, work_steps, per_tick)
+        lo, hi = _band(left, ticks, work_steps, per_tick, least)
         if lo > hi:
             continue
         # one tick earlier: the band's least costs, infinity elsewhere
@@ -661,10 +666,11 @@ def _induction(ticks: int, work_steps: int, states: int, per_tick: int,
 
 @lru_cache(maxsize=4)
 def _solve(chains: tuple[_Chain, ...], stages: tuple[int, ...] | None, ticks: int,
-           work_steps: int, changeover_steps: int, discount: float, second_billing: bool
-           ) -> ModelPolicy:
+           work_steps: int, changeover_steps: int, discount: float, second_billing: bool,
+           least: int | None = None) -> ModelPolicy:
     """Backward induction in tick units (costs per tick of on-demand), the tick ``left``
-    ticks before the deadline following ``chains[stages[left]]`` (:func:`_totals`)."""
+    ticks before the deadline following ``chains[stages[left]]`` (:func:`_totals`), for
+    starts with ``least`` … ``work_steps`` grid steps of compute (default: all of it)."""
     chain = chains[0]
     per_tick = GRID
     ages = math.ceil(changeover_steps / per_tick)  # ticks until the changeover is over
@@ -703,7 +709,7 @@ def _solve(chains: tuple[_Chain, ...], stages: tuple[int, ...] | None, ticks: in
                                    states, spread.ravel(), cost, finished, end))
 
     action, expected = _induction(ticks, work_steps, states, per_tick,
-                                  _totals(actions, chains, stages), len(chain.spot))
+                                  _totals(actions, chains, stages), len(chain.spot), least)
     return ModelPolicy(action=action, expected_cost=expected, grid=1.0,
                        changeover_steps=changeover_steps, ages=ages, tick=1.0)
 
@@ -718,11 +724,13 @@ def _on_grid(tick: float, grid: float, compute: float, deadline: float, changeov
 
 def _plain_policy(tick: float, compute: float, deadline: float, changeover: float,
                   discount: float, billing: str, chains: Callable[[int, int], tuple],
-                  availabilities: int, edges: tuple[int, ...]) -> ModelPolicy:
+                  availabilities: int, edges: tuple[int, ...],
+                  least: float | None = None) -> ModelPolicy:
     """:func:`model_policy` and :func:`spell_law_policy`: the planning tick of ``m``
     trace ticks for a programme of ``availabilities`` states (:func:`planning_ticks`),
     and ``chains(m, ticks)``, the chains its ticks follow and their classes (as
-    :func:`_checkpoint_policy` in checkpoint mode)."""
+    :func:`_checkpoint_policy` in checkpoint mode); ``least``, the least compute, hours,
+    a start it serves may have (default ``compute``)."""
     def size(m: int) -> tuple[int, int, int]:
         return _on_grid(m * tick, m * tick / GRID, compute, deadline, changeover)
 
@@ -734,8 +742,10 @@ def _plain_policy(tick: float, compute: float, deadline: float, changeover: floa
     m = planning_ticks(cells)
     ticks, work_steps, changeover_steps = size(m)
     followed, stages = chains(m, ticks)
+    fewest = None if least is None else _on_grid(m * tick, m * tick / GRID, least,
+                                                 deadline, changeover)[1]
     solved = _solve(followed, stages, ticks, work_steps, changeover_steps,
-                    round(discount, 12), billing == "second")
+                    round(discount, 12), billing == "second", fewest)
     return ModelPolicy(action=solved.action, expected_cost=solved.expected_cost,
                        grid=m * tick / GRID, tick=m * tick,
                        changeover_steps=changeover_steps, ages=solved.ages, edges=edges)
@@ -743,7 +753,8 @@ def _plain_policy(tick: float, compute: float, deadline: float, changeover: floa
 
 @fill_doc
 def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline: float,
-                 changeover: float, discount: float, billing: str = "tick") -> ModelPolicy:
+                 changeover: float, discount: float, billing: str = "tick",
+                 least: float | None = None) -> ModelPolicy:
     """The solved policy for a job under ``model`` (cached for equal inputs).
 
     Parameters
@@ -762,6 +773,10 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
         [[job_discount]]
     billing : {'tick', 'second'}, optional
         [[job_billing]]
+    least : float, optional
+        The least compute, hours, of the jobs the table serves (default ``compute``):
+        one programme answers every job from ``least`` to ``compute`` due at the same
+        time (a job with less compute is a state the larger one may reach).
 
     Returns
     -------
@@ -773,7 +788,7 @@ def model_policy(model: AvailabilityModel, tick: float, compute: float, deadline
         every trace tick all the same, from the table of the planning tick it is in.
     """
     return _plain_policy(tick, compute, deadline, changeover, discount, billing,
-                         partial(_two_state_chains, model), 2, (0,))
+                         partial(_two_state_chains, model), 2, (0,), least)
 
 
 def _two_state_chains(model: AvailabilityModel, m: int, ticks: int
@@ -803,7 +818,7 @@ def _spell_chains(history: np.ndarray, m: int, plan_tick: float, ticks: int,
 def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline: float,
                      changeover: float, discount: float, billing: str = "tick",
                      hours: np.ndarray | None = None, start: float | None = None,
-                     dated: bool = False) -> ModelPolicy:
+                     dated: bool = False, least: float | None = None) -> ModelPolicy:
     """The solved policy for a job under a :class:`SpellLaw` fitted to ``history``.
 
     As :func:`model_policy`, with the spell's age among the programme's states and, with
@@ -824,6 +839,8 @@ def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline:
         The start's time, on the same clock (needed with ``hours``).
     dated : bool, optional
         Whether the times are dates, UTC hours since 1970-01-01.
+    least : float, optional
+        As for :func:`model_policy`.
 
     Returns
     -------
@@ -834,7 +851,7 @@ def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline:
         return _spell_chains(history, m, m * tick, ticks, deadline, hours, start, dated)
 
     return _plain_policy(tick, compute, deadline, changeover, discount, billing, chains,
-                         2 * len(SPELL_AGES), SPELL_AGES)
+                         2 * len(SPELL_AGES), SPELL_AGES, least)
 
 
 # --------------------------------------------------------------------- checkpoint mode

@@ -51,8 +51,8 @@ from .rules import (
 from .stints import TOLERANCE, Checkpoints
 
 __all__ = ["POLICIES", "ONLINE", "SMALL_GAP", "run_policy", "run_job", "run_policies",
-           "compare_starts", "start_ticks", "Summary", "auto_interval", "resolve_interval",
-           "spell_end_rate"]
+           "compare_starts", "compare_slack", "start_ticks", "Summary", "auto_interval",
+           "resolve_interval", "spell_end_rate"]
 
 #: The policies, in the order they are reported.
 POLICIES = ("on-demand", "greedy", "uniform-progress", "omniscient", "model")
@@ -178,21 +178,23 @@ def spell_end_rate(availability: Availability, gang_size: int = 1) -> float:
 
 def _model_choice(job: Job, history: np.ndarray | None, known=None,
                   checkpoints: Checkpoints | None = None, hours: np.ndarray | None = None,
-                  dated: bool = False) -> Choice:
+                  dated: bool = False, plan: tuple[float, float] | None = None) -> Choice:
     """The model policy: planning with the ``known`` two-state chain where one is given
     (the true chain of a synthetic trace), else with a :class:`~spotmath.traces.deadlines.
     model_policy.SpellLaw` fitted to ``history`` (on the clock of ``hours``, the time
     of each tick of the history and of the job, where there is one), or with the
     two-state chain fitted to it where the history holds fewer than :data:`LAW_SPELLS`
     completed spells of spot or of outage; in checkpoint mode with its writes and
-    rollbacks."""
+    rollbacks.  Without checkpoints, ``plan`` (the least and the most compute, hours)
+    has the programme solved for the most and serve every job down to the least."""
+    least, most = (None, job.compute) if plan is None or checkpoints is not None else plan
     history = np.zeros(0, dtype=bool) if history is None else np.asarray(history, bool)
     if known is None and min(completed_spells(history).size,
                              completed_spells(history, available=False).size) < LAW_SPELLS:
         known = fit_availability(history)
     if known is not None:
-        policy = model_policy(known, job.tick, job.compute, job.deadline, job.changeover,
-                              job.discount, job.billing) if checkpoints is None else \
+        policy = model_policy(known, job.tick, most, job.deadline, job.changeover,
+                              job.discount, job.billing, least) if checkpoints is None else \
             checkpoint_model_policy(known, job.tick, job.compute, job.deadline,
                                     job.changeover, job.discount, checkpoints.interval,
                                     checkpoints.write, job.billing)
@@ -201,8 +203,8 @@ def _model_choice(job: Job, history: np.ndarray | None, known=None,
         past, start = (None, None) if clock is None else (
             clock[:history.size], float(clock[history.size]))
         policy = spell_law_policy(
-            history, job.tick, job.compute, job.deadline, job.changeover, job.discount,
-            job.billing, past, start, dated) if checkpoints is None else \
+            history, job.tick, most, job.deadline, job.changeover, job.discount,
+            job.billing, past, start, dated, least) if checkpoints is None else \
             checkpoint_spell_law_policy(
                 history, job.tick, job.compute, job.deadline, job.changeover, job.discount,
                 checkpoints.interval, checkpoints.write, job.billing, past, start, dated)
@@ -233,7 +235,7 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
             known: AvailabilityModel | None = None, checkpoints: Checkpoints | None = None,
             others: dict[str, Run | None] | None = None, optimum=None,
             budget_share: float = 1.0, hours: np.ndarray | None = None,
-            dated: bool = False) -> Run | None:
+            dated: bool = False, plan: tuple[float, float] | None = None) -> Run | None:
     """One policy's run of a checked job: the driver under every function here.
 
     Parameters
@@ -265,6 +267,10 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
         then of the job, hours (:meth:`Availability.hours_of`); None: no clock.
     dated : bool, optional
         Whether ``hours`` are dates (UTC hours since 1970-01-01).
+    plan : tuple of float, optional
+        The least and the most compute, hours, of the jobs due at this deadline that the
+        model policy's programme serves (default: this job's alone; without
+        checkpoints): one programme answers them all.
 
     Returns
     -------
@@ -288,7 +294,7 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
         return simulate_checkpointed(job, checkpoints, spot, policy, choose, safety_net)
 
     if policy == "model":
-        return run(_model_choice(job, history, known, checkpoints, hours, dated),
+        return run(_model_choice(job, history, known, checkpoints, hours, dated, plan),
                    safety_net=True)
     if policy == "omniscient":
         bound = math.inf
@@ -364,10 +370,11 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
 
 def _run_policies(availability, compute, deadline, changeover, discount, *, policies,
                   start_tick, gang_size, billing, interval, checkpoint, known=None,
-                  optimum=None, budget_share=1.0) -> dict[str, Run | None]:
+                  optimum=None, budget_share=1.0, plan=None) -> dict[str, Run | None]:
     """:func:`run_policies`, the model policy planning with ``known`` when given (the
-    fit of the history before ``start_tick``, made already), the omniscient one following
-    ``optimum`` when given (its schedule, found already)."""
+    fit of the history before ``start_tick``, made already, and solving for ``plan``,
+    :func:`run_job`'s), the omniscient one following ``optimum`` when given (its
+    schedule, found already)."""
     for policy in policies:
         check_choice("policy", policy, POLICIES)
     job = Job.checked(compute, deadline, changeover, discount, availability.tick,
@@ -386,7 +393,7 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
         runs[policy] = run_job(job, spot[start_tick:], policy, spot[:start_tick], known=known,
                                checkpoints=checkpoints, others=runs, optimum=optimum,
                                budget_share=budget_share, hours=hours,
-                               dated=availability.clock is not None)
+                               dated=availability.clock is not None, plan=plan)
     return {policy: runs[policy] for policy in policies}
 
 
@@ -486,14 +493,9 @@ def compare_starts(availability: Availability, compute: float | str,
         fits = [fit_availability(spot[:tick]) for tick in ticks]
         order = sorted(order, key=lambda n: (fits[n].stay_up, fits[n].stay_down))
     optima = [None] * len(ticks)
-    if "omniscient" in policies and interval is None:  # the paper's optima side by side
-        job = Job.checked(compute, deadline, changeover, discount, availability.tick,
-                          billing)
-        if job.feasible():
-            length = math.ceil(job.deadline / job.tick - TOLERANCE)  # start_ticks' room
-            windows = np.stack([spot[tick:tick + length] for tick in ticks])
-            optima = omniscient_schedules(windows, job.tick, job.compute, job.deadline,
-                                   job.changeover, job.discount, job.billing)
+    if "omniscient" in policies and interval is None:
+        optima = _optima(availability, spot, ticks, compute, deadline, changeover,
+                         discount, billing)
     found: dict[int, dict[str, Run | None]] = {}
     for n in order:
         found[n] = _run_policies(availability, compute, deadline, changeover, discount,
@@ -505,3 +507,73 @@ def compare_starts(availability: Availability, compute: float | str,
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}
     return Summary(ticks, runs)
 
+
+def _optima(availability: Availability, spot: np.ndarray, ticks: np.ndarray,
+            compute, deadline, changeover, discount, billing: str) -> list:
+    """The omniscient schedules from each of ``ticks``, found side by side (the paper's
+    optima; None each where the job cannot be done)."""
+    job = Job.checked(compute, deadline, changeover, discount, availability.tick, billing)
+    if not job.feasible():
+        return [None] * len(ticks)
+    length = math.ceil(job.deadline / job.tick - TOLERANCE)  # start_ticks' room
+    windows = np.stack([spot[tick:tick + length] for tick in ticks])
+    return omniscient_schedules(windows, job.tick, job.compute, job.deadline,
+                                job.changeover, job.discount, job.billing)
+
+
+def compare_slack(availability: Availability, computes: Sequence[float | str],
+                  deadline: float | str, changeover: float | str, discount: float | str,
+                  *, starts: int, seed: int, policies: Sequence[str] = POLICIES,
+                  gang_size: int = 1, billing: str = "tick"
+                  ) -> dict[float, Summary | None]:
+    """Every policy from the same start ticks at each of several computes due at the
+    same deadline: what :func:`compare_starts` gives at each, with the model policy
+    solving one programme a start, for the most compute, that serves every other (a job
+    with less compute is a state the larger job may reach, so its table holds theirs).
+
+    Where the most compute moves the programme to a coarser planning tick
+    (:func:`~spotmath.traces.deadlines.model_policy.planning_ticks`), the smaller jobs
+    are planned on it too.  Without checkpoints.
+
+    Returns
+    -------
+    dict
+        Each compute, hours (in the order given) to its :class:`Summary`, or to None
+        where no policy can meet the deadline with it.
+
+    Raises
+    ------
+    InputError
+        A bad value, or no computes.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from spotmath.traces.deadlines import Availability
+    >>> pool = Availability("example", 0.5, np.tile([1, 1, 1, 1, 1, 0, 0, 1, 1, 0], 30))
+    >>> swept = compare_slack(pool, ["4h", "6h"], "8h", "0.5h", 0.6, starts=3, seed=1)
+    >>> [(compute, round(summary.row("omniscient")["cost_share"], 2))
+    ...  for compute, summary in swept.items()]
+    [(4.0, 0.75), (6.0, 0.92)]
+    """
+    checked = [check_parameters(scalar=True, compute=compute)[0] for compute in computes]
+    if not checked:
+        raise InputError("computes: give at least one compute, hours")
+    ticks = start_ticks(availability, deadline, starts, seed)
+    spot = availability.spot(gang_size)
+    optima = {compute: _optima(availability, spot, ticks, compute, deadline, changeover,
+                               discount, billing) if "omniscient" in policies
+              else [None] * len(ticks) for compute in checked}
+    found: dict[float, list[dict[str, Run | None]]] = {compute: [] for compute in checked}
+    for n, tick in enumerate(ticks):  # each start's programme once, for every compute
+        for compute in checked:
+            found[compute].append(_run_policies(
+                availability, compute, deadline, changeover, discount, policies=policies,
+                start_tick=int(tick), gang_size=gang_size, billing=billing, interval=None,
+                checkpoint=0.0, optimum=optima[compute][n],
+                plan=(min(checked), max(checked))))
+    return {compute: None if any(run is None for runs in found[compute]
+                                 for run in runs.values())
+            else Summary(ticks, {policy: [runs[policy] for runs in found[compute]]
+                                 for policy in policies})
+            for compute in checked}
