@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spotmath.book.parameters import TRACES
 from spotmath.inputs import InputError
 from spotmath.traces import deadlines
 from spotmath.traces.deadlines import (
@@ -633,6 +634,36 @@ def test_the_planning_tick_is_the_fewest_trace_ticks_that_fit(monkeypatch):
             return size // m ** 2 + size // (7 * m)
         found = model_module.planning_ticks(cells)
         assert found == next(m for m in itertools.count(1) if cells(m) <= 1000)
+
+
+def test_a_planning_tick_never_takes_more_than_its_share_of_the_slack_within_the_room(
+        monkeypatch):
+    """Where the fewest trace ticks that fit the room would take more of the job's free
+    slack than SLACK_SHARE allows, the programme plans on the slack's tick instead, or
+    on the fewest that fit SLACK_CELLS times the room."""
+    from spotmath.traces.deadlines import model_policy as model_module
+
+    monkeypatch.setattr(model_module, "MODEL_CELLS", 1000)
+
+    def cells(m):
+        return 20_000 // m ** 2
+
+    assert model_module.planning_ticks(cells) == 5
+    assert model_module.planning_ticks(cells, finest=8) == 5  # the slack allows more
+    assert model_module.planning_ticks(cells, finest=3) == 3  # 2,222 ≤ 4,000 values
+    assert model_module.planning_ticks(cells, finest=1) == 3  # 4 × the room at most
+
+
+def test_a_job_with_little_slack_is_not_sent_to_on_demand_by_its_planning_tick():
+    """9.5 h of compute due in 10 h with 12-minute changeovers on us-west-2b, where spot
+    is plentiful: a planning tick of two trace ticks (6.5 min) read as already gone at
+    every trace tick left this job no slack, and the model policy paid 93% of
+    on-demand where greedy pays 57%.  Planned on the trace's tick, it pays what
+    greedy pays."""
+    zone = read_availability(TRACES / "skynomad" / "us-west-2b_v100_1.csv")
+    summary = compare_starts(zone, 9.5, 10, "12min", 0.6, starts=10, seed=2026)
+    shares = {policy: summary.row(policy)["cost_share"] for policy in summary.runs}
+    assert shares["model"] <= shares["greedy"] + 0.01 and shares["greedy"] < 0.6
 
 
 def test_a_programme_too_large_for_the_trace_tick_plans_on_a_coarser_one(monkeypatch):

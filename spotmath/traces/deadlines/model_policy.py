@@ -53,7 +53,8 @@ from ...docs import fill_doc
 from ...inputs import check_gang_size, check_seed
 from .stints import IDLE, ON_DEMAND, SPOT
 
-__all__ = ["GRID", "PHASES", "MODEL_CELLS", "SPELL_AGES", "CLOCK_HOURS", "DESIGN_ZONES",
+__all__ = ["GRID", "PHASES", "MODEL_CELLS", "SLACK_SHARE", "SLACK_CELLS", "SPELL_AGES",
+           "CLOCK_HOURS", "DESIGN_ZONES",
            "AvailabilityModel", "planning_ticks", "coarsened", "fit_availability",
            "completed_spells", "markov_availability", "SpellLaw", "spell_ages",
            "clock_classes", "clock_count", "fit_spell_law", "ModelPolicy", "model_policy",
@@ -70,6 +71,16 @@ PHASES = 24
 #: *planning tick* of several trace ticks (:func:`planning_ticks`): 20 million values
 #: keep a solve within about 0.2 GB and a few seconds on two cores.
 MODEL_CELLS = 20_000_000
+#: The share of a job's free slack (the time to the deadline less its compute and one
+#: changeover) that one planning tick may take.  The policy reads its table at every
+#: trace tick as if the rest of the planning tick had gone by, so a planning tick that
+#: takes much of the free slack leaves a tight job none: it goes to on-demand at once.
+#: Where :data:`MODEL_CELLS` would need a coarser tick than this, the programme may
+#: hold up to :data:`SLACK_CELLS` times as many values instead.
+SLACK_SHARE = 0.25
+#: How many times :data:`MODEL_CELLS` a programme may hold to keep its planning tick
+#: within :data:`SLACK_SHARE` of the free slack.
+SLACK_CELLS = 4
 
 
 @dataclass(frozen=True)
@@ -97,18 +108,29 @@ class AvailabilityModel:
         return back / (away + back)
 
 
-def planning_ticks(cells: Callable[[int], int]) -> int:
+def planning_ticks(cells: Callable[[int], int], finest: int | None = None) -> int:
     """The fewest trace ticks ``m`` in one planning tick whose programme holds at most
     :data:`MODEL_CELLS` values, ``cells(m)`` giving its size (which shrinks as ``m``
-    grows); 1 where the trace's own tick fits."""
-    if cells(1) <= MODEL_CELLS:
+    grows); 1 where the trace's own tick fits.  Where that is more than ``finest``
+    (the most trace ticks the job's slack allows a planning tick,
+    :data:`SLACK_SHARE`), ``finest`` itself or the fewest that hold at most
+    :data:`SLACK_CELLS` times as many values."""
+    fewest = _fewest(cells, MODEL_CELLS)
+    if finest is None or fewest <= finest:
+        return fewest
+    return max(finest, _fewest(cells, SLACK_CELLS * MODEL_CELLS))
+
+
+def _fewest(cells: Callable[[int], int], most: int) -> int:
+    """The fewest ``m`` with ``cells(m) <= most`` (``cells`` falling as ``m`` grows)."""
+    if cells(1) <= most:
         return 1
     low, high = 1, 2  # too large at low, fits at high
-    while cells(high) > MODEL_CELLS:
+    while cells(high) > most:
         low, high = high, 2 * high
     while high - low > 1:
         middle = (low + high) // 2
-        low, high = (low, middle) if cells(middle) <= MODEL_CELLS else (middle, high)
+        low, high = (low, middle) if cells(middle) <= most else (middle, high)
     return high
 
 
@@ -739,7 +761,8 @@ def _plain_policy(tick: float, compute: float, deadline: float, changeover: floa
         return (ticks + 1) * (work_steps + 1) * (3 + 2 * math.ceil(
             changeover_steps / GRID)) * availabilities
 
-    m = planning_ticks(cells)
+    free = deadline - compute - changeover  # the slack a planning tick must not eat
+    m = planning_ticks(cells, max(1, math.floor(SLACK_SHARE * free / tick + 1e-9)))
     ticks, work_steps, changeover_steps = size(m)
     followed, stages = chains(m, ticks)
     fewest = None if least is None else _on_grid(m * tick, m * tick / GRID, least,
