@@ -654,6 +654,31 @@ def test_a_planning_tick_never_takes_more_than_its_share_of_the_slack_within_the
     assert model_module.planning_ticks(cells, finest=1) == 3  # 4 × the room at most
 
 
+@pytest.mark.parametrize("checkpointed", [False, True])
+def test_both_programmes_ask_for_a_planning_tick_within_a_quarter_of_the_free_slack(
+        monkeypatch, checkpointed):
+    """The free slack is the time to the deadline less the compute (and its writes) and
+    one changeover; a planning tick may take a quarter of it, in trace ticks."""
+    from spotmath.traces.deadlines import model_policy as model_module
+
+    asked = []
+    real = model_module.planning_ticks
+
+    def planning_ticks(cells, finest=None):
+        asked.append(finest)
+        return real(cells, finest)
+
+    monkeypatch.setattr(model_module, "planning_ticks", planning_ticks)
+    chain = AvailabilityModel(stay_up=0.95, stay_down=0.9, transitions=0)
+    if checkpointed:  # 2 h of compute and 0.2 h of writes, 0.1 h of changeover
+        model_module.checkpoint_model_policy(chain, 0.05, 2.0, 3.0, 0.1, 0.6, 0.5, 0.05)
+        free = 3.0 - 2.2 - 0.1
+    else:
+        model_module.model_policy(chain, 0.05, 2.0, 3.0, 0.1, 0.6)
+        free = 3.0 - 2.0 - 0.1
+    assert asked == [math.floor(0.25 * free / 0.05 + 1e-9)]
+
+
 def test_a_job_with_little_slack_is_not_sent_to_on_demand_by_its_planning_tick():
     """9.5 h of compute due in 10 h with 12-minute changeovers on us-west-2b, where spot
     is plentiful: a planning tick of two trace ticks (6.5 min) read as already gone at

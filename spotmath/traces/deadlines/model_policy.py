@@ -1091,7 +1091,8 @@ def _checkpoint_policy(tick: float, compute: float, deadline: float, changeover:
         states = 1 + 2 * (max(dead, write_steps) + interval_steps + write_steps)
         return (ticks + 1) * (work_steps + 1) * states * availabilities
 
-    m = planning_ticks(cells)
+    free = deadline - compute * (1 + write / interval) - changeover  # as _plain_policy's
+    m = planning_ticks(cells, max(1, math.floor(SLACK_SHARE * free / tick + 1e-9)))
     per_tick, ticks, work_steps, dead, interval_steps, write_steps = size(m)
     followed, stages = chains(m, ticks)
     solved = _solve_checkpointed(
