@@ -261,8 +261,9 @@ def _period(pool: SharedPool, gang_size: int) -> tuple[int, int]:
 def _chain(pool: SharedPool, gang_size: int, headroom: int, grace: float, above: int = 0):
     """The shape of :func:`_waiting`'s chain on (n, c): the stationary law of n on its
     levels, the requests in service and the gangs up at each, the counts c it follows,
-    the fewest graces that block an arrival at each level (−1: none ever does), the
-    fastest rate Λ, the steps a grace needs, and its work (in the units of
+    the fewest graces that block an arrival at each level (below 0 where none are needed;
+    :data:`_NEVER` where none ever do), the fastest rate Λ, the steps a grace needs, and
+    its work (in the units of
     :data:`MAX_DELAY_WORK`; it grows with the headroom, and with ``above``, the further
     headrooms of :func:`_period`'s L requests each the chain answers)."""
     gpus, g = pool.gpus, pool.hp_gpus
@@ -277,14 +278,22 @@ def _chain(pool: SharedPool, gang_size: int, headroom: int, grace: float, above:
     # gangs leave less than N + H GPUs, so this is about H/N + 2 counts.  From K on a
     # request is turned away or waits in line: no count blocks it.
     spare = gpus - g * levels - gang_size * up  # free at c = 0
-    fewest = np.where(spare >= g, (spare - g) // gang_size + 1, 0)
-    fewest = np.where(levels < pool.top, fewest, -1)
-    counts = int(np.max(fewest, initial=0)) + above * _period(pool, gang_size)[1] + 1
+    # blocked from c = f(n) on, f = ⌊(spare − g)/N⌋ + 1, which falls below 0 where a
+    # request is blocked with no grace at all: each further headroom adds k to it
+    below = levels < pool.top
+    fewest = np.where(below, (spare - g) // gang_size + 1, _NEVER)
+    counts = max(int(np.max(fewest[below], initial=0)), 0) \
+        + above * _period(pool, gang_size)[1] + 1
     fastest = pool.hp_rate + serving[-1] / pool.hp_hold
     mean_steps = fastest * grace
     steps = math.ceil(mean_steps + 10 * math.sqrt(mean_steps) + 40)  # a 10⁻¹⁸ tail
     work = steps * (1 + levels.size * counts / 10_000)
     return stationary, serving, up, counts, fewest, fastest, steps, work
+
+
+#: The fewest graces that block an arrival at a level where none ever does (from K on a
+#: request is turned away or waits in line).
+_NEVER = 2**40
 
 
 def _serves(pool: SharedPool, gang_size: int, headroom: int, grace: float) -> int:
@@ -346,18 +355,19 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
     if budget is not None:
         budget.spend(work, grace)
     # one product a step gives the next distribution and, after it, the blocked mass of
-    # this one by the graces beyond the fewest that block, c − f(n) = 0 … counts − 1 (a
-    # row each; the states that block at no headroom the run answers in none)
+    # this one by the graces beyond the fewest that block, c − f(n) = 0, 1, … (a row
+    # each; the states that block at no headroom the run answers in none)
     beyond = (np.arange(counts)[None, :] - fewest[:, None]).ravel()
-    blocking = np.repeat(fewest >= 0, counts) & (beyond >= 0)
+    blocking = beyond >= 0
+    rows = int(beyond[blocking].max(initial=0)) + 1
     tally = scipy.sparse.csr_matrix((np.ones(int(blocking.sum())),
                                      (beyond[blocking], np.flatnonzero(blocking))),
-                                    shape=(counts, size))
+                                    shape=(rows, size))
     forward = scipy.sparse.vstack((_uniformised(pool, serving, up, counts, fastest), tally),
                                   format="csr")
     vector = np.zeros(size)
     vector[::counts] = stationary  # c = 0 at every level
-    tallies = np.empty((steps + 1, counts))
+    tallies = np.empty((steps + 1, rows))
     for n in range(steps + 1):
         moved = forward @ vector
         vector, tallies[n] = moved[:size], moved[size:]
