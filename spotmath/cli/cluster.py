@@ -383,17 +383,17 @@ def _print_choice(choice, gang_size: int) -> None:
                 else "")
 
     least = ("" if not choice.headroom_within else
-             f" (the least that keeps the target may be up to "
-             f"{count_text(choice.headroom_within, 'GPU')} less: a chain for each between "
+             f"; the least headroom that keeps the target may be up to "
+             f"{count_text(choice.headroom_within, 'GPU')} less (a chain for each between "
              "is more than this command runs)")
     print(f"one pool or two    (inference sized so that 99% of requests find a place; "
           f"training in gangs of {count_text(gang_size, 'GPU')})")
     print(f"  two pools        inference {two.inference_gpus:,} GPUs, training "
           f"{two.training_gpus:,} ({gangs(two)}{idle(two)}): {two.training_per_day:,.0f} "
           f"GPU-hours of training kept a day; {start(two)}")
-    print(f"  one pool         training behind {one.headroom:,} GPUs of headroom{least} "
+    print(f"  one pool         training behind {one.headroom:,} GPUs of headroom "
           f"({gangs(one)}{idle(one)}): {one.training_per_day:,.0f} GPU-hours a day; "
-          f"{start(one)}")
+          f"{start(one)}{least}")
     gain = ("" if choice.two.training_per_day == 0
             else f": {choice.gain:+.0%} training a day" if abs(choice.gain) >= 0.005
             else f": {choice.gain:+.2%} training a day")

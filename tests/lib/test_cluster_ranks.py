@@ -494,7 +494,9 @@ def test_a_pool_of_the_largest_size_in_one_gpu_requests_answers_every_gang(cli):
     [line] = [line for line in text.splitlines() if line.startswith("  one pool ")]
     headroom = values["one_pool_headroom_gpus"]
     assert f"training behind {headroom:,} GPUs of headroom" in line
-    assert (f"may be up to {within} GPU" in line) == (within > 0)
+    assert line.endswith(f"the least headroom that keeps the target may be up to {within} "
+                         "GPUs less (a chain for each between is more than this command "
+                         "runs)") == (within > 1)
 
 
 def test_a_pool_of_the_largest_size_answers(cli):
