@@ -33,6 +33,9 @@ in 84 h on 32-second ticks: 65 billion values).  The programme is therefore size
 the chain's probabilities of staying through one (:func:`coarsened`).  The policy still
 chooses at every trace tick, from the row of the planning tick it is in, under the exact
 rules: the planning tick shapes its choices, never the costs or the deadline reported.
+Reading that row as if the planning tick had ended is cautious by up to one planning
+tick, so a planning tick may take at most :data:`SLACK_SHARE` of a job's free slack, the
+programme growing to fit (up to :data:`SLACK_CELLS` times its room).
 
 In checkpoint mode (:class:`CheckpointModelPolicy`) the state also holds where a stint is
 in its cycle of compute and write, so the programme knows what a preemption would take
