@@ -30,7 +30,7 @@ CLUSTER_KEYS = ("gang_size", "load", "overflow", "turned_away", "hp_waiting",
                 "waste", "exponential_interval_h", "exponential_waste",
                 "exponential_predicted_waste", "gangs", "two_pools_inference_gpus",
                 "two_pools_training_per_day", "one_pool_headroom_gpus",
-                "one_pool_headroom_within_gpus",
+                "one_pool_untried_offsets",
                 "one_pool_training_per_day", "one_pool_p99_start_s", "two_pools_idle_gpus",
                 "one_pool_idle_gpus", "verdict", "packed_gang_size", "packed_verdict",
                 "packed_gain")
@@ -113,7 +113,7 @@ def _cluster(args: argparse.Namespace) -> int:
             two_pools_inference_gpus=choice.two.inference_gpus,
             two_pools_training_per_day=choice.two.training_per_day,
             one_pool_headroom_gpus=choice.one_kept.headroom,
-            one_pool_headroom_within_gpus=choice.headroom_within,
+            one_pool_untried_offsets=choice.untried,
             one_pool_training_per_day=choice.one_kept.training_per_day,
             one_pool_p99_start_s=finite_or_none(choice.one_kept.p99_start * 3600),
             two_pools_idle_gpus=choice.two.idle_gpus,
@@ -138,7 +138,7 @@ def _cluster(args: argparse.Namespace) -> int:
     if choice is None:
         print(f"one pool or two    not answered: {unanswered}")
     else:
-        _print_choice(choice, gang.gang_size)
+        _print_choice(choice, gang.gang_size, pool.hp_gpus)
         if packed is not None:
             _print_packed(*packed)
     return 0
@@ -363,8 +363,8 @@ def _once_in(hours: float, more: str = "") -> str:
     return f"once in {duration_text(hours)}" + (f" {more}" if more else "")
 
 
-def _print_choice(choice, gang_size: int) -> None:
-    """The one-pool-or-two lines of `spotmath cluster`."""
+def _print_choice(choice, gang_size: int, request: int) -> None:
+    """The one-pool-or-two lines of `spotmath cluster` (``request``: GPUs a request)."""
     two, one = choice.two, choice.one_kept
 
     def start(design) -> str:
@@ -382,10 +382,12 @@ def _print_choice(choice, gang_size: int) -> None:
         return (f", {count_text(design.idle_gpus, 'GPU')} left over" if design.idle_gpus
                 else "")
 
-    least = ("" if not choice.headroom_within else
-             f"; the least headroom that keeps the target may be up to "
-             f"{count_text(choice.headroom_within, 'GPU')} less (a chain for each between "
-             "is more than this command runs)")
+    apart = math.lcm(request, gang_size)  # the headrooms one run of the chain answers
+    least = ("" if not choice.untried else
+             f"; the least headroom that keeps the target may be less: "
+             f"{choice.untried} of the {apart // request} offsets of headroom from a "
+             f"multiple of {count_text(apart, 'GPU')} were not tried (more than this "
+             "command runs)")
     print(f"one pool or two    (inference sized so that 99% of requests find a place; "
           f"training in gangs of {count_text(gang_size, 'GPU')})")
     print(f"  two pools        inference {two.inference_gpus:,} GPUs, training "

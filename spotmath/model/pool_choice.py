@@ -96,17 +96,17 @@ class PoolChoice:
         when it already does).
     start_target : float
         The p99 start-delay target, hours.
-    headroom_within : int
-        GPUs below ``one_kept``'s headroom the least one may still be (0: it is the
-        least): in pools too large to run a chain at every headroom the search tries, it
-        stops at the headrooms one run answers (:func:`_period`).
+    untried : int
+        Offsets of headroom from a multiple of lcm(g, N) GPUs whose headrooms the search
+        could not try within its budget (:data:`MAX_CHOICE_WORK`); 0: ``one_kept``'s
+        headroom is the least, else the least of those tried.
     """
 
     two: PoolDesign
     one: PoolDesign
     one_kept: PoolDesign
     start_target: float
-    headroom_within: int = 0
+    untried: int = 0
 
     @property
     def verdict(self) -> str:
@@ -193,10 +193,11 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
 #: counted as 1 + states/10,000 (a step costs about 10 µs and 1 ns a state here), about
 #: half a second; a choice of designs runs it some fifteen times.
 MAX_DELAY_WORK = 50_000
-#: The most work a choice of designs spends on its start-delay chains, in all (about a
-#: second): the search for the least headroom runs one chain at each headroom it tries,
-#: and pools of 100,000 GPUs in requests of 8 spend about 5,000 in all.
-MAX_CHOICE_WORK = 60_000
+#: The most work a choice of designs spends on its start-delay chains, in all (about
+#: three seconds): the search for the least headroom runs a chain for the headrooms of
+#: each offset from a multiple of lcm(g, N) GPUs; pools of 100,000 GPUs in requests of 8
+#: spend about 5,000 in all, in requests of 1 (eight offsets) about 150,000.
+MAX_CHOICE_WORK = 160_000
 
 
 class DelayBudget:
@@ -204,8 +205,8 @@ class DelayBudget:
     spend on start-delay chains; spending past it is refused in one line, before the
     chain is run."""
 
-    def __init__(self, work: float = MAX_CHOICE_WORK):
-        self.left = work
+    def __init__(self, work: float | None = None):
+        self.left = MAX_CHOICE_WORK if work is None else work
 
     def spend(self, work: float, grace: float) -> None:
         """Take ``work`` from what is left, or refuse (``grace``, hours, for the line)."""
@@ -475,54 +476,80 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     chains: list[tuple[int, int, _Waits]] = []  # (headroom, further headrooms, the run)
     period, beyond = _period(pool, gang_size)
     apart = period * pool.hp_gpus  # GPUs between the headrooms one run answers
-    victims = _victims(pool, gang_size, grace)
 
-    def waiting(headroom: int, reach: int) -> Callable[[float], float]:
-        """A run that answers ``headroom``: one already made, or one made here that also
-        answers up to ``reach`` further headrooms ``apart``, as far as it can and the
-        budget allows."""
+    def answered(headroom: int) -> Callable[[float], float] | None:
+        """The run that answers ``headroom``, if one does."""
         for base, above, waits in chains:
             step, rest = divmod(headroom - base, apart)
             if rest == 0 and 0 <= step <= above:
                 return functools.partial(waits, above=step)
-        above = min(reach, _serves(pool, gang_size, headroom, grace),
-                    _affordable(pool, gang_size, headroom, grace, budget.left))
-        waits = _waiting(pool, gang_size, headroom, grace, budget, max(above, 0))
-        chains.append((headroom, max(above, 0), waits))
-        return waits
+        return None
 
     @functools.cache
-    def delays(headroom: int, reach: int = 0) -> tuple[float, float, float]:
-        return start_delays(pool, gang_size, headroom, grace,
-                            waiting=waiting(headroom, reach))
+    def delays(headroom: int) -> tuple[float, float, float]:
+        return start_delays(pool, gang_size, headroom, grace, budget, answered(headroom))
 
     def keeps(requests: int, reach: int = 0) -> bool:
-        return delays(requests * pool.hp_gpus, reach)[2] <= wait_target
+        """Whether ``requests``' room keeps the target, a run from it that also answers
+        up to ``reach`` further rooms L apart made first where none answers it (as far
+        as it can and the budget allows)."""
+        headroom = requests * pool.hp_gpus
+        if answered(headroom) is None:
+            above = max(min(reach, _serves(pool, gang_size, headroom, grace),
+                            _affordable(pool, gang_size, headroom, grace, budget.left)), 0)
+            chains.append((headroom, above, _waiting(pool, gang_size, headroom, grace,
+                                                     budget, above)))
+        return delays(headroom)[2] <= wait_target
 
-    # the headrooms L requests apart first, one run answering (about twice) as many graces
-    # as the victims of a grace, and at least as far again as the headroom it starts at
-    reach = math.ceil((2 * victims + 8) / beyond)
-    steps = _least_room(lambda step: keeps(min(step * period, pool.top), max(reach, step)),
-                        -(-pool.top // period))
-    holding = min(steps * period, pool.top)
-    failing = (steps - 1) * period if steps > 0 else -1
-    while holding - failing > 1:  # then the rooms between, a run each, while affordable
-        middle = (failing + holding) // 2
-        work = _chain(pool, gang_size, middle * pool.hp_gpus, grace)[-1]
-        if work > min(budget.left, MAX_DELAY_WORK):
-            break
-        if keeps(middle):
-            holding = middle
-        else:
-            failing = middle
-    headroom = holding * pool.hp_gpus
+    # the rooms of each offset from a multiple of L in turn, the fewest keeping the target
+    # kept; the first run answering about twice as many graces as a grace's victims
+    best, untried = pool.top, 0  # a room of K requests keeps any target
+    reach = math.ceil((2 * _victims(pool, gang_size, grace) + 8) / beyond)
+    for offset in range(min(period, pool.top)):
+        try:
+            found = _least_of_offset(offset, period, best, keeps, reach)
+        except InputError:
+            if offset == 0:  # not even the headrooms L requests apart: one line
+                raise
+            untried += 1
+            continue
+        best = best if found is None else found
+    headroom = best * pool.hp_gpus
     one = _shared(pool, gang_size, 0, checkpoint_cost, startup, grace, failures, load_time,
                   delays)
     one_kept = one if headroom == 0 else _shared(pool, gang_size, headroom, checkpoint_cost,
                                                  startup, grace, failures, load_time,
                                                  delays)
-    return PoolChoice(two, one, one_kept, start_target,
-                      (holding - failing - 1) * pool.hp_gpus)
+    return PoolChoice(two, one, one_kept, start_target, untried)
+
+
+def _least_of_offset(offset: int, period: int, below: int,
+                     keeps: Callable[[int, int], bool], reach: int) -> int | None:
+    """The fewest requests' room ``offset`` + j·L below ``below`` that keeps the target
+    (None: none does).
+
+    Within one offset the p99 falls as j grows: each L requests more leave k more graces
+    to block at every level and move no level where a gang is preempted (across offsets
+    they do move it, and the p99 may rise again).  So j doubles, then halves, and each
+    room tried where no run answers it starts a run that answers the rooms up to the next
+    one to try (``keeps(room, reach)``), the first ``reach`` rooms far.
+    """
+    last = (below - 1 - offset) // period  # the rooms offset + j·L below ``below``
+    if last < 0:
+        return None
+    failing, trying, ahead = -1, 0, reach
+    while not keeps(offset + trying * period, min(ahead, last - trying)):
+        if trying == last:
+            return None
+        failing, trying, ahead = trying, min(2 * trying + 1, last), 2 * ahead
+    holding = trying
+    while holding - failing > 1:
+        middle = (failing + holding) // 2
+        if keeps(offset + middle * period, holding - middle - 1):
+            holding = middle
+        else:
+            failing = middle
+    return offset + holding * period
 
 
 def _victims(pool: SharedPool, gang_size: int, grace: float) -> float:
@@ -555,29 +582,6 @@ def _overflow_shares(pool: SharedPool) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         waiting = _generated.erlang_c(b, pool.hp_rate, pool.hp_hold, places)
     return np.where(places > pool.load, waiting, 1.0)
-
-
-def _least_room(keeps: Callable[[int], bool], top: int) -> int:
-    """The fewest requests' room m in 0 … K whose headroom ``keeps`` the target.
-
-    A headroom of K requests leaves every level below K a request's GPUs free, so it
-    keeps any target; a larger headroom never leaves a level fewer GPUs free (the gangs
-    up fill all but H and less than N), so the p99 falls as it grows, and the search
-    doubles, then halves (a test scans every headroom against it).
-    """
-    if keeps(0):
-        return 0
-    failing, trying = 0, 1
-    while trying < top and not keeps(trying):
-        failing, trying = trying, min(2 * trying, top)
-    holding = trying  # keeps(holding); keeps(failing) does not
-    while holding - failing > 1:
-        middle = (failing + holding) // 2
-        if keeps(middle):
-            holding = middle
-        else:
-            failing = middle
-    return holding
 
 
 def _shared(pool: SharedPool, gang_size: int, headroom: int, checkpoint_cost: float,
