@@ -172,9 +172,12 @@ def _print_packed(size: int, found) -> None:
         print(f"packed gangs       {what}; not compared: {found}")
         return
     gain = "" if found.two.training_per_day == 0 else f", {found.gain:+.0%} training a day"
+    untried = ("" if not found.untried else
+               f"; {found.untried} offsets of its one-pool headroom were not tried, so the "
+               "least may be less")
     print(f"packed gangs       {what}: {found.verdict}{gain} (two pools "
           f"{found.two.training_per_day:,.0f}, one pool {found.one_kept.training_per_day:,.0f} "
-          "GPU-hours a day)")
+          f"GPU-hours a day{untried})")
 
 
 def _exponential_interval(gang, checkpoint: float, grace: float, failures: float) -> float:
