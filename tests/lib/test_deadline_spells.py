@@ -220,3 +220,15 @@ def test_a_sweep_of_no_computes_or_a_bad_one_is_refused_in_one_line():
         compare_slack(zone, [], "3h", "0.2h", 0.682, starts=2, seed=5)
     with pytest.raises(InputError, match=r"^compute"):
         compare_slack(zone, ["1h", "-2h"], "3h", "0.2h", 0.682, starts=2, seed=5)
+
+
+def test_a_programme_for_other_computes_is_refused_for_a_job_outside_them():
+    from spotmath.inputs import InputError
+    from spotmath.traces.deadlines.policies import run_job
+
+    job = Job.checked("3h", "8h", "0.5h", 0.6, 0.25)
+    spot = np.ones(40, dtype=bool)
+    with pytest.raises(InputError, match=r"^plan: a programme for 4 to 6 h of compute does "
+                                         r"not serve a job of 3 h$"):
+        run_job(job, spot, "model", np.ones(200, dtype=bool), plan=(4.0, 6.0))
+

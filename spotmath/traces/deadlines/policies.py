@@ -188,6 +188,9 @@ def _model_choice(job: Job, history: np.ndarray | None, known=None,
     rollbacks.  Without checkpoints, ``plan`` (the least and the most compute, hours)
     has the programme solved for the most and serve every job down to the least."""
     least, most = (None, job.compute) if plan is None or checkpoints is not None else plan
+    if least is not None and not least - TOLERANCE <= job.compute <= most + TOLERANCE:
+        raise InputError(f"plan: a programme for {least:g} to {most:g} h of compute does "
+                         f"not serve a job of {job.compute:g} h")
     history = np.zeros(0, dtype=bool) if history is None else np.asarray(history, bool)
     if known is None and min(completed_spells(history).size,
                              completed_spells(history, available=False).size) < LAW_SPELLS:
@@ -270,7 +273,7 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
     plan : tuple of float, optional
         The least and the most compute, hours, of the jobs due at this deadline that the
         model policy's programme serves (default: this job's alone; without
-        checkpoints): one programme answers them all.
+        checkpoints): one programme answers them all.  A job outside them is refused.
 
     Returns
     -------
