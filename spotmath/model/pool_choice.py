@@ -431,8 +431,9 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
         A bad value; a gang larger than the pool; a load that turns away (or keeps in
         line) more than 1% of requests even with the whole pool; ranks or a start-delay
         chain too large to compute (:data:`~spotmath.model.cluster_renewal.MAX_RANKS_WORK`,
-        :data:`MAX_DELAY_WORK`), or start-delay chains more than :data:`MAX_CHOICE_WORK`
-        in all.
+        :data:`MAX_DELAY_WORK`), or the headrooms of the first offset needing start-delay
+        chains of more than :data:`MAX_CHOICE_WORK` in all (past it for another offset,
+        that offset is counted in :attr:`PoolChoice.untried` instead).
 
     Examples
     --------
