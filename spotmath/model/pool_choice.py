@@ -191,7 +191,7 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
 
 #: The most work a start-delay chain is run for: steps of the uniformised chain, each
 #: counted as 1 + states/10,000 (a step costs about 10 µs and 1 ns a state here), about
-#: half a second; a choice of designs runs it some fifteen times.
+#: half a second; a choice of designs runs one or more for each offset of the headroom.
 MAX_DELAY_WORK = 50_000
 #: The most work a choice of designs spends on its start-delay chains, in all (about
 #: three seconds): the search for the least headroom runs a chain for the headrooms of

@@ -124,6 +124,13 @@ def planning_ticks(cells: Callable[[int], int], finest: int | None = None) -> in
     return max(finest, _fewest(cells, SLACK_CELLS * MODEL_CELLS))
 
 
+def _slack_ticks(free: float, tick: float) -> int:
+    """The most trace ticks of ``tick`` hours one planning tick may take of a job's free
+    slack, ``free`` hours (the time to the deadline less the compute, its writes and one
+    changeover): :data:`SLACK_SHARE` of it, at least one."""
+    return max(1, math.floor(SLACK_SHARE * free / tick + 1e-9))
+
+
 def _fewest(cells: Callable[[int], int], most: int) -> int:
     """The fewest ``m`` with ``cells(m) <= most`` (``cells`` falling as ``m`` grows)."""
     if cells(1) <= most:
@@ -764,8 +771,7 @@ def _plain_policy(tick: float, compute: float, deadline: float, changeover: floa
         return (ticks + 1) * (work_steps + 1) * (3 + 2 * math.ceil(
             changeover_steps / GRID)) * availabilities
 
-    free = deadline - compute - changeover  # the slack a planning tick must not eat
-    m = planning_ticks(cells, max(1, math.floor(SLACK_SHARE * free / tick + 1e-9)))
+    m = planning_ticks(cells, _slack_ticks(deadline - compute - changeover, tick))
     ticks, work_steps, changeover_steps = size(m)
     followed, stages = chains(m, ticks)
     fewest = None if least is None else _on_grid(m * tick, m * tick / GRID, least,
@@ -1094,8 +1100,8 @@ def _checkpoint_policy(tick: float, compute: float, deadline: float, changeover:
         states = 1 + 2 * (max(dead, write_steps) + interval_steps + write_steps)
         return (ticks + 1) * (work_steps + 1) * states * availabilities
 
-    free = deadline - compute * (1 + write / interval) - changeover  # as _plain_policy's
-    m = planning_ticks(cells, max(1, math.floor(SLACK_SHARE * free / tick + 1e-9)))
+    m = planning_ticks(cells, _slack_ticks(
+        deadline - compute * (1 + write / interval) - changeover, tick))  # writes counted
     per_tick, ticks, work_steps, dead, interval_steps, write_steps = size(m)
     followed, stages = chains(m, ticks)
     solved = _solve_checkpointed(
