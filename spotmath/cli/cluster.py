@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import math
 
@@ -81,6 +82,12 @@ def _cluster(args: argparse.Namespace) -> int:
                              f"got {count_text(count)}")
     except InputError as error:
         raise _as_typed(error) from None
+    # one pool or two, on a thread of its own: its start-delay chains leave the interpreter
+    # free while the ranks' laws are computed here (and then are its own ranks, kept)
+    helper = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    choosing = helper.submit(one_pool_or_two, pool, gang.gang_size, checkpoint, restart,
+                             grace, target, per_gpu, load)
+    helper.shutdown(wait=False)
     try:
         every, unranked = ranks(pool, gang.gang_size, checkpoint, restart, grace, count,
                                 failures=per_gpu), None
@@ -106,8 +113,7 @@ def _cluster(args: argparse.Namespace) -> int:
         gangs=None if every is None
         else [_rank_values(rank, failing=failures > 0) for rank in every])
     try:
-        choice = one_pool_or_two(pool, gang.gang_size, checkpoint, restart, grace, target,
-                                 per_gpu, load)
+        choice = choosing.result()
         unanswered = None
         values.update(
             two_pools_inference_gpus=choice.two.inference_gpus,

@@ -20,8 +20,10 @@ those levels [erlang-stationary].  The event simulator with ``headroom`` is the 
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -194,9 +196,10 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
 #: half a second; a choice of designs runs one or more for each offset of the headroom.
 MAX_DELAY_WORK = 50_000
 #: The most work a choice of designs spends on its start-delay chains, in all (about
-#: three seconds): the search for the least headroom runs a chain for the headrooms of
-#: each offset from a multiple of lcm(g, N) GPUs; pools of 100,000 GPUs in requests of 8
-#: spend about 5,000 in all, in requests of 1 (eight offsets) about 150,000.
+#: three seconds on one core): the search for the least headroom runs a chain for the
+#: headrooms of each offset from a multiple of lcm(g, N) GPUs; pools of 100,000 GPUs in
+#: requests of 64 and 8 spend 600 to 30,000 in all (gangs of 512 to 1,024), in requests
+#: of 1 (eight offsets) about 120,000.
 MAX_CHOICE_WORK = 160_000
 
 
@@ -230,20 +233,27 @@ def _with_line(pool: SharedPool) -> np.ndarray:
     return stationary
 
 
+#: The mass a start-delay chain may leave out: the levels where the requests' law holds
+#: less (or that a grace's moves reach less often), and the steps of the uniformised
+#: chain past its Poisson tail of this much.  A p99 reads shares of about 10⁻², which
+#: this moves by less than a part in 10⁹.
+CUT = 1e-12
+
+
 @functools.lru_cache(maxsize=16)
 def _levels(pool: SharedPool, grace: float) -> tuple[np.ndarray, int, int]:
     """The stationary law of n, the requests in the pool (the line's places after K), on
-    the levels n̲ … n̂ outside which it holds less than 10⁻¹⁸ and which the chain crosses
-    less than 10⁻¹⁸ times in a grace (arrivals at n̂, απ_n̂ s; departures at n̲,
+    the levels n̲ … n̂ outside which it holds less than :data:`CUT` and which the chain
+    crosses less often than that in a grace (arrivals at n̂, απ_n̂ s; departures at n̲,
     (n̲/h)π_n̲ s); and n̲ and n̂ (kept, read-only: a search of headrooms asks for the same
     levels at each)."""
     stationary = _with_line(pool)
     above = np.cumsum(stationary[::-1])[::-1] - stationary  # Σ_{j>n} π_j
-    rare = (above < 1e-18) & (pool.hp_rate * grace * stationary < 1e-18)
+    rare = (above < CUT) & (pool.hp_rate * grace * stationary < CUT)
     top = int(np.argmax(rare)) if rare.any() else stationary.size - 1
     below = np.cumsum(stationary) - stationary  # Σ_{j<n} π_j
     serving = np.minimum(np.arange(stationary.size), pool.top)
-    rare = (below < 1e-18) & (serving / pool.hp_hold * grace * stationary < 1e-18)
+    rare = (below < CUT) & (serving / pool.hp_hold * grace * stationary < CUT)
     bottom = min(max(int(np.argmin(rare)) - 1, 0), top) if not rare.all() else top
     kept = stationary[bottom:top + 1].copy()
     kept.setflags(write=False)
@@ -287,7 +297,7 @@ def _chain(pool: SharedPool, gang_size: int, headroom: int, grace: float, above:
         + above * _period(pool, gang_size)[1] + 1
     fastest = pool.hp_rate + serving[-1] / pool.hp_hold
     mean_steps = fastest * grace
-    steps = math.ceil(mean_steps + 10 * math.sqrt(mean_steps) + 40)  # a 10⁻¹⁸ tail
+    steps = math.ceil(mean_steps + 7.5 * math.sqrt(mean_steps) + 25)  # a CUT tail
     work = steps * (1 + levels.size * counts / 10_000)
     return stationary, serving, up, counts, fewest, fastest, steps, work
 
@@ -341,40 +351,105 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
     from k more graces, a tail of the same counts.
 
     The count n runs on its own, so at every moment it has its stationary law: the chain
-    is cut above and below where that law holds less than 10⁻¹⁸ (:func:`_levels`) and
+    is cut above and below where that law holds less than :data:`CUT` (:func:`_levels`) and
     held at its lowest level, which changes no share by more than that and keeps
     Λ = α + min(n̂, K)/h from levels a light load never reaches.
     """
-    stationary, serving, up, counts, fewest, fastest, steps, work = _chain(
-        pool, gang_size, headroom, grace, above)
-    size = serving.size * counts
-    if work > MAX_DELAY_WORK:
-        raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
-                         f"take {steps:,} steps of a chain of {size:,} states, "
-                         f"more than this command runs (a shorter grace, or a pool with "
-                         f"fewer requests at once, can be answered)")
+    return _waiting_together(pool, gang_size, [(headroom, above)], grace, budget)[0]
+
+
+def _waiting_together(pool: SharedPool, gang_size: int, runs: list[tuple[int, int]],
+                      grace: float, budget: DelayBudget | None = None) -> list[_Waits]:
+    """:func:`_waiting` for each (headroom, above) of ``runs``, their chains stepped as one
+    (a block of each in one product a step, which a small chain's step costs little more
+    than): in two such blocks on two threads where there are two runs or more and this
+    process may use two cores (scipy's sparse product releases the GIL).  Each state's
+    sum is the same whatever runs beside it, so every run's numbers are its own to the
+    bit.  Every run is checked against :data:`MAX_DELAY_WORK`, and all of them spent
+    from the budget, before any is run."""
+    shapes = [_chain(pool, gang_size, headroom, grace, above) for headroom, above in runs]
+    for _, serving, _, counts, _, _, steps, work in shapes:
+        if work > MAX_DELAY_WORK:
+            raise InputError(f"grace: the start delays over a grace of {grace * 3600:.3g} s "
+                             f"take {steps:,} steps of a chain of {serving.size * counts:,} "
+                             "states, more than this command runs (a shorter grace, or a "
+                             "pool with fewer requests at once, can be answered)")
     if budget is not None:
-        budget.spend(work, grace)
+        budget.spend(sum(shape[-1] for shape in shapes), grace)
+    groups: list[list[int]] = [[], []]  # the runs of each thread, about equal in work
+    loads = [0.0, 0.0]
+    for index in sorted(range(len(runs)), key=lambda i: -shapes[i][-1]):
+        lighter = loads.index(min(loads))
+        groups[lighter].append(index)
+        loads[lighter] += shapes[index][-1]
+    groups = [group for group in groups if group]
+    tallies: dict[int, np.ndarray] = {}
+    if len(groups) == 2 and _cores() >= 2:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as helper:
+            other = helper.submit(_step_block, pool, [shapes[i] for i in groups[1]])
+            tallies.update(zip(groups[0], _step_block(pool, [shapes[i] for i in groups[0]])))
+            tallies.update(zip(groups[1], other.result()))
+    else:
+        every = [i for group in groups for i in group]
+        tallies.update(zip(every, _step_block(pool, [shapes[i] for i in every])))
+    period = _period(pool, gang_size)[1]
+    waits = []
+    for index, (_, above) in enumerate(runs):
+        beyond_or_more = np.cumsum(tallies[index][:, ::-1], axis=1)[:, ::-1]  # ≥ that many
+        waits.append(_Waits(beyond_or_more[:, period * np.arange(above + 1)].copy(),
+                            shapes[index][5]))
+    return waits
+
+
+def _step_block(pool: SharedPool, shapes: list[tuple]) -> list[np.ndarray]:
+    """Each chain of ``shapes`` (:func:`_chain`'s) run for its steps, as one block: for each,
+    the blocked mass at every step by the graces beyond the fewest that block."""
     # one product a step gives the next distribution and, after it, the blocked mass of
     # this one by the graces beyond the fewest that block, c − f(n) = 0, 1, … (a row
     # each; the states that block at no headroom the run answers in none)
-    beyond = (np.arange(counts)[None, :] - fewest[:, None]).ravel()
-    blocking = beyond >= 0
-    rows = int(beyond[blocking].max(initial=0)) + 1
-    tally = scipy.sparse.csr_matrix((np.ones(int(blocking.sum())),
-                                     (beyond[blocking], np.flatnonzero(blocking))),
-                                    shape=(rows, size))
-    forward = scipy.sparse.vstack((_uniformised(pool, serving, up, counts, fastest), tally),
-                                  format="csr")
-    vector = np.zeros(size)
-    vector[::counts] = stationary  # c = 0 at every level
-    tallies = np.empty((steps + 1, rows))
+    moves, tallies, starts, widths = [], [], [], []
+    for stationary, serving, up, counts, fewest, fastest, _, _ in shapes:
+        size = serving.size * counts
+        beyond = (np.arange(counts)[None, :] - fewest[:, None]).ravel()
+        blocking = beyond >= 0
+        widths.append(int(beyond[blocking].max(initial=0)) + 1)
+        tallies.append(scipy.sparse.csr_matrix(
+            (np.ones(int(blocking.sum())), (beyond[blocking], np.flatnonzero(blocking))),
+            shape=(widths[-1], size)))
+        moves.append(_uniformised(pool, serving, up, counts, fastest))
+        start = np.zeros(size)
+        start[::counts] = stationary  # c = 0 at every level
+        starts.append(start)
+    vector = np.concatenate(starts)
+    columns = np.cumsum([0] + [start.size for start in starts[:-1]])
+    forward = _stacked(moves + tallies, np.concatenate((columns, columns)), vector.size)
+    size = vector.size
+    steps = max(shape[6] for shape in shapes)  # the same for every chain of one pool
+    rows = np.empty((steps + 1, sum(widths)))
     for n in range(steps + 1):
         moved = forward @ vector
-        vector, tallies[n] = moved[:size], moved[size:]
-    beyond_or_more = np.cumsum(tallies[:, ::-1], axis=1)[:, ::-1]  # mass with ≥ that many
-    period = _period(pool, gang_size)[1]
-    return _Waits(beyond_or_more[:, period * np.arange(above + 1)].copy(), fastest)
+        vector, rows[n] = moved[:size], moved[size:]
+    return np.split(rows, np.cumsum(widths)[:-1], axis=1)
+
+
+def _stacked(blocks: list[scipy.sparse.csr_matrix], columns: np.ndarray, width: int
+             ) -> scipy.sparse.csr_matrix:
+    """The blocks one below another, each moved right by its ``columns``, in ``width``
+    columns (a block diagonal, put together without a copy of each block's indices in
+    the wider integers scipy's own would use)."""
+    lengths = np.concatenate([np.diff(block.indptr) for block in blocks])
+    return scipy.sparse.csr_matrix(
+        (np.concatenate([block.data for block in blocks]),
+         np.concatenate([block.indices + column for block, column in zip(blocks, columns)]),
+         np.concatenate(([0], np.cumsum(lengths)))),
+        shape=(lengths.size, width))
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _uniformised(pool: SharedPool, serving: np.ndarray, up: np.ndarray, counts: int,
@@ -506,7 +581,18 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     # kept; the first run answering about twice as many graces as a grace's victims
     best, untried = pool.top, 0  # a room of K requests keeps any target
     reach = math.ceil((2 * _victims(pool, gang_size, grace) + 8) / beyond)
-    for offset in range(min(period, pool.top)):
+    offsets = min(period, pool.top)
+    together = 1  # offset 0 alone: its least room bounds the others' searches
+    for offset in range(offsets):
+        if offset == together:  # the next offsets' first runs at once, up to the least
+            first, together = _first_runs(pool, gang_size, grace, offset, offsets, best,
+                                          reach)
+            try:
+                chains.extend((headroom, above, waits) for (headroom, above), waits in
+                              zip(first, _waiting_together(pool, gang_size, first, grace,
+                                                           budget) if first else []))
+            except InputError:  # more than is left: offset by offset, as far as it goes
+                pass
         try:
             found = _least_of_offset(offset, period, best, keeps, reach)
         except InputError:
@@ -551,6 +637,37 @@ def _least_of_offset(offset: int, period: int, below: int,
         else:
             failing = middle
     return offset + holding * period
+
+
+def _first_runs(pool: SharedPool, gang_size: int, grace: float, start: int, offsets: int,
+                below: int, reach: int) -> tuple[list[tuple[int, int]], int]:
+    """The (headroom, further rooms) of the first run :func:`_least_of_offset` makes for
+    the offset ``start`` and the next ones, a round (:data:`ROUND_STATES`,
+    :data:`ROUND_OFFSETS`; one at least), and the offset after the last of them: from
+    the offset's room, ``reach`` rooms far, no further than its last room below
+    ``below`` requests nor than the run can answer (an offset with no room below
+    ``below`` makes none)."""
+    period, _ = _period(pool, gang_size)
+    first, states = [], 0
+    for offset in range(start, offsets):
+        last = (below - 1 - offset) // period
+        if last < 0:
+            continue
+        headroom = offset * pool.hp_gpus
+        above = max(min(reach, last, _serves(pool, gang_size, headroom, grace)), 0)
+        _, serving, _, counts, *_ = _chain(pool, gang_size, headroom, grace, above)
+        states += serving.size * counts
+        if first and (states > ROUND_STATES or len(first) == ROUND_OFFSETS):
+            return first, offset
+        first.append((headroom, above))
+    return first, offsets
+
+
+#: The most states (about 100 MB) and offsets whose first runs are stepped together:
+#: the offsets are taken in rounds of so many, the least room found in one bounding the
+#: next (a round of more offsets would run some that a smaller bound leaves out).
+ROUND_STATES = 1_000_000
+ROUND_OFFSETS = 8
 
 
 def _victims(pool: SharedPool, gang_size: int, grace: float) -> float:

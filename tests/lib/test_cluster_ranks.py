@@ -300,6 +300,30 @@ def test_one_run_answers_the_headrooms_a_period_apart_as_each_its_own_chain(sett
                                                                 abs=1e-15)
 
 
+@pytest.mark.parametrize("cores", [1, 2])
+def test_runs_stepped_together_give_each_runs_own_numbers_to_the_bit(monkeypatch, cores):
+    """Several runs stepped as one block (on one thread, or two blocks on two) give each
+    run exactly what it gives alone: each state's sum has the same terms in the same
+    order; and their work is spent from the budget once, before they run."""
+    from spotmath.model import pool_choice
+
+    pool = SharedPool.checked(2000, 400.0, 1.0, 1)
+    runs = [(1, 3), (2, 0), (5, 7), (12, 2)]
+    monkeypatch.setattr(pool_choice, "_cores", lambda: cores)
+    budget = pool_choice.DelayBudget()
+    together = pool_choice._waiting_together(pool, 8, runs, 30 * SECOND, budget)
+    works = [pool_choice._chain(pool, 8, headroom, 30 * SECOND, above)[-1]
+             for headroom, above in runs]
+    assert pool_choice.MAX_CHOICE_WORK - budget.left == pytest.approx(sum(works))
+    for (headroom, above), run in zip(runs, together):
+        alone = _waiting(pool, 8, headroom, 30 * SECOND, above=above)
+        assert run.masses.shape == (alone.masses.shape[0], above + 1)
+        assert np.array_equal(run.masses, alone.masses) and run.fastest == alone.fastest
+    with pytest.raises(InputError, match=r"^grace: the start delays over a grace of 30 s "):
+        pool_choice._waiting_together(pool, 8, runs, 30 * SECOND,
+                                      pool_choice.DelayBudget(sum(works) * 0.99))
+
+
 def test_a_run_answers_no_headroom_past_where_a_gang_is_up_at_every_level():
     """Past the headroom that leaves the chain's top level no gang, more headroom takes
     fewer gangs there: a run's reach ends before it."""
@@ -309,7 +333,7 @@ def test_a_run_answers_no_headroom_past_where_a_gang_is_up_at_every_level():
     top = min(pool_choice._levels(pool, 30 * SECOND)[2], pool.top)
     serves = pool_choice._serves(pool, 8, 0, 30 * SECOND)
     apart = pool_choice._period(pool, 8)[0] * 3
-    assert serves == 3
+    assert serves == 5  # levels up to 40 + about 7 standard deviations
     assert 400 - serves * apart - 3 * top >= 0 > 400 - (serves + 1) * apart - 3 * top
     assert pool_choice._serves(SharedPool.checked(64, 6.0, 1.0, 4), 8, 0, 30 * SECOND) == 0
 
@@ -365,18 +389,19 @@ def test_random_pools_choose_the_least_headroom_of_a_scan():
 
 def test_the_largest_pools_choice_tries_every_offset_within_its_budget():
     """100,000 GPUs in requests of 1 and gangs of 8: one run answers the headrooms 8 GPUs
-    apart from 0 (about twice the victims of a grace as graces), then one run each the
-    other seven offsets, up to the headroom found; the headroom kept keeps the target,
-    and below it every offset's last room fails (so every room of it does)."""
+    apart from 0 (about twice the victims of a grace as graces), then the other seven
+    offsets' runs, up to the headroom found, are stepped together; the headroom kept
+    keeps the target, and below it every offset's last room fails (so every room of it
+    does)."""
     from spotmath.model import pool_choice
 
     pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
-    runs, spent = [], []
-    real_waiting, real_spend = pool_choice._waiting, pool_choice.DelayBudget.spend
+    rounds, spent = [], []
+    real_together, real_spend = pool_choice._waiting_together, pool_choice.DelayBudget.spend
 
-    def waiting(pool, gang_size, headroom, grace, budget=None, above=0):
-        runs.append((headroom, above))
-        return real_waiting(pool, gang_size, headroom, grace, budget, above)
+    def together(pool, gang_size, runs, grace, budget=None):
+        rounds.append(list(runs))
+        return real_together(pool, gang_size, runs, grace, budget)
 
     def spend(self, work, grace):
         real_spend(self, work, grace)
@@ -385,11 +410,12 @@ def test_the_largest_pools_choice_tries_every_offset_within_its_budget():
     victims = pool_choice._victims(pool, 8, 30 * SECOND)
     assert victims == pytest.approx(40_000 * 30 * SECOND / 8, rel=1e-6)  # 1 in 8 arrivals
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pool_choice, "_waiting", waiting)
+        patch.setattr(pool_choice, "_waiting_together", together)
         patch.setattr(pool_choice.DelayBudget, "spend", spend)
         choice = pool_choice.one_pool_or_two(pool, 8, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
-    assert runs[0] == (0, math.ceil(2 * victims + 8))
-    assert sorted(base % 8 for base, _ in runs) == list(range(8))  # one run an offset
+    assert rounds[0] == [(0, math.ceil(2 * victims + 8))]
+    assert [base for base, _ in rounds[1]] == list(range(1, 8))  # the others at once
+    assert len(rounds) == 2 and len(spent) == 2  # no offset needed a second run
     assert choice.untried == 0 and sum(spent) <= pool_choice.MAX_CHOICE_WORK
     kept = choice.one_kept.headroom
     assert 0 < kept and choice.one_kept.p99_start <= 10 * SECOND
