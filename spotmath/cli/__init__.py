@@ -119,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "on-demand hours.")
     deadline.add_argument("--trace", type=Path,
                           help="the availability trace (without one: --mtbf and --outage)")
+    deadline.add_argument("--prior-trace", type=Path, action="append",
+                          help="another trace of the same days (another zone), dated and on "
+                               "the trace's tick, whose spells before each start the model "
+                               "policy takes as its prior (repeat for each)")
     deadline.add_argument("--mtbf", help="without a trace: one node's mean time between "
                                          "preemptions while spot is there (default 4h)")
     deadline.add_argument("--outage", help="without a trace: mean time spot stays away "

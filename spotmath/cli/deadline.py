@@ -38,6 +38,9 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
     if args.trace is None:
         if args.interval is not None:
             raise InputError("--interval: checkpoint mode needs a trace (--trace)")
+        if args.prior_trace:
+            raise InputError("--prior-trace: other traces lend their spells to a trace's "
+                             "fit; give the trace (--trace)")
         return _deadline_modelled(args, deadlines, policies, gang_size, job)
     for option in ("mtbf", "outage", "draws"):
         if getattr(args, option) is not None:
@@ -50,6 +53,14 @@ def _deadline_report(args: argparse.Namespace, deadlines) -> int:
     trace.check_gang(gang_size)
     common = dict(policies=policies, gang_size=gang_size, billing=args.billing)
     header = _deadline_header(args, trace)
+    if args.prior_trace:
+        common.update(others=[deadlines.read_availability(path, args.format,
+                                                          args.tick or TICK)
+                              for path in args.prior_trace])
+        header.append(("prior", f"the model policy's fit takes the spells of "
+                                f"{len(args.prior_trace)} other trace"
+                                f"{'s' * (len(args.prior_trace) != 1)} before each start, "
+                                f"as {deadlines.PRIOR_DAYS} days of its own at most"))
     writes = ""  # checkpoint mode's writes, for the line where no policy can meet it
     if args.interval is not None:
         interval = deadlines.resolve_interval(trace, args.interval, args.checkpoint, gang_size)

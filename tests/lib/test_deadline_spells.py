@@ -232,3 +232,114 @@ def test_a_programme_for_other_computes_is_refused_for_a_job_outside_them():
                                          r"not serve a job of 3 h$"):
         run_job(job, spot, "model", np.ones(200, dtype=bool), plan=(4.0, 6.0))
 
+
+
+# ------------------------------------------------------------- other traces as a prior
+
+def dated(name: str, spot: np.ndarray, start: float = 465_694.0, tick: float = 0.25):
+    """A dated trace of ``spot`` on ticks of ``tick`` hours from ``start`` (UTC hours)."""
+    from spotmath.traces.deadlines import Availability
+
+    return Availability(name, tick, spot.astype(np.int64),
+                        clock=start + np.arange(spot.size) * tick)
+
+
+def test_a_fit_to_no_history_with_a_histories_counts_as_prior_is_the_fit_to_it():
+    """The prior's counts are the history's own: an empty history with another's counts
+    as its prior fits what that history fits, by clock and age."""
+    from spotmath.traces.deadlines.model_policy import spell_counts
+
+    rng = np.random.default_rng(8)
+    history = np.repeat(rng.random(200) < 0.6, rng.integers(1, 12, 200))
+    hours = 465_694.0 + np.arange(history.size) * 0.25
+    for ticks in (1, 2):
+        prior = spell_counts(history, ticks, (0, 1, 3), hours, dated=True)
+        assert fit_spell_law(np.zeros(0, bool), ticks, (0, 1, 3), hours[:0], True, prior) \
+            == fit_spell_law(history, ticks, (0, 1, 3), hours, dated=True)
+    assert fit_spell_law(history, 1, (0, 1)) == fit_spell_law(history, 1, (0, 1), prior=None)
+
+
+def test_other_traces_weigh_as_prior_days_of_ticks_at_most():
+    """Summed over the other traces, and scaled down to PRIOR_DAYS days of planning ticks
+    where they hold more; a short one is taken whole; none gives no prior."""
+    from spotmath.traces.deadlines.model_policy import PRIOR_DAYS, others_prior, spell_counts
+
+    rng = np.random.default_rng(9)
+    long = [np.repeat(rng.random(900) < 0.5, rng.integers(1, 9, 900)) for _ in range(3)]
+    observed, went_on = others_prior([(spot, None) for spot in long], 2, 0.25, (0, 1))
+    assert observed.sum() == pytest.approx(PRIOR_DAYS * 24 / (2 * 0.25))
+    whole = sum(spell_counts(spot, 2, (0, 1))[0] for spot in long)
+    assert np.allclose(observed / observed.sum(), whole / whole.sum())
+    assert np.all(went_on <= observed)
+    short = long[0][:100]
+    assert np.array_equal(others_prior([(short, None)], 1, 0.25, (0, 1))[0],
+                          spell_counts(short, 1, (0, 1))[0])
+    assert others_prior([], 1, 0.25) is None
+
+
+def test_the_prior_reads_no_tick_of_another_trace_from_the_start_on(monkeypatch):
+    """Two other traces alike before the start and opposite after it lend the same
+    prior, the other trace's ticks before the start's time, and the model policy's runs
+    are the same; the trace's own short history (too few spells for a fit of its own)
+    is fitted with the law and that prior, where alone it keeps the chain."""
+    from spotmath.traces.deadlines import policies, run_policies
+
+    lent = []
+    real = policies.spell_law_policy
+
+    def spell_law_policy(*args):
+        lent.append(args[11])
+        return real(*args)
+
+    monkeypatch.setattr(policies, "spell_law_policy", spell_law_policy)
+    rng = np.random.default_rng(10)
+    spot = np.repeat(rng.random(400) < 0.6, rng.integers(1, 10, 400))
+    start = 60  # about ten spells of its own before it: the chain without a prior
+    zone = dated("zone", spot)
+    past = np.repeat(rng.random(300) < 0.6, rng.integers(1, 10, 300))[:spot.size]
+    runs = []
+    for future in (True, False):
+        other = past.copy()
+        other[start:] = future
+        runs.append(run_policies(zone, "6h", "9h", "0.25h", 0.6, policies=["model"],
+                                 start_tick=start, others=[dated("other", other)])["model"])
+    assert runs[0].as_dict() == runs[1].as_dict()
+    assert len(lent) == 2
+    for (history, hours), in lent:
+        assert np.array_equal(history, past[:start])
+        assert np.array_equal(hours, zone.clock[:start])
+    run_policies(zone, "6h", "9h", "0.25h", 0.6, policies=["model"], start_tick=start)
+    assert len(lent) == 2  # alone: the two-state chain
+
+
+def test_other_traces_undated_or_on_another_tick_are_refused_in_one_line():
+    from spotmath.inputs import InputError
+    from spotmath.traces.deadlines import compare_starts
+
+    spot = np.repeat(np.random.default_rng(11).random(200) < 0.6, 3)
+    zone = dated("zone", spot)
+    for other, message in (
+            (read_availability(TRACES / "v100x1-east1c.txt"),
+             r"^others: v100x1-east1c\.txt has no dates, so its ticks cannot be put on one "
+             r"clock with the other traces \(a date column is needed\)$"),
+            (dated("coarse", spot, tick=0.5),
+             r"^others: coarse has a tick of 1800 s, zone 900 s \(they must be the same\)$"),
+            ("us-east-1c", r"^others: give traces \(Availability\), got str$")):
+        with pytest.raises(InputError, match=message):
+            compare_starts(zone, "6h", "9h", "0.25h", 0.6, starts=2, seed=1, others=[other])
+
+
+def test_the_command_takes_other_zones_as_the_prior(cli):
+    zones = TRACES / "skynomad"
+    done = cli("deadline", "--trace", str(zones / "us-east-1a_v100_1.csv"), "--prior-trace",
+               str(zones / "us-east-1c_v100_1.csv"), "--compute", "12h", "--deadline", "15h",
+               "--starts", "2")
+    assert done.returncode == 0, done.stderr
+    assert ("prior   the model policy's fit takes the spells of 1 other trace before each "
+            "start, as 3 days of its own at most") in done.stdout
+    refused = cli("deadline", "--mtbf", "4h", "--prior-trace", str(zones / "x.csv"),
+                  "--compute", "12h", "--deadline", "15h")
+    assert refused.returncode != 0
+    assert refused.stderr.strip().splitlines()[-1].endswith(
+        "--prior-trace: other traces lend their spells to a trace's fit; give the trace "
+        "(--trace)")

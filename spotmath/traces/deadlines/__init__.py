@@ -81,6 +81,7 @@ from .expected import (
 )
 from .model_policy import (
     DESIGN_ZONES,
+    PRIOR_DAYS,
     AvailabilityModel,
     SpellLaw,
     clock_classes,
@@ -88,7 +89,9 @@ from .model_policy import (
     fit_availability,
     fit_spell_law,
     markov_availability,
+    others_prior,
     spell_ages,
+    spell_counts,
 )
 from .omniscient import omniscient_schedule
 from .policies import (
@@ -115,6 +118,7 @@ __all__ = ["POLICIES", "ONLINE", "AVAILABILITY_FORMATS", "CSV_HEADER", "DEFAULT_
            "start_ticks",
            "AvailabilityModel", "fit_availability", "completed_spells", "markov_availability",
            "SpellLaw", "fit_spell_law", "spell_ages", "clock_classes", "DESIGN_ZONES",
+           "spell_counts", "others_prior", "PRIOR_DAYS",
            "Expected", "spell_model", "expected_costs", "model_expected_cost",
            "spot_pays_from", "MIN_SAVING", "Checkpoints", "OptimumTooLarge", "auto_interval",
            "resolve_interval",

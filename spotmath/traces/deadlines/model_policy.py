@@ -24,7 +24,8 @@ chance that a spell goes on by its age and by the hour (:func:`fit_spell_law`), 
 :func:`spell_law_policy` solves the same programme with the spell's availability and age
 as its availability states (:class:`_Chain`), each tick with the chances of its hour.
 The deadline policies plan with it where the history holds enough spells
-(:mod:`spotmath.traces.deadlines.policies`).
+(:mod:`spotmath.traces.deadlines.policies`), or where other traces of the same days
+(other zones of the cloud) lend their spells as a prior (:func:`others_prior`).
 
 A long job on a fine trace would need a programme too large to hold (72 h of compute due
 in 84 h on 32-second ticks: 65 billion values).  The programme is therefore sized by
@@ -46,7 +47,7 @@ long, so that a cycle takes at most :data:`PHASES` steps.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache, partial
 
@@ -57,10 +58,11 @@ from ...inputs import check_gang_size, check_seed
 from .stints import IDLE, ON_DEMAND, SPOT
 
 __all__ = ["GRID", "PHASES", "MODEL_CELLS", "SLACK_SHARE", "SLACK_CELLS", "SPELL_AGES",
-           "CLOCK_HOURS", "DESIGN_ZONES",
+           "CLOCK_HOURS", "DESIGN_ZONES", "PRIOR_DAYS",
            "AvailabilityModel", "planning_ticks", "coarsened", "fit_availability",
            "completed_spells", "markov_availability", "SpellLaw", "spell_ages",
-           "clock_classes", "clock_count", "fit_spell_law", "ModelPolicy", "model_policy",
+           "clock_classes", "clock_count", "spell_counts", "others_prior", "fit_spell_law",
+           "ModelPolicy", "model_policy",
            "spell_law_policy", "CheckpointModelPolicy", "checkpoint_model_policy",
            "checkpoint_spell_law_policy"]
 
@@ -276,9 +278,14 @@ CLOCK_HOURS = 3
 #: How many ticks of a class's own history outweigh the chance of its bin over all
 #: hours, in planning ticks.
 CLOCK_PRIOR_TICKS = 6
+#: Days of other traces' spells a fit takes as its prior at most (:func:`others_prior`):
+#: their counts, scaled down to this many days of ticks where they hold more, are added
+#: to the history's own.  Compared on the design zones at 1, 3 and 10 days.
+PRIOR_DAYS = 3
 #: The zones of ``book/data/traces/skynomad/`` on which the settings above (the age
-#: bins, the hours of a class and the two priors' weights) were compared; the deadlines
-#: chapter and ``benchmarks/bench_deadlines.py`` report the other six as held out.
+#: bins, the hours of a class, the priors' weights and the other traces' days) were
+#: compared; the deadlines chapter and ``benchmarks/bench_deadlines.py`` report the
+#: other six as held out.
 DESIGN_ZONES = ("us-east-1c", "us-east-2b", "us-west-2a")
 #: The chances of a spell fitted per class of the clock are kept this far from 0 and 1,
 #: so that every class's chain has the same outcomes.
@@ -373,45 +380,19 @@ def spell_ages(history: np.ndarray) -> np.ndarray:
     return index - np.maximum.accumulate(np.where(changes, index, 0))
 
 
-def fit_spell_law(history: np.ndarray, ticks: int = 1, edges: tuple[int, ...] = SPELL_AGES,
-                  hours: np.ndarray | None = None, dated: bool = False) -> SpellLaw:
-    """Fit a :class:`SpellLaw` on planning ticks of ``ticks`` trace ticks to a history.
-
-    Every tick of the history whose next ``ticks`` ticks are in it is one observation:
-    its spell's availability and age (in planning ticks, binned by ``edges``), its class
-    of the clock, and whether the spell went on through those ticks.  The first spell is
-    left out (its age is not known).  Each bin's chance over all hours is drawn towards
-    its availability's pooled chance (with a Jeffreys prior, as
-    :func:`fit_availability`) by :data:`SPELL_PRIOR_TICKS` planning ticks of weight, and
-    each class's towards its bin's by :data:`CLOCK_PRIOR_TICKS`, so that a bin or a class
-    with little history keeps the chance above it; all are rounded as the chain's are.
-
-    Parameters
-    ----------
-    history : numpy.ndarray of bool
-        Spot available in each tick before the start (may be empty).
-    ticks : int, optional
-        Trace ticks in a planning tick (default 1).
-    edges : tuple of int, optional
-        Lower edges of the age bins, planning ticks (default :data:`SPELL_AGES`).
-    hours : numpy.ndarray, optional
-        The time of each tick of the history (:meth:`Availability.hours_of
-        <spotmath.traces.deadlines.availability.Availability.hours_of>`); None: one class
-        for all hours.
-    dated : bool, optional
-        Whether ``hours`` are dates (UTC hours since 1970-01-01), which tell weekends.
-
-    Returns
-    -------
-    SpellLaw
+def spell_counts(history: np.ndarray, ticks: int = 1, edges: tuple[int, ...] = SPELL_AGES,
+                 hours: np.ndarray | None = None, dated: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """What :func:`fit_spell_law` counts in a history: for each class of the clock,
+    availability and bin of the spell's age, the observations and how many of them went
+    on through the next ``ticks`` ticks (arguments as :func:`fit_spell_law`'s).
 
     Examples
     --------
     >>> import numpy as np
-    >>> spot = np.array([1, 0] * 20 + [1] * 10 + [0] * 10, dtype=bool)
-    >>> model = fit_spell_law(spot, edges=(0, 1))
-    >>> model.stay[0][1][0] < 0.2 < 0.7 < model.stay[0][1][1]
-    True
+    >>> observed, went_on = spell_counts(np.array([1, 1, 0, 0, 0, 1, 1], bool), 1, (0,))
+    >>> observed[0, :, 0].tolist(), went_on[0, :, 0].tolist()  # [outage, spot]
+    ([3.0, 1.0], [2.0, 1.0])
     """
     history = np.asarray(history, dtype=bool)
     bins = len(edges)
@@ -430,6 +411,109 @@ def fit_spell_law(history: np.ndarray, ticks: int = 1, edges: tuple[int, ...] = 
         clock = 0 if hours is None else clock_classes(np.asarray(hours)[seen], dated)
         np.add.at(observed, (clock, now, age_bin), 1.0)
         np.add.at(went_on, (clock, now, age_bin), (end[seen] - seen >= ticks).astype(float))
+    return observed, went_on
+
+
+def others_prior(others: Sequence[tuple[np.ndarray, np.ndarray | None]], ticks: int,
+                 tick: float, edges: tuple[int, ...] = SPELL_AGES, clocked: bool = False,
+                 dated: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+    """A prior for :func:`fit_spell_law` from other traces' histories: their
+    :func:`spell_counts` summed, and scaled down to :data:`PRIOR_DAYS` days of planning
+    ticks where they hold more.
+
+    A zone whose own history is short (a start days into its trace) has few spells to
+    fit; the other zones of the same cloud, over the same days, tell how spells of spot
+    and outages there go on by age and hour.  Scaled so, they weigh about as much as
+    three days of the zone's own ticks: they settle a fit with little history and leave
+    one of weeks to its own.
+
+    Parameters
+    ----------
+    others : sequence of (history, hours)
+        Each other trace's spot before the start, and the time of each of its ticks
+        (used where ``clocked``).
+    ticks : int
+        Trace ticks in a planning tick.
+    tick : float
+        Hours of a trace tick.
+    edges : tuple of int, optional
+        The age bins (default :data:`SPELL_AGES`).
+    clocked : bool, optional
+        Whether the fit has classes of the clock (default False: one class).
+    dated : bool, optional
+        Whether the times are dates.
+
+    Returns
+    -------
+    tuple of numpy.ndarray or None
+        (observed, went on), as :func:`spell_counts`'s; None without other traces.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spot = np.array([1, 1, 0, 0, 0, 1] * 500, dtype=bool)
+    >>> observed, went_on = others_prior([(spot, None), (spot, None)], 1, 1.0, (0,))
+    >>> round(float(observed.sum()), 6) == PRIOR_DAYS * 24
+    True
+    """
+    if not others:
+        return None
+    counts = [spell_counts(history, ticks, edges, hours if clocked else None, dated)
+              for history, hours in others]
+    observed = sum(count[0] for count in counts)
+    went_on = sum(count[1] for count in counts)
+    scale = min(1.0, PRIOR_DAYS * 24 / (ticks * tick) / max(float(observed.sum()), 1.0))
+    return observed * scale, went_on * scale
+
+
+def fit_spell_law(history: np.ndarray, ticks: int = 1, edges: tuple[int, ...] = SPELL_AGES,
+                  hours: np.ndarray | None = None, dated: bool = False,
+                  prior: tuple[np.ndarray, np.ndarray] | None = None) -> SpellLaw:
+    """Fit a :class:`SpellLaw` on planning ticks of ``ticks`` trace ticks to a history.
+
+    Every tick of the history whose next ``ticks`` ticks are in it is one observation:
+    its spell's availability and age (in planning ticks, binned by ``edges``), its class
+    of the clock, and whether the spell went on through those ticks
+    (:func:`spell_counts`).  The first spell is left out (its age is not known).  A
+    ``prior``'s counts are added to them.  Each bin's chance over all hours is drawn
+    towards its availability's pooled chance (with a Jeffreys prior, as
+    :func:`fit_availability`) by :data:`SPELL_PRIOR_TICKS` planning ticks of weight, and
+    each class's towards its bin's by :data:`CLOCK_PRIOR_TICKS`, so that a bin or a class
+    with little history keeps the chance above it; all are rounded as the chain's are.
+
+    Parameters
+    ----------
+    history : numpy.ndarray of bool
+        Spot available in each tick before the start (may be empty).
+    ticks : int, optional
+        Trace ticks in a planning tick (default 1).
+    edges : tuple of int, optional
+        Lower edges of the age bins, planning ticks (default :data:`SPELL_AGES`).
+    hours : numpy.ndarray, optional
+        The time of each tick of the history (:meth:`Availability.hours_of
+        <spotmath.traces.deadlines.availability.Availability.hours_of>`); None: one class
+        for all hours.
+    dated : bool, optional
+        Whether ``hours`` are dates (UTC hours since 1970-01-01), which tell weekends.
+    prior : tuple of numpy.ndarray, optional
+        Counts to add to the history's, shaped as :func:`spell_counts`'s (e.g.
+        :func:`others_prior`); default none.
+
+    Returns
+    -------
+    SpellLaw
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> spot = np.array([1, 0] * 20 + [1] * 10 + [0] * 10, dtype=bool)
+    >>> model = fit_spell_law(spot, edges=(0, 1))
+    >>> model.stay[0][1][0] < 0.2 < 0.7 < model.stay[0][1][1]
+    True
+    """
+    observed, went_on = spell_counts(history, ticks, edges, hours, dated)
+    if prior is not None:
+        observed, went_on = observed + prior[0], went_on + prior[1]
     pooled = (went_on.sum(axis=(0, 2)) + 0.5) / (observed.sum(axis=(0, 2)) + 1)
     weight = SPELL_PRIOR_TICKS * ticks
     by_bin = (went_on.sum(axis=0) + weight * pooled[:, None]) / (observed.sum(axis=0) + weight)
@@ -833,12 +917,14 @@ def _two_state_chains(model: AvailabilityModel, m: int, ticks: int
 
 def _spell_chains(history: np.ndarray, m: int, plan_tick: float, ticks: int,
                   deadline: float, hours: np.ndarray | None, start: float | None,
-                  dated: bool) -> tuple[tuple[_Chain, ...], tuple[int, ...] | None]:
+                  dated: bool, others: Sequence[tuple[np.ndarray, np.ndarray | None]] = ()
+                  ) -> tuple[tuple[_Chain, ...], tuple[int, ...] | None]:
     """The chains of a :class:`SpellLaw` fitted to ``history`` on planning ticks of ``m``
-    trace ticks, one a class of the clock, and the class each tick ``left`` ticks before
-    the deadline follows: that of its time, ``start + deadline − left · plan_tick`` (None
-    without a clock)."""
-    spells = fit_spell_law(history, m, SPELL_AGES, hours, dated)
+    trace ticks (with the prior of ``others``, :func:`others_prior`), one a class of the
+    clock, and the class each tick ``left`` ticks before the deadline follows: that of its
+    time, ``start + deadline − left · plan_tick`` (None without a clock)."""
+    prior = others_prior(others, m, plan_tick / m, SPELL_AGES, hours is not None, dated)
+    spells = fit_spell_law(history, m, SPELL_AGES, hours, dated, prior)
     if hours is None:
         return (spells.chain(),), None
     times = start + deadline - np.arange(ticks + 1) * plan_tick
@@ -850,7 +936,9 @@ def _spell_chains(history: np.ndarray, m: int, plan_tick: float, ticks: int,
 def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline: float,
                      changeover: float, discount: float, billing: str = "tick",
                      hours: np.ndarray | None = None, start: float | None = None,
-                     dated: bool = False, least: float | None = None) -> ModelPolicy:
+                     dated: bool = False, least: float | None = None,
+                     others: Sequence[tuple[np.ndarray, np.ndarray | None]] = ()
+                     ) -> ModelPolicy:
     """The solved policy for a job under a :class:`SpellLaw` fitted to ``history``.
 
     As :func:`model_policy`, with the spell's age among the programme's states and, with
@@ -873,6 +961,9 @@ def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline:
         Whether the times are dates, UTC hours since 1970-01-01.
     least : float, optional
         As for :func:`model_policy`.
+    others : sequence of (history, hours), optional
+        Other traces' spot before the start and the time of each tick, whose spells are
+        the fit's prior (:func:`others_prior`; default none).
 
     Returns
     -------
@@ -880,7 +971,8 @@ def spell_law_policy(history: np.ndarray, tick: float, compute: float, deadline:
         With ``edges`` the age bins.
     """
     def chains(m: int, ticks: int) -> tuple:
-        return _spell_chains(history, m, m * tick, ticks, deadline, hours, start, dated)
+        return _spell_chains(history, m, m * tick, ticks, deadline, hours, start, dated,
+                             others)
 
     return _plain_policy(tick, compute, deadline, changeover, discount, billing, chains,
                          2 * len(SPELL_AGES), SPELL_AGES, least)
@@ -1118,8 +1210,9 @@ def checkpoint_spell_law_policy(history: np.ndarray, tick: float, compute: float
                                 deadline: float, changeover: float, discount: float,
                                 interval: float, write: float, billing: str = "tick",
                                 hours: np.ndarray | None = None,
-                                start: float | None = None,
-                                dated: bool = False) -> CheckpointModelPolicy:
+                                start: float | None = None, dated: bool = False,
+                                others: Sequence[tuple[np.ndarray, np.ndarray | None]] = ()
+                                ) -> CheckpointModelPolicy:
     """:func:`checkpoint_model_policy` under a :class:`SpellLaw` fitted to ``history``
     (as :func:`spell_law_policy`).
 
@@ -1129,8 +1222,8 @@ def checkpoint_spell_law_policy(history: np.ndarray, tick: float, compute: float
         Spot available in each tick before the start.
     tick, compute, deadline, changeover, discount, interval, write, billing
         The job and its writes, as for :func:`checkpoint_model_policy`.
-    hours, start, dated
-        The clock, as for :func:`spell_law_policy`.
+    hours, start, dated, others
+        The clock and other traces' prior, as for :func:`spell_law_policy`.
 
     Returns
     -------
@@ -1138,7 +1231,8 @@ def checkpoint_spell_law_policy(history: np.ndarray, tick: float, compute: float
         With ``edges`` the age bins.
     """
     def chains(m: int, ticks: int) -> tuple:
-        return _spell_chains(history, m, m * tick, ticks, deadline, hours, start, dated)
+        return _spell_chains(history, m, m * tick, ticks, deadline, hours, start, dated,
+                             others)
 
     return _checkpoint_policy(tick, compute, deadline, changeover, discount, interval,
                               write, billing, chains, 2 * len(SPELL_AGES), SPELL_AGES)

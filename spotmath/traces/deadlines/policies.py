@@ -178,22 +178,26 @@ def spell_end_rate(availability: Availability, gang_size: int = 1) -> float:
 
 def _model_choice(job: Job, history: np.ndarray | None, known=None,
                   checkpoints: Checkpoints | None = None, hours: np.ndarray | None = None,
-                  dated: bool = False, plan: tuple[float, float] | None = None) -> Choice:
+                  dated: bool = False, plan: tuple[float, float] | None = None,
+                  prior: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> Choice:
     """The model policy: planning with the ``known`` two-state chain where one is given
     (the true chain of a synthetic trace), else with a :class:`~spotmath.traces.deadlines.
     model_policy.SpellLaw` fitted to ``history`` (on the clock of ``hours``, the time
-    of each tick of the history and of the job, where there is one), or with the
-    two-state chain fitted to it where the history holds fewer than :data:`LAW_SPELLS`
-    completed spells of spot or of outage; in checkpoint mode with its writes and
-    rollbacks.  Without checkpoints, ``plan`` (the least and the most compute, hours)
-    has the programme solved for the most and serve every job down to the least."""
+    of each tick of the history and of the job, where there is one), with the spells of
+    ``prior`` (other traces' spot and times before the start) as its fit's prior, or,
+    without, with the two-state chain fitted to it where the history holds fewer than
+    :data:`LAW_SPELLS` completed spells of spot or of outage; in checkpoint mode with
+    its writes and rollbacks.  Without checkpoints, ``plan`` (the least and the most
+    compute, hours) has the programme solved for the most and serve every job down to
+    the least."""
     least, most = (None, job.compute) if plan is None or checkpoints is not None else plan
     if least is not None and not least - TOLERANCE <= job.compute <= most + TOLERANCE:
         raise InputError(f"plan: a programme for {least:g} to {most:g} h of compute does "
                          f"not serve a job of {job.compute:g} h")
     history = np.zeros(0, dtype=bool) if history is None else np.asarray(history, bool)
-    if known is None and min(completed_spells(history).size,
-                             completed_spells(history, available=False).size) < LAW_SPELLS:
+    if known is None and not prior and min(
+            completed_spells(history).size,
+            completed_spells(history, available=False).size) < LAW_SPELLS:
         known = fit_availability(history)
     if known is not None:
         policy = model_policy(known, job.tick, most, job.deadline, job.changeover,
@@ -207,10 +211,11 @@ def _model_choice(job: Job, history: np.ndarray | None, known=None,
             clock[:history.size], float(clock[history.size]))
         policy = spell_law_policy(
             history, job.tick, most, job.deadline, job.changeover, job.discount,
-            job.billing, past, start, dated, least) if checkpoints is None else \
+            job.billing, past, start, dated, least, prior) if checkpoints is None else \
             checkpoint_spell_law_policy(
                 history, job.tick, job.compute, job.deadline, job.changeover, job.discount,
-                checkpoints.interval, checkpoints.write, job.billing, past, start, dated)
+                checkpoints.interval, checkpoints.write, job.billing, past, start, dated,
+                prior)
     # the spell's age, ticks it has lasted before this one, as the job sees the ticks go
     # by (the simulators ask at every tick, in order); a chain's policy has no use for it
     seen = {"tick": -1, "available": bool(history[-1]) if history.size else None,
@@ -238,7 +243,8 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
             known: AvailabilityModel | None = None, checkpoints: Checkpoints | None = None,
             others: dict[str, Run | None] | None = None, optimum=None,
             budget_share: float = 1.0, hours: np.ndarray | None = None,
-            dated: bool = False, plan: tuple[float, float] | None = None) -> Run | None:
+            dated: bool = False, plan: tuple[float, float] | None = None,
+            prior: Sequence[tuple[np.ndarray, np.ndarray]] = ()) -> Run | None:
     """One policy's run of a checked job: the driver under every function here.
 
     Parameters
@@ -274,6 +280,10 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
         The least and the most compute, hours, of the jobs due at this deadline that the
         model policy's programme serves (default: this job's alone; without
         checkpoints): one programme answers them all.  A job outside them is refused.
+    prior : sequence of (history, hours), optional
+        Other traces' spot before the start and the time of each of their ticks, whose
+        spells the model policy takes as its fit's prior
+        (:func:`~spotmath.traces.deadlines.model_policy.others_prior`; default none).
 
     Returns
     -------
@@ -297,8 +307,8 @@ def run_job(job: Job, spot: np.ndarray, policy: str, history: np.ndarray | None 
         return simulate_checkpointed(job, checkpoints, spot, policy, choose, safety_net)
 
     if policy == "model":
-        return run(_model_choice(job, history, known, checkpoints, hours, dated, plan),
-                   safety_net=True)
+        return run(_model_choice(job, history, known, checkpoints, hours, dated, plan,
+                                 prior), safety_net=True)
     if policy == "omniscient":
         bound = math.inf
         if checkpoints is not None:  # the online policies meet the deadline: the
@@ -326,7 +336,8 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
                  changeover: float | str, discount: float | str, *,
                  policies: Sequence[str] = POLICIES, start_tick: int = 0, gang_size: int = 1,
                  billing: str = "tick", interval: float | str | None = None,
-                 checkpoint: float | str = 0.0) -> dict[str, Run | None]:
+                 checkpoint: float | str = 0.0, others: Sequence[Availability] = ()
+                 ) -> dict[str, Run | None]:
     """Every policy from one start tick of a trace.
 
     Times are hours, or text such as ``'48h'``.
@@ -354,6 +365,11 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
         Checkpoint mode (as :func:`run_policy`); ``'auto'``: :func:`auto_interval`.
     checkpoint : float or str, optional
         The write's blocking time in checkpoint mode.
+    others : sequence of Availability, optional
+        Other traces of the same days (other zones of the same cloud), dated as this one
+        and on its tick: the model policy takes their spells before the start as its
+        fit's prior (:func:`~spotmath.traces.deadlines.model_policy.others_prior`;
+        default none).
 
     Returns
     -------
@@ -364,20 +380,23 @@ def run_policies(availability: Availability, compute: float | str, deadline: flo
     Raises
     ------
     InputError
-        A bad value, an unknown policy, or a start tick outside the trace.
+        A bad value, an unknown policy, a start tick outside the trace, or other traces
+        that are not dated or not on this trace's tick.
     """
     return _run_policies(availability, compute, deadline, changeover, discount,
                          policies=policies, start_tick=start_tick, gang_size=gang_size,
-                         billing=billing, interval=interval, checkpoint=checkpoint)
+                         billing=billing, interval=interval, checkpoint=checkpoint,
+                         others=_checked_others(availability, others))
 
 
 def _run_policies(availability, compute, deadline, changeover, discount, *, policies,
                   start_tick, gang_size, billing, interval, checkpoint, known=None,
-                  optimum=None, budget_share=1.0, plan=None) -> dict[str, Run | None]:
+                  optimum=None, budget_share=1.0, plan=None, others=()
+                  ) -> dict[str, Run | None]:
     """:func:`run_policies`, the model policy planning with ``known`` when given (the
     fit of the history before ``start_tick``, made already, and solving for ``plan``,
-    :func:`run_job`'s), the omniscient one following ``optimum`` when given (its
-    schedule, found already)."""
+    :func:`run_job`'s) and with the prior of ``others`` (checked), the omniscient one
+    following ``optimum`` when given (its schedule, found already)."""
     for policy in policies:
         check_choice("policy", policy, POLICIES)
     job = Job.checked(compute, deadline, changeover, discount, availability.tick,
@@ -391,13 +410,45 @@ def _run_policies(availability, compute, deadline, changeover, discount, *, poli
     checkpoints = _checkpoints(interval, checkpoint)
     spot = availability.spot(gang_size)
     hours = availability.hours_of(np.arange(start_tick + 1))  # the history's and the start's
+    before = tuple(_before(other, hours[-1], gang_size) for other in others) \
+        if "model" in policies else ()
     runs: dict[str, Run | None] = {}
     for policy in _optimum_last(policies):
         runs[policy] = run_job(job, spot[start_tick:], policy, spot[:start_tick], known=known,
                                checkpoints=checkpoints, others=runs, optimum=optimum,
                                budget_share=budget_share, hours=hours,
-                               dated=availability.clock is not None, plan=plan)
+                               dated=availability.clock is not None, plan=plan,
+                               prior=before)
     return {policy: runs[policy] for policy in policies}
+
+
+def _checked_others(availability: Availability, others: Sequence[Availability]
+                    ) -> tuple[Availability, ...]:
+    """Other traces that can lend their spells to ``availability``'s fits: dated, as it
+    is, so that each start's time says which of their ticks came before it, and on its
+    tick (to 1%), so that a planning tick counts the same time in each."""
+    others = tuple(others)
+    for other in others:
+        if not isinstance(other, Availability):
+            raise InputError(f"others: give traces (Availability), got {type(other).__name__}")
+        if availability.clock is None or other.clock is None:
+            undated = availability.name if availability.clock is None else other.name
+            raise InputError(f"others: {undated} has no dates, so its ticks cannot be put "
+                             "on one clock with the other traces (a date column is needed)")
+        if abs(other.tick / availability.tick - 1) > 0.01:
+            raise InputError(f"others: {other.name} has a tick of {other.tick * 3600:.4g} s, "
+                             f"{availability.name} {availability.tick * 3600:.4g} s (they must "
+                             "be the same)")
+    return others
+
+
+def _before(other: Availability, start: float, gang_size: int
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Another trace's spot for the gang, and its times, in its ticks before ``start``
+    (hours, on the dated clock)."""
+    hours = other.hours_of(np.arange(len(other)))
+    ticks = int(np.searchsorted(hours, start, side="left"))
+    return other.spot(gang_size)[:ticks], hours[:ticks]
 
 
 def _optimum_last(policies: Sequence[str]) -> list[str]:
@@ -482,12 +533,15 @@ def compare_starts(availability: Availability, compute: float | str,
                    discount: float | str, *, starts: int, seed: int,
                    policies: Sequence[str] = POLICIES, gang_size: int = 1,
                    billing: str = "tick", interval: float | str | None = None,
-                   checkpoint: float | str = 0.0) -> Summary | None:
+                   checkpoint: float | str = 0.0, others: Sequence[Availability] = ()
+                   ) -> Summary | None:
     """Every policy from ``starts`` start ticks drawn by :func:`start_ticks`.
 
-    ``interval`` and ``checkpoint`` as :func:`run_policies` (``'auto'`` is chosen once,
-    for the whole trace).  Returns None when no policy can meet the deadline.
+    ``interval``, ``checkpoint`` and ``others`` as :func:`run_policies` (``'auto'`` is
+    chosen once, for the whole trace).  Returns None when no policy can meet the
+    deadline.
     """
+    others = _checked_others(availability, others)
     ticks = start_ticks(availability, deadline, starts, seed)
     interval = resolve_interval(availability, interval, checkpoint, gang_size)
     spot = availability.spot(gang_size)
@@ -504,7 +558,8 @@ def compare_starts(availability: Availability, compute: float | str,
         found[n] = _run_policies(availability, compute, deadline, changeover, discount,
                                  policies=policies, start_tick=int(ticks[n]), gang_size=gang_size,
                                  billing=billing, interval=interval, checkpoint=checkpoint,
-                                 optimum=optima[n], budget_share=1 / len(ticks))
+                                 optimum=optima[n], budget_share=1 / len(ticks),
+                                 others=others)
         if any(run is None for run in found[n].values()):
             return None
     runs = {policy: [found[n][policy] for n in range(len(ticks))] for policy in policies}
@@ -527,8 +582,8 @@ def _optima(availability: Availability, spot: np.ndarray, ticks: np.ndarray,
 def compare_slack(availability: Availability, computes: Sequence[float | str],
                   deadline: float | str, changeover: float | str, discount: float | str,
                   *, starts: int, seed: int, policies: Sequence[str] = POLICIES,
-                  gang_size: int = 1, billing: str = "tick"
-                  ) -> dict[float, Summary | None]:
+                  gang_size: int = 1, billing: str = "tick",
+                  others: Sequence[Availability] = ()) -> dict[float, Summary | None]:
     """Every policy from the same start ticks at each of several computes due at the
     same deadline: what :func:`compare_starts` gives at each, with the model policy
     solving one programme a start, for the most compute, that serves every other (a job
@@ -536,7 +591,7 @@ def compare_slack(availability: Availability, computes: Sequence[float | str],
 
     Where the most compute moves the programme to a coarser planning tick
     (:func:`~spotmath.traces.deadlines.model_policy.planning_ticks`), the smaller jobs
-    are planned on it too.  Without checkpoints.
+    are planned on it too.  Without checkpoints; ``others`` as :func:`run_policies`.
 
     Returns
     -------
@@ -562,6 +617,7 @@ def compare_slack(availability: Availability, computes: Sequence[float | str],
     checked = [check_parameters(scalar=True, compute=compute)[0] for compute in computes]
     if not checked:
         raise InputError("computes: give at least one compute, hours")
+    others = _checked_others(availability, others)
     ticks = start_ticks(availability, deadline, starts, seed)
     spot = availability.spot(gang_size)
     optima = {compute: _optima(availability, spot, ticks, compute, deadline, changeover,
@@ -574,7 +630,7 @@ def compare_slack(availability: Availability, computes: Sequence[float | str],
                 availability, compute, deadline, changeover, discount, policies=policies,
                 start_tick=int(tick), gang_size=gang_size, billing=billing, interval=None,
                 checkpoint=0.0, optimum=optima[compute][n],
-                plan=(min(checked), max(checked))))
+                plan=(min(checked), max(checked)), others=others))
     return {compute: None if any(run is None for runs in found[compute]
                                  for run in runs.values())
             else Summary(ticks, {policy: [runs[policy] for runs in found[compute]]
