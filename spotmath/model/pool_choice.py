@@ -202,6 +202,12 @@ MAX_DELAY_WORK = 50_000
 #: of 1 (eight offsets) about 120,000.
 MAX_CHOICE_WORK = 160_000
 
+#: The most states (about 100 MB) and offsets whose first runs are stepped together:
+#: the offsets are taken in rounds of so many, the least room found in one bounding the
+#: next (a round of more offsets would run some that a smaller bound leaves out).
+ROUND_STATES = 1_000_000
+ROUND_OFFSETS = 8
+
 
 class DelayBudget:
     """The work (in the units of :data:`MAX_DELAY_WORK`) a choice of designs may still
@@ -435,8 +441,7 @@ def _step_block(pool: SharedPool, shapes: list[tuple]) -> list[np.ndarray]:
 def _stacked(blocks: list[scipy.sparse.csr_matrix], columns: np.ndarray, width: int
              ) -> scipy.sparse.csr_matrix:
     """The blocks one below another, each moved right by its ``columns``, in ``width``
-    columns (a block diagonal, put together without a copy of each block's indices in
-    the wider integers scipy's own would use)."""
+    columns: a block diagonal, put together from the blocks' own arrays."""
     lengths = np.concatenate([np.diff(block.indptr) for block in blocks])
     return scipy.sparse.csr_matrix(
         (np.concatenate([block.data for block in blocks]),
@@ -661,13 +666,6 @@ def _first_runs(pool: SharedPool, gang_size: int, grace: float, start: int, offs
             return first, offset
         first.append((headroom, above))
     return first, offsets
-
-
-#: The most states (about 100 MB) and offsets whose first runs are stepped together:
-#: the offsets are taken in rounds of so many, the least room found in one bounding the
-#: next (a round of more offsets would run some that a smaller bound leaves out).
-ROUND_STATES = 1_000_000
-ROUND_OFFSETS = 8
 
 
 def _victims(pool: SharedPool, gang_size: int, grace: float) -> float:
