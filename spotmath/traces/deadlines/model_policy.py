@@ -423,9 +423,9 @@ def others_prior(others: Sequence[tuple[np.ndarray, np.ndarray | None]], ticks: 
 
     A zone whose own history is short (a start days into its trace) has few spells to
     fit; the other zones of the same cloud, over the same days, tell how spells of spot
-    and outages there go on by age and hour.  Scaled so, they weigh about as much as
-    three days of the zone's own ticks: they settle a fit with little history and leave
-    one of weeks to its own.
+    and outages there go on by age and hour.  Scaled so, they weigh at most as much as
+    :data:`PRIOR_DAYS` days of the zone's own ticks: they settle a fit with little
+    history and leave one of weeks to its own.
 
     Parameters
     ----------

@@ -445,10 +445,9 @@ def _checked_others(availability: Availability, others: Sequence[Availability]
 def _before(other: Availability, start: float, gang_size: int
             ) -> tuple[np.ndarray, np.ndarray]:
     """Another trace's spot for the gang, and its times, in its ticks before ``start``
-    (hours, on the dated clock)."""
-    hours = other.hours_of(np.arange(len(other)))
-    ticks = int(np.searchsorted(hours, start, side="left"))
-    return other.spot(gang_size)[:ticks], hours[:ticks]
+    (hours, on the dated clock :func:`_checked_others` asks of it)."""
+    ticks = int(np.searchsorted(other.clock, start, side="left"))
+    return other.spot(gang_size)[:ticks], other.clock[:ticks]
 
 
 def _optimum_last(policies: Sequence[str]) -> list[str]:
