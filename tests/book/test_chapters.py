@@ -296,11 +296,12 @@ def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) 
     for name, got in zip(p["trace_files"], numbers):
         lifetimes, preempted = bamboo.raw_bamboo(name)
         rate = preempted.sum() / lifetimes.sum()
-        assert got["preemptions"] == preempted.sum()
-        assert got["rate"] == pytest.approx(rate, rel=1e-12)
+        fit, chosen = got["fit"], got["replay"]
+        assert fit["preemptions"] == preempted.sum()
+        assert fit["preemption_rate"] == pytest.approx(rate, rel=1e-12)
         shape, scale = bamboo.scipy_weibull(lifetimes, preempted)
-        assert got["shape"] == pytest.approx(shape, rel=1e-4)
-        assert got["scale_h"] == pytest.approx(scale, rel=1e-4)
+        assert fit["weibull_shape"] == pytest.approx(shape, rel=1e-4)
+        assert fit["weibull_scale_h"] == pytest.approx(scale, rel=1e-4)
         complete = lifetimes[preempted]
 
         def typed_replay(t):  # T·⌊(L − R)/(T + C)⌋ per lifetime, typed here
@@ -310,9 +311,9 @@ def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) 
         def daly_waste(t):  # 1 − λT e^{−λR}/(e^{λ(T+C)} − 1), Daly's segment time, typed
             return 1 - rate * t * math.exp(-rate * restart) / math.expm1(rate * (t + cost))
 
-        assert got["interval_h"] == pytest.approx(interval, rel=1e-12)
-        assert got["waste"] == pytest.approx(typed_replay(interval), rel=1e-12)
-        assert got["poisson_waste"] == pytest.approx(daly_waste(interval), rel=1e-9)
+        assert chosen["interval_h"] == pytest.approx(interval, rel=1e-12)
+        assert chosen["waste"] == pytest.approx(typed_replay(interval), rel=1e-12)
+        assert chosen["poisson_waste"] == pytest.approx(daly_waste(interval), rel=1e-9)
         optimum = got["model_interval_h"]  # the exact optimum: a minimiser of E/T, here
         found = minimize_scalar(lambda t: math.expm1(rate * (t + cost)) / t,
                                 bounds=(optimum / 10, optimum * 10), method="bounded",
@@ -321,13 +322,15 @@ def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) 
         assert got["model_interval_waste"] == pytest.approx(typed_replay(optimum), rel=1e-12)
         assert got["best_waste"] == pytest.approx(typed_replay(got["best_interval_h"]),
                                                   rel=1e-12)
-        assert got["best_waste"] <= min(got["waste"], got["model_interval_waste"])
-        assert 0 <= got["co_independent"] <= 1 and 0 <= got["co_share"] <= 1
+        assert got["best_waste"] <= min(chosen["waste"], got["model_interval_waste"])
+        shares = fit["co_preemption_share"], fit["co_preemption_share_independent"]
+        assert all(0 <= share <= 1 for share in shares)
     largest = {label: (by_model, by_replay) for label, by_model, by_replay in
                values["largest_paying"]}
     for gang in values["gang_numbers"]:
         assert gang["gang_size"] in p["pool_gang_sizes"]
-        rate = next(n["rate"] for n in numbers if n["trace"] == gang["trace"])
+        rate = next(n["fit"]["preemption_rate"] for n in numbers
+                    if n["trace"] == gang["trace"])
         optimum = float(sm.exact_interval(gang["gang_size"] * rate, cost))
         assert gang["interval_h"] == pytest.approx(optimum, rel=1e-12)
         if gang["waste"] < p["spot_discount"]:  # pays replayed: the largest is no smaller
@@ -888,11 +891,12 @@ def test_real_preemptions_reads_your_own_trace(tmp_path, chapter_run):
     values = chapter_run(chapter, tmp_path / "out.ipynb",
                          {"trace_files": [str(path)], "pool_gang_sizes": [2, 4]})
     (numbers,) = values["trace_numbers"]
-    assert numbers["trace"] == "mine" and numbers["preemptions"] == trace.preemptions
+    fit, chosen = numbers["fit"], numbers["replay"]
+    assert numbers["trace"] == "mine" and fit["preemptions"] == trace.preemptions
     low, high = spotmath.traces.fitting.rate_interval(trace.preemptions, trace.node_hours)
-    assert low < 0.5 < high and numbers["rate"] == pytest.approx(
+    assert low < 0.5 < high and fit["preemption_rate"] == pytest.approx(
         trace.preemptions / trace.node_hours, rel=1e-12)
-    assert abs(numbers["waste"] - numbers["poisson_waste"]) < 0.03
+    assert abs(chosen["waste"] - chosen["poisson_waste"]) < 0.03
     assert "consistent with Poisson" in values["shape_verdict"]
     assert [g["gang_size"] for g in values["gang_numbers"]] == [2, 4]
 

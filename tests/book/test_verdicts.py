@@ -10,6 +10,7 @@ from types import SimpleNamespace as R
 import numpy as np
 import pytest
 
+import spotmath
 from spotmath.book import wording
 from spotmath.inputs import duration_text
 
@@ -304,3 +305,19 @@ def test_the_calibration_persist_fits_when_the_interval_outlasts_it():
              exact_interval=lambda rate, snapshot: 0.001))
     # 14 GB at 1 GB/s persist in 14 s, past an interval of 3.6 s; the adapter's in 14 ms
     assert [c["persist_fits"] for c in found["costs"].values()] == [False, True]
+
+
+def test_the_largest_gang_paying_and_the_never_on_spot_size_on_each_pool():
+    """By Nλ and replayed, 'no' where none pays; a pool with no limit left out."""
+    verdicts = [{"trace": "p3", "gang_size": 2, "independent": 0.3, "replayed": 0.7},
+                {"trace": "p3", "gang_size": 4, "independent": 0.5, "replayed": 0.8}]
+    gangs = [{"label": "p3", "lam": 0.05}, {"label": "g4dn", "lam": 1e-9}]
+    kept = run_cell("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
+                    gangs=gangs, p=R(spot_discount=0.6), restart=0.1, sm=spotmath)
+    assert kept["largest_list"] == ("on p3, 4 nodes by Nλ and none replayed; on g4dn, "
+                                    "no nodes by Nλ and none replayed")
+    floor = spotmath.never_on_spot_gang_size(0.05, 0.1, 0.6)
+    assert kept["never_list"] == f"{floor} nodes on p3; 9162907319 nodes on g4dn"
+    free = run_cell("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
+                    gangs=gangs, p=R(spot_discount=0.6), restart=0.0, sm=spotmath)
+    assert free["never_list"] == "no size"  # no restart: no gang is too large

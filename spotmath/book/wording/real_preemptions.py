@@ -10,11 +10,10 @@ from collections.abc import Sequence
 from ...inputs import duration_text
 from ...traces.replay import bulk_fraction as _bulk_fraction
 from ..display import Table
-from .common import by_trace, ci_text, interval_or_none, joined
+from .common import by_trace, ci_text, interval_or_none
 
-__all__ = ["traces_table", "fits_table", "fit_lists", "replay_table", "replay_numbers",
-           "local_table", "gang_rates_table", "together_lists", "never_table",
-           "never_numbers", "groups_table", "group_sentences"]
+__all__ = ["traces_table", "fits_table", "replay_table", "local_table", "gang_rates_table",
+           "never_table", "groups_table"]
 
 
 def traces_table(labels: Sequence[str], traces: Sequence) -> Table:
@@ -39,14 +38,16 @@ def traces_table(labels: Sequence[str], traces: Sequence) -> Table:
 
 def fits_table(labels: Sequence[str], fits: Sequence) -> Table:
     """Each trace's fit (:func:`spotmath.traces.fitting.fit_trace`): the rate with its
-    interval and MTBF, the Weibull shape with its interval, the scale, the p-value of k = 1.
+    interval and MTBF, the Weibull shape with its interval, the scale, the p-value of k = 1,
+    and the share of preemptions with another within the window, seen and if independent.
 
     >>> from types import SimpleNamespace as Fit
     >>> fit = Fit(preemption_rate=0.1, preemption_rate_ci95=(0.08, 0.12), mtbf_h=10.0,
     ...           weibull_shape=0.9, weibull_shape_ci95=(0.8, 1.02), weibull_scale_h=9.5,
-    ...           weibull_shape_p_value=0.07)
+    ...           weibull_shape_p_value=0.07, co_preemption_share=0.4,
+    ...           co_preemption_share_independent=0.1)
     >>> [row[1] for row in fits_table(["p3"], [fit]).rows]
-    ['0.1', '0.08 to 0.12', '10 h', '0.90', '0.8 to 1', '9.5 h', '0.07']
+    ['0.1', '0.08 to 0.12', '10 h', '0.90', '0.8 to 1', '9.5 h', '0.07', '40%', '10%']
     """
     return by_trace(labels, [
         ("λ per node-hour", [f"{f.preemption_rate:.3g}" for f in fits]),
@@ -55,23 +56,9 @@ def fits_table(labels: Sequence[str], fits: Sequence) -> Table:
         ("Weibull shape k", [f"{f.weibull_shape:.2f}" for f in fits]),
         ("k, 95% interval", [ci_text(*f.weibull_shape_ci95) for f in fits]),
         ("Weibull scale", [duration_text(f.weibull_scale_h) for f in fits]),
-        ("p-value of k = 1", [f"{f.weibull_shape_p_value:.2g}" for f in fits])])
-
-
-def fit_lists(labels: Sequence[str], fits: Sequence) -> dict:
-    """Each trace's shape with its interval (``shape_list``) and MTBF (``rate_list``).
-
-    >>> from types import SimpleNamespace as Fit
-    >>> fit = Fit(weibull_shape=0.95, weibull_shape_ci95=(0.8, 1.1), mtbf_h=10.0)
-    >>> fit_lists(["p3"], [fit])
-    {'shape_list': '0.95 on p3 (0.80 to 1.10)', 'rate_list': '10 h on p3'}
-    """
-    return {
-        "shape_list": joined(f"{f.weibull_shape:.2f} on {label} ({f.weibull_shape_ci95[0]:.2f}"
-                             f" to {f.weibull_shape_ci95[1]:.2f})"
-                             for label, f in zip(labels, fits)),
-        "rate_list": joined(f"{duration_text(f.mtbf_h)} on {label}"
-                            for label, f in zip(labels, fits))}
+        ("p-value of k = 1", [f"{f.weibull_shape_p_value:.2g}" for f in fits]),
+        ("with another within the window", [f"{f.co_preemption_share:.0%}" for f in fits]),
+        ("same, if independent", [f"{f.co_preemption_share_independent:.0%}" for f in fits])])
 
 
 def replay_table(labels: Sequence[str], curves: Sequence[dict]) -> Table:
@@ -102,31 +89,6 @@ def replay_table(labels: Sequence[str], curves: Sequence[dict]) -> Table:
                  [label, f"best, {interval_or_none(c['best'])}", f"{c['best_waste']:.1%}",
                   "", ""]]
     return Table(["trace", "interval", "replayed", "model", "z"], rows)
-
-
-def replay_numbers(labels: Sequence[str], fits: Sequence, curves: Sequence[dict]) -> dict:
-    """The replays for the prose and for a rerun: the best intervals against the
-    optimum's (``best_list``), the formula's cost in points (``formula_cost``), and every
-    trace's numbers (``trace_numbers``); ``curves`` as :func:`replay_table`.
-    """
-    cost = max(c["optimum"].waste - c["best_waste"] for c in curves)
-    return {
-        "best_list": joined(f"on {label} {interval_or_none(c['best'])} against the exact "
-                            f"optimum's {duration_text(c['optimum'].interval_h)}, which "
-                            f"replays to {c['optimum'].waste:.1%} instead of "
-                            f"{c['best_waste']:.1%}" for label, c in zip(labels, curves)),
-        "formula_cost": 100 * cost,
-        "trace_numbers": [
-            {"trace": label, "preemptions": f.preemptions, "node_hours": float(f.node_hours),
-             "rate": float(f.preemption_rate), "shape": float(f.weibull_shape),
-             "scale_h": float(f.weibull_scale_h), "co_share": float(f.co_preemption_share),
-             "co_independent": float(f.co_preemption_share_independent),
-             "interval_h": float(c["chosen"].interval_h), "waste": float(c["chosen"].waste),
-             "poisson_waste": float(c["chosen"].poisson_waste),
-             "model_interval_h": float(c["optimum"].interval_h),
-             "model_interval_waste": float(c["optimum"].waste),
-             "best_interval_h": c["best"], "best_waste": float(c["best_waste"])}
-            for label, f, c in zip(labels, fits, curves)]}
 
 
 def local_table(names: Sequence[str], schedules: Sequence[dict]) -> Table:
@@ -169,23 +131,6 @@ def gang_rates_table(gangs: Sequence[dict]) -> Table:
                  [row(g, r) for g in gangs for r in g["runs"]])
 
 
-def together_lists(labels: Sequence[str], fits: Sequence, gangs: Sequence[dict]) -> dict:
-    """Each trace's share of preemptions with another close by, with and without
-    independence (``co_list``), and each pool's fitted bulk share (``rho_list``).
-
-    >>> from types import SimpleNamespace as Fit
-    >>> fit = Fit(co_preemption_share=0.4, co_preemption_share_independent=0.1)
-    >>> together_lists(["p3"], [fit], [{"label": "p3", "rho": 0.25}])
-    {'co_list': '40% on p3 against 10% if independent', 'rho_list': '0.25 on p3'}
-    """
-    return {
-        "co_list": joined(f"{f.co_preemption_share:.0%} on {label} against "
-                          f"{f.co_preemption_share_independent:.0%} if independent"
-                          for label, f in zip(labels, fits)),
-        "rho_list": joined((f"{g['rho']:.2f} on {g['label']}" for g in gangs
-                            if g["rho"] is not None), "not defined here")}
-
-
 def never_table(verdicts: Sequence[dict]) -> Table:
     """Each gang's waste at its optimum by Nλ, at its measured rate and replayed, with the
     capacity to use by Nλ and by the replay (``use``, as the chapter decides it).
@@ -200,28 +145,6 @@ def never_table(verdicts: Sequence[dict]) -> Table:
     return Table(["trace", "N", "waste at Nλ", "at its rate", "replayed", "verdict"],
                  [[v["trace"], v["gang_size"], f"{v['independent']:.0%}", f"{v['measured']:.0%}",
                    f"{v['replayed']:.0%}", " / ".join(v["use"])] for v in verdicts])
-
-
-def never_numbers(largest: Sequence[tuple], never: Sequence[tuple], gangs: Sequence[dict]
-                  ) -> dict:
-    """The gang limits on the pools for the prose and for a rerun: the largest paying by
-    Nλ and replayed (``largest``: ``(trace, by Nλ, replayed)``), the restart floor
-    (``never``: ``(trace, nodes or None)``), every gang's numbers.
-
-    >>> found = never_numbers([("p3", 8, 4)], [("p3", 30)], [])
-    >>> found["largest_list"], found["never_list"]
-    ('on p3, 8 nodes by Nλ and 4 replayed', '30 nodes on p3')
-    """
-    return {
-        "largest_list": joined(f"on {label}, {a or 'no'} nodes by Nλ and {b or 'no'} replayed"
-                               for label, a, b in largest),
-        "never_list": joined((f"{n} nodes on {label}" for label, n in never if n is not None),
-                             "no size"),
-        "gang_numbers": [{"trace": g["label"], "gang_size": r.gang_size,
-                          "interruptions": r.interruptions, "held_hours": float(r.held_hours),
-                          "waste": float(r.waste), "interval_h": float(r.interval_h)}
-                         for g in gangs for r in g["runs"]],
-        "largest_paying": [list(row) for row in largest]}
 
 
 def groups_table(groups: dict) -> Table:
@@ -246,17 +169,3 @@ def groups_table(groups: dict) -> Table:
         ("largest drop", [int(g.drops.max(initial=0)) for g in gs]),
         ("longest silence", [duration_text(g.longest_silence) for g in gs])]])
 
-
-def group_sentences(groups: dict) -> dict:
-    """The logs' largest drops and least rates, one clause each.
-
-    >>> import numpy as np
-    >>> from types import SimpleNamespace as G
-    >>> log = G(sizes=np.array([4, 8]), node_hours=150.0, losses=6, drops=np.array([1, 4]))
-    >>> group_sentences({"v100": log})["group_drop_list"]
-    '4 of 8 on v100'
-    """
-    return {"group_drop_list": "; ".join(f"{int(g.drops.max(initial=0))} of {g.sizes.max()} "
-                                         f"on {name}" for name, g in groups.items()),
-            "group_rate_list": "; ".join(f"{g.losses / g.node_hours:.2g} on {name}"
-                                         for name, g in groups.items())}
