@@ -527,7 +527,9 @@ def check_two_level(values: dict, parameters: dict, bamboo, typed) -> int:
     loss = p["level1_loss"]
     assert values["level2_only_waste"] == pytest.approx(
         typed_optimal_waste(rate, durable, restart, variant), abs=1e-9)
-    every, best = values["level2_every"], values["two_level_interval_min"] / 60
+    pattern = values["two_level_pattern"]
+    every, best = pattern["level2_every"], pattern["interval"]
+    assert values["two_level_waste"] == pattern["waste"]
     assert values["two_level_waste"] == pytest.approx(1 - every * best / typed.two_level_period(
         rate, best, every, fast, durable, fast_restart, restart, loss, variant), rel=1e-9)
     for n in {1, max(every - 1, 1), every + 1, 2 * every}:  # no other n does better

@@ -12,7 +12,7 @@ import pytest
 
 import spotmath
 from spotmath.book import wording
-from spotmath.inputs import duration_text
+from spotmath.inputs import InputError, duration_text
 
 BOOK = Path(__file__).resolve().parents[2] / "book"
 
@@ -321,3 +321,86 @@ def test_the_largest_gang_paying_and_the_never_on_spot_size_on_each_pool():
     free = run_cell("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
                     gangs=gangs, p=R(spot_discount=0.6), restart=0.0, sm=spotmath)
     assert free["never_list"] == "no size"  # no restart: no gang is too large
+
+
+def cell_names(chapter: str, marker: str, **names) -> dict:
+    """Run :func:`cell_source` with ``names`` defined, and return every name it binds."""
+    namespace = {"np": np, "wording": wording, "duration_text": duration_text,
+                 "keep": lambda **values: None, **names}
+    exec(compile(cell_source(chapter, marker), f"{chapter}: {marker}", "exec"), namespace)
+    return namespace
+
+
+class Optimum:
+    """The two-level library's optimum stood in for: one pattern, or none at all."""
+
+    def __init__(self, found):
+        self.found = found
+
+    def optimum(self, *args, **kwargs):
+        if self.found is None:
+            raise InputError("preemption_rate: every pattern wastes all the time")
+        return self.found
+
+
+def test_the_two_level_pattern_in_words_or_said_to_be_none():
+    from spotmath.model.two_level import Pattern
+
+    found = cell_names("two_level", "def pattern_or_none", levels={}, rate=2.0, share=0.3,
+                       InputError=InputError, two_level=Optimum(Pattern(0.1, 4, 0.08)))
+    assert (found["pattern_text"], found["two_level_waste"]) == (
+        "a write every 6 min, durable once every 4 writes", 0.08)
+    none = cell_names("two_level", "def pattern_or_none", levels={}, rate=2.0, share=0.3,
+                      InputError=InputError, two_level=Optimum(None))
+    assert (none["pattern_text"], none["two_level_waste"]) == (
+        "no pattern: every one wastes all the time", 1.0)
+
+
+@pytest.mark.parametrize("share, fast, said", [
+    (0.3, 5 / 3600, "fast every 6 min and durable every 1 h"),
+    (0.0, 5 / 3600, "not defined here"), (1.0, 5 / 3600, "not defined here"),
+    (0.3, 0.1, "not defined here")])
+def test_the_first_order_rule_of_two_levels_only_where_it_is_defined(share, fast, said):
+    class FirstOrder:
+        def first_order_optimum(self, *args, **kwargs):
+            return 0.1, 1.0
+
+    p = R(level1_cost=fast, level2_cost=0.05)
+    sm = R(optimal_waste=lambda *args, **kwargs: 0.2)
+    found = cell_names("two_level", "first_order_text =", sm=sm, rate=2.0, share=share, p=p,
+                       durable={}, variant={}, two_level=FirstOrder())
+    assert found["first_order_text"].startswith(said)
+
+
+@pytest.mark.parametrize("preemptible, said", [
+    (True, "8.0% (a write every 6 min, one in 4 made durable)"),
+    (False, "n/a (derived for preemptible restarts)")])
+def test_both_remedies_together_are_said_only_where_derived(preemptible, said):
+    from spotmath.model.two_level import Pattern
+
+    p = R(restart_preemptible=preemptible, level1_cost=0.001, level2_restart=0.1,
+          level2_cost=0.05)
+    found = cell_names("two_level", "def async_pattern_or_none", p=p, rate=2.0, share=0.3,
+                       fast={}, InputError=InputError,
+                       two_level=Optimum(Pattern(0.1, 4, 0.08)))
+    assert found["both_text"] == said
+
+
+@pytest.mark.parametrize("fails, said", [
+    (False, "12.5%"), (True, "n/a (a durable write outlasts the gap between events)")])
+def test_one_asynchronous_level_is_said_or_why_it_has_no_optimum(fails, said):
+    def optimal_waste(*args, **kwargs):
+        if fails:
+            raise InputError("persist: the write outlasts the gap between events")
+        return 0.125
+
+    class Levels:
+        def loss_break_even(self, *args, **kwargs):
+            return 0.4
+
+    found = cell_names("two_level", "async_text =", sm=R(optimal_waste=optimal_waste),
+                       rate=2.0, p=R(level1_cost=0.001, level2_restart=0.1, level2_cost=0.05),
+                       variant={}, levels={}, InputError=InputError, two_level=Levels(),
+                       pattern_or_none=lambda *args: None,
+                       async_pattern_or_none=lambda *args: None)
+    assert found["async_text"] == said

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ...inputs import duration_text
 from ..display import Table
-from .common import _discount_cell, _minutes
+from .common import _discount_cell, minutes
 
 __all__ = ["plan_numbers", "cadences_table",
            "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
@@ -36,12 +36,12 @@ def plan_numbers(plan) -> dict:
     every = plan.recommended_interval_h
     return {
         "mtbf_hours": 1 / plan.preemption_rate,
-        "restart_minutes": _minutes(plan.restart_time_h),
-        "checkpoint_minutes": _minutes(plan.checkpoint_cost_h),
+        "restart_minutes": minutes(plan.restart_time_h),
+        "checkpoint_minutes": minutes(plan.checkpoint_cost_h),
         "spot_discount": plan.spot_discount,
-        "young_interval_min": _minutes(plan.young_interval_h),
-        "daly_interval_min": _minutes(plan.daly_interval_h),
-        "exact_interval_min": _minutes(plan.exact_interval_h),
+        "young_interval_min": minutes(plan.young_interval_h),
+        "daly_interval_min": minutes(plan.daly_interval_h),
+        "exact_interval_min": minutes(plan.exact_interval_h),
         "checkpoint_every": "only on notice" if every is None else duration_text(every),
         "waste_at_optimum": plan.waste_exact,
         "waste_first_order": plan.waste_first_order,

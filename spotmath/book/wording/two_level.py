@@ -1,6 +1,4 @@
-"""The two-level chapter: the best pattern in words, the remedies compared, the worked example
-and the pools' fits.
-"""
+"""The two-level chapter's tables: the worked example and the pools' fits."""
 
 from __future__ import annotations
 
@@ -8,86 +6,8 @@ from collections.abc import Sequence
 
 from ...inputs import duration_text
 from ..display import Table
-from .common import _minutes
 
-__all__ = ["two_level_numbers", "two_level_async_numbers", "async_waste_text",
-           "prices_text", "two_level_example_table", "pool_fit_numbers",
-           "pools_table"]
-
-
-def two_level_numbers(best, first_order: tuple) -> dict:
-    """The best two-level pattern for the prose: its interval and durable interval in
-    minutes, every how many writes one is durable, its waste (1 where no pattern exists,
-    ``best`` None), the first-order intervals of each level in minutes (``first_order``,
-    hours, (None, None) where not defined), and both in words.
-
-    >>> from types import SimpleNamespace as Pattern
-    >>> found = two_level_numbers(Pattern(interval=0.1, level2_every=5, level2_interval=0.5,
-    ...                                   waste=0.08), (0.09, 0.6))
-    >>> found["pattern_text"]
-    'a write every 6 min, durable once every 5 writes'
-    >>> print(two_level_numbers(None, (None, None))["first_order_text"])
-    not defined here (it needs a fast write cheaper than a durable one and a share strictly
-    between none and all)
-    """
-    fast, durable = first_order
-    if best is None:
-        pattern = "no pattern: every one wastes all the time"
-    else:
-        pattern = (f"a write every {duration_text(best.interval)}, durable once every "
-                   f"{best.level2_every} writes")
-    if fast is None:
-        first = ("not defined here (it needs a fast write cheaper than a durable one and a "
-                 "share strictly between none and all)")
-    else:
-        first = f"fast every {duration_text(fast)} and durable every {duration_text(durable)}"
-    return {"two_level_interval_min": _minutes(best and best.interval),
-            "level2_every": best and best.level2_every,
-            "level2_interval_min": _minutes(best and best.level2_interval),
-            "two_level_waste": best.waste if best else 1.0,
-            "first_order_fast_min": _minutes(fast), "first_order_durable_min": _minutes(durable),
-            "pattern_text": pattern, "first_order_text": first}
-
-
-def two_level_async_numbers(both) -> dict:
-    """Two levels with asynchronous durable writes, for the prose: the waste (None where
-    not derived, ``both`` None) and the pattern in words.
-
-    >>> from types import SimpleNamespace as Pattern
-    >>> found = two_level_async_numbers(Pattern(waste=0.05, interval=0.1, level2_every=3))
-    >>> found["two_level_async_text"]
-    '5.0% (a write every 6 min, one in 3 made durable)'
-    >>> two_level_async_numbers(None)["two_level_async_text"]
-    'n/a (derived for preemptible restarts)'
-    """
-    if both is None:
-        return {"two_level_async_waste": None,
-                "two_level_async_text": "n/a (derived for preemptible restarts)"}
-    return {"two_level_async_waste": both.waste,
-            "two_level_async_text": (f"{both.waste:.1%} (a write every "
-                                     f"{duration_text(both.interval)}, one in "
-                                     f"{both.level2_every} made durable)")}
-
-
-def async_waste_text(waste: float | None) -> str:
-    """One asynchronous level's waste, or why there is none.
-
-    >>> async_waste_text(0.061), async_waste_text(None)
-    ('6.1%', 'n/a (a durable write outlasts the gap between events)')
-    """
-    if waste is None:
-        return "n/a (a durable write outlasts the gap between events)"
-    return f"{waste:.1%}"
-
-
-def prices_text(prices: dict) -> str:
-    """Prices per useful hour as shares of on-demand's, each named ('n/a': none).
-
-    >>> prices_text({"one level": 0.46, "two levels": None})
-    'one level 46%, two levels n/a'
-    """
-    return ", ".join(f"{name} {'n/a' if value is None else f'{value:.0%}'}"
-                     for name, value in prices.items())
+__all__ = ["two_level_example_table", "pools_table"]
 
 
 def two_level_example_table(state: float, gang_size: int, fast: float, fast_restart: float,
@@ -112,25 +32,10 @@ def two_level_example_table(state: float, gang_size: int, fast: float, fast_rest
          duration_text(durable_restart)]])
 
 
-def pool_fit_numbers(fits: Sequence[tuple]) -> list[dict]:
-    """Fast-copy fits on pool traces as plain numbers: each fit ``(trace, gang, group, fit,
-    pattern, replayed)``, with :func:`spotmath.traces.fast_copies.fit_fast_copies`'s fit,
-    the model's optimal pattern at its rate and share (None: none) and the replayed waste
-    (None: not replayed).
-
-    >>> from types import SimpleNamespace as R
-    >>> fit = R(events=40, event_rate=0.5, level1_loss=0.25, level1_loss_ci95=(0.1, 0.4))
-    >>> pool_fit_numbers([("p3", 16, 2, fit, R(waste=0.1), 0.12)])[0]["waste"]
-    0.1
-    """
-    return [dict(trace=trace, gang=gang, group=group, events=fit.events,
-                 rate=fit.event_rate, loss=fit.level1_loss,
-                 waste=found.waste if found else None, replayed=replayed)
-            for trace, gang, group, fit, found, replayed in fits]
-
-
 def pools_table(fits: Sequence[tuple]) -> Table:
-    """:func:`pool_fit_numbers`'s fits as a table, the share with its 95% interval.
+    """The pools' fast-copy fits, each ``(trace, gang, group, fit, pattern, replayed)``: the
+    fit, the optimal pattern at its rate and share (None: none) and the replayed waste
+    (None: not replayed), the share with its 95% interval.
 
     >>> from types import SimpleNamespace as R
     >>> fit = R(events=40, event_rate=0.5, level1_loss=0.25, level1_loss_ci95=(0.1, 0.4))
