@@ -74,20 +74,32 @@ def keep(**values: object) -> None:
     """Store values for the prose, showing nothing where the code runs.
 
     ``keep(waste=w)`` is MyST-NB's ``glue("waste", w, display=False)``: the page then
-    writes ``{glue:text}`waste:.1%` `` and papermill reruns can read it back.  NumPy
-    arrays and scalars are stored as plain Python lists and numbers, so a rerun reads
-    ``[0.07, 0.14]`` rather than ``array([0.07, 0.14])``.
+    writes ``{glue:text}`waste:.1%` `` and papermill reruns can read it back.  What is
+    stored is plain JSON: NumPy arrays and scalars as lists and numbers (a rerun reads
+    ``[0.07, 0.14]`` rather than ``array([0.07, 0.14])``), a result as its fields (its
+    ``as_dict`` where it has one, as the command's ``--json`` gives it, else the
+    dataclass's), and an infinite number, which JSON cannot hold, as None: the library's
+    word for an interval that does not exist.
     """
+    import dataclasses
+    import math
+
     import numpy as np
     from myst_nb import glue
 
     def plain(value: object) -> object:
         if isinstance(value, (np.ndarray, np.generic)):
-            return value.tolist()
+            return plain(value.tolist())
+        if hasattr(value, "as_dict"):
+            return plain(value.as_dict())
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return plain(dataclasses.asdict(value))
         if isinstance(value, (list, tuple)):
             return [plain(item) for item in value]
         if isinstance(value, dict):
             return {key: plain(item) for key, item in value.items()}
+        if isinstance(value, float) and math.isinf(value):
+            return None
         return value
 
     for name, value in values.items():

@@ -385,11 +385,11 @@ def check_notice(values: dict, parameters: dict, bamboo, _typed=None) -> int:
     for row, share in zip(values["share_rows"], p["notice_shares"]):
         best, _ = typed_full_optimum(rate, cost, share, write, 0.0)
         if math.isinf(best):
-            assert row["exact_h"] is None or math.isinf(row["exact_h"])
+            assert row["exact"] is None
             want = typed_floor(rate, restart, share, write, variant)
         else:
-            assert row["exact_h"] == pytest.approx(best, rel=1e-5)
-            want = typed_full_waste(rate, row["exact_h"], cost, restart, share, write, 0.0,
+            assert row["exact"] == pytest.approx(best, rel=1e-5)
+            want = typed_full_waste(rate, row["exact"], cost, restart, share, write, 0.0,
                                     variant)
         assert row["waste"] == pytest.approx(want, rel=1e-9)
     assert values["floor_perfect"] == pytest.approx(
@@ -407,31 +407,32 @@ def check_notice(values: dict, parameters: dict, bamboo, _typed=None) -> int:
         blocking = state / slowest / 3600
         snapshot = state / p["snapshot_gbytes_per_second"] / 3.6e12
         assert row["state_gb"] == pytest.approx(state / 1e9, rel=1e-12)
-        assert row["blocking_h"] == pytest.approx(blocking, rel=1e-12)
-        assert row["blocking_waste"] == pytest.approx(
+        assert row["blocking"]["checkpoint_cost_h"] == pytest.approx(blocking, rel=1e-12)
+        assert row["blocking"]["waste_exact"] == pytest.approx(
             typed_optimal_waste(rate, blocking, restart, variant), rel=1e-6)
         if blocking >= 1 / rate:
-            assert row["async_waste"] is None
+            assert row["async"] is None
             continue
         interval = max(typed_full_optimum(rate, snapshot, 0.0, 0.0, 0.0)[0], blocking)
-        assert row["async_interval_h"] == pytest.approx(interval, rel=1e-5)
-        assert row["async_waste"] == pytest.approx(typed_full_waste(
-            rate, row["async_interval_h"], snapshot, restart, 0.0, 0.0, blocking, variant),
-            rel=1e-9)
+        found = row["async"]["recommended_interval_h"]
+        assert found == pytest.approx(interval, rel=1e-5)
+        assert row["async"]["waste_exact"] == pytest.approx(typed_full_waste(
+            rate, found, snapshot, restart, 0.0, 0.0, blocking, variant), rel=1e-9)
         column = values["decision_numbers"][f"{billions:.3g}B"]
         for cell, share in zip(column, p["notice_shares"]):
             fits = snapshot + blocking <= notice
-            assert cell["effective"] == fits
+            assert cell["notice_effective"] == fits
             q = share if fits else 0.0
             best, _ = typed_full_optimum(rate, snapshot, q, snapshot + blocking, blocking)
             if math.isinf(best):
-                assert cell["interval_h"] is None
+                assert cell["recommended_interval_h"] is None
                 want = typed_floor(rate, restart, q, snapshot + blocking, variant)
             else:
-                assert cell["interval_h"] == pytest.approx(max(best, blocking), rel=1e-5)
-                want = typed_full_waste(rate, cell["interval_h"], snapshot, restart, q,
+                assert cell["recommended_interval_h"] == pytest.approx(max(best, blocking),
+                                                              rel=1e-5)
+                want = typed_full_waste(rate, cell["recommended_interval_h"], snapshot, restart, q,
                                         snapshot + blocking, blocking, variant)
-            assert cell["waste"] == pytest.approx(want, rel=1e-9)
+            assert cell["waste_exact"] == pytest.approx(want, rel=1e-9)
     checks = values["simulated_checks"]
     for check in checks:
         q = check["share"] if write <= notice else 0.0

@@ -31,3 +31,28 @@ def test_every_public_function_has_an_example():
 def test_from_share_names_the_least_share():
     assert wording.from_share([0.5, 0.25]) == "a share of 25% and more"
     assert wording.from_share([]) == "no share"
+
+
+def test_keep_stores_plain_json_a_rerun_can_read(monkeypatch):
+    """NumPy values as numbers, a result as its fields (as_dict first), an infinite
+    interval as None, so that what is stored is strict JSON."""
+    import json
+
+    import myst_nb
+    import numpy as np
+
+    import spotmath
+    from spotmath.book.display import keep
+    from spotmath.model.two_level import Pattern
+
+    stored = {}
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: stored.update(
+        {name: value}))
+    plan = spotmath.make_plan(0.25, 10 / 60, 1 / 60, 0.6)
+    keep(shares=np.array([0.5, 0.25]), plan=plan, pattern=Pattern(0.1, 3, 0.05),
+         none=None, rows=[{"exact": float("inf"), "z": np.float64(1.5)}])
+    assert stored["shares"] == [0.5, 0.25] and stored["none"] is None
+    assert stored["plan"] == json.loads(json.dumps(plan.as_dict()))
+    assert stored["pattern"] == {"interval": 0.1, "level2_every": 3, "waste": 0.05}
+    assert stored["rows"] == [{"exact": None, "z": 1.5}]
+    json.dumps(stored, allow_nan=False)

@@ -4,7 +4,6 @@ show them.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 
@@ -13,7 +12,7 @@ from ...model.numerics import effective_discount
 from ..display import Table
 
 __all__ = ["joined", "interval_or_none", "from_share", "percent_text", "price_text",
-           "ci_text", "by_trace", "every", "interval_text", "minutes", "fields"]
+           "ci_text", "by_trace", "every", "interval_text", "minutes"]
 
 
 def joined(parts: Iterable[str], empty: str = "") -> str:
@@ -71,17 +70,6 @@ def _discount_cell(waste: float, discount: float) -> str:
     no discount)."""
     effective = effective_discount(waste, discount)  # None: a waste of 100%
     return "n/a (no useful hour)" if effective is None else f"{effective:.1%}"
-
-
-def fields(record) -> dict | None:
-    """A result's fields as plain values, for a rerun to read back (None kept: a result that
-    does not exist).
-
-    >>> from spotmath.model.two_level import Pattern
-    >>> fields(Pattern(interval=0.1, level2_every=3, waste=0.05)), fields(None)
-    ({'interval': 0.1, 'level2_every': 3, 'waste': 0.05}, None)
-    """
-    return None if record is None else dataclasses.asdict(record)
 
 
 def minutes(hours: float | None) -> float | None:

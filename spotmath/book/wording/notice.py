@@ -11,36 +11,12 @@ from ...inputs import duration_text
 from ..display import Table
 from .common import every
 
-__all__ = ["async_numbers", "async_table", "shares_table", "clouds_table", "decision_table",
-           "simulated_table", "share_numbers", "decision_numbers"]
-
-
-def async_numbers(switches: Sequence[dict]) -> list[dict]:
-    """Blocking against asynchronous writes, as plain numbers: each switch is ``{"billions",
-    "state_gb", "blocking": Plan, "async": Plan or None}`` (None: the persist outlasts the
-    MTBF); the write times, intervals and wastes of both plans, None where there is none.
-
-    >>> import spotmath as sm
-    >>> plan = sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6)
-    >>> (found,) = async_numbers([{"billions": 7.0, "state_gb": 98.0, "blocking": plan,
-    ...                             "async": None}])
-    >>> found["blocking_h"] == 1 / 60, found["async_waste"]
-    (True, None)
-    """
-    def field(plan, name):
-        return None if plan is None else getattr(plan, name)
-
-    return [{"billions": s["billions"], "state_gb": s["state_gb"],
-             "blocking_h": s["blocking"].checkpoint_cost_h,
-             "blocking_interval_h": s["blocking"].recommended_interval_h,
-             "blocking_waste": s["blocking"].waste_exact,
-             "snapshot_h": field(s["async"], "checkpoint_cost_h"),
-             "async_interval_h": field(s["async"], "recommended_interval_h"),
-             "async_waste": field(s["async"], "waste_exact")} for s in switches]
+__all__ = ["async_table", "shares_table", "clouds_table", "decision_table", "simulated_table"]
 
 
 def async_table(switches: Sequence[dict]) -> Table:
-    """Blocking against asynchronous writes for each model (see :func:`async_numbers`):
+    """Blocking against asynchronous writes for each model (each ``{"billions", "state_gb",
+    "blocking": Plan, "async": Plan or None}``, None: the persist outlasts the MTBF):
     the write, interval and waste of each, and the waste saved in percentage points.
 
     >>> import spotmath as sm
@@ -148,28 +124,3 @@ def simulated_table(checks: Sequence[tuple]) -> Table:
             for q, persist, exact, w, e in checks]
     return Table(["q", "persist P", "exact", "simulated", "z"],
                  rows or [["", "", "", "not simulated", ""]])
-
-
-def share_numbers(shares: Sequence[dict]) -> list[dict]:
-    """The optimum at each notice share as plain numbers: ``share``, ``exact_h`` (None
-    where no periodic checkpoint pays) and ``waste``.
-
-    >>> share_numbers([{"share": 1.0, "exact": float("inf"), "first": 1.0, "waste": 0.05}])
-    [{'share': 1.0, 'exact_h': None, 'waste': 0.05}]
-    """
-    return [{"share": s["share"], "exact_h": None if math.isinf(s["exact"]) else s["exact"],
-             "waste": s["waste"]} for s in shares]
-
-
-def decision_numbers(decision: dict) -> dict:
-    """:func:`decision_table`'s plans as plain numbers: for each model, one
-    ``{"interval_h", "waste", "effective"}`` per notice share.
-
-    >>> import spotmath as sm
-    >>> plan = sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6)
-    >>> decision_numbers({"7B": [plan]})["7B"][0]["effective"]
-    False
-    """
-    return {label: [{"interval_h": plan.recommended_interval_h, "waste": plan.waste_exact,
-                     "effective": plan.notice_effective} for plan in column]
-            for label, column in decision.items()}
