@@ -8,39 +8,16 @@ import math
 from collections.abc import Sequence
 
 from ...inputs import duration_text
-from ...model.plan import finite_or_none
 from ..display import Table
 from .common import price_text
 
-__all__ = ["useful_price_numbers", "useful_price_table", "capacity_plan_table",
-           "never_on_spot_table", "never_on_spot_numbers",
+__all__ = ["useful_price_table", "capacity_plan_table", "never_on_spot_table",
            "elastic_table", "borrowed_table"]
-
-
-def useful_price_numbers(one: dict, quotes: dict) -> dict:
-    """Useful-hour prices for the prose: one node's on each capacity (``one``; a number,
-    None where there is no useful hour, and as text) and every gang's quote
-    (``quotes[nodes]``: the wastes and the prices of ``spot``, ``on-demand`` and
-    ``reserved``).
-
-    >>> quote = {"spot_waste": 0.1, "hardware_waste": 0.01, "spot": 0.44,
-    ...          "on-demand": 1.01, "reserved": float("inf")}
-    >>> found = useful_price_numbers(quote, {1: quote})
-    >>> found["spot_price_one_node"], found["reserved_price_one_node_text"]
-    (0.44, 'n/a (no useful hour)')
-    """
-    numbers = {}
-    for kind, name in (("spot", "spot"), ("on-demand", "on_demand"), ("reserved", "reserved")):
-        numbers[f"{name}_price_one_node"] = finite_or_none(one[kind])
-        numbers[f"{name}_price_one_node_text"] = price_text(one[kind])
-    numbers["useful_prices"] = {n: {k: finite_or_none(v) for k, v in quote.items()}
-                                for n, quote in quotes.items()}
-    return numbers
 
 
 def useful_price_table(quotes: dict) -> Table:
     """Each gang's waste and price per useful node-hour on each capacity, and the cheapest
-    (``quotes`` as :func:`useful_price_numbers`).
+    (``quotes[nodes]``: the wastes and the prices of ``spot``, ``on-demand`` and ``reserved``).
 
     >>> print(useful_price_table({4: {"spot_waste": 0.1, "hardware_waste": 0.01,
     ...     "spot": 0.44, "on-demand": 1.01, "reserved": 0.75}}))
@@ -103,17 +80,6 @@ def never_on_spot_table(checkpoints: Sequence[tuple], columns: Sequence[tuple],
                                               for n in floors])
     return Table(["checkpoint", "C"] + [f"MTBF {duration_text(m)}, R {duration_text(r)}"
                                        for m, r in columns], rows)
-
-
-def never_on_spot_numbers(columns: Sequence[tuple], limits: dict) -> dict:
-    """:func:`never_on_spot_table`'s limits by name: 'parametersB/bandwidthGBps/MTBFh/Rmin'.
-
-    >>> never_on_spot_numbers([(4.0, 1 / 6)], {(7e9, 2e9): [13]})
-    {'7B/2GBps/4h/10min': 13}
-    """
-    return {f"{count / 1e9:g}B/{bandwidth / 1e9:g}GBps/{mtbf:g}h/{restart * 60:g}min": n
-            for (count, bandwidth), row in limits.items()
-            for (mtbf, restart), n in zip(columns, row)}
 
 
 def elastic_table(rows: Sequence[tuple]) -> Table:
