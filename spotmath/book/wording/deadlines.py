@@ -10,8 +10,7 @@ from ...inputs import duration_text
 from ..display import Table
 from .common import percent_text
 
-__all__ = ["deadline_run_table", "checkpoint_share_numbers", "deadline_gangs_table",
-           "honest_table", "bamboo_text", "zones_table"]
+__all__ = ["deadline_run_table", "deadline_gangs_table", "honest_table", "zones_table"]
 
 
 def deadline_run_table(runs: dict, compute: float) -> Table:
@@ -36,31 +35,6 @@ def deadline_run_table(runs: dict, compute: float) -> Table:
                  [[name, f"{run.cost:.2f}", f"{run.cost / on_demand:.0%}",
                    duration_text(run.finish_h), f"{run.spot_compute_h / compute:.0%}",
                    run.changeovers, run.preemptions] for name, run in runs.items()])
-
-
-def checkpoint_share_numbers(plain: dict, written: dict) -> dict:
-    """What checkpoints change, for the prose: each policy's mean cost share with progress
-    kept (``plain``) and with writes at the best interval (``written``), and the share of
-    greedy's excess that uniform progress and the model policy close in each (rows of
-    :meth:`spotmath.traces.deadlines.Summary.row` by policy; None: n/a).
-
-    >>> row = {"cost_share": 0.5, "gap_closed": 0.6}
-    >>> found = checkpoint_share_numbers(dict.fromkeys(
-    ...     ("greedy", "uniform-progress", "model", "omniscient"), row),
-    ...     dict.fromkeys(("greedy", "uniform-progress", "model", "omniscient"),
-    ...                   {"cost_share": None, "gap_closed": None}))
-    >>> found["greedy_plain"], found["model_written"], found["uniform_gap_plain"]
-    ('50%', 'n/a', '60%')
-    """
-    short = {"greedy": "greedy", "uniform-progress": "uniform", "model": "model",
-             "omniscient": "omniscient"}
-    numbers = {}
-    for kept, rows in (("plain", plain), ("written", written)):
-        for name, word in short.items():
-            numbers[f"{word}_{kept}"] = percent_text(rows[name]["cost_share"])
-        for name in ("uniform-progress", "model"):
-            numbers[f"{short[name]}_gap_{kept}"] = percent_text(rows[name]["gap_closed"])
-    return numbers
 
 
 def deadline_gangs_table(rows: Sequence[tuple]) -> Table:
@@ -100,24 +74,6 @@ def honest_table(honest: dict, labels: dict, missing: dict) -> Table:
     return Table(["availability", "uniform progress closes", "model closes"], rows)
 
 
-def bamboo_text(honest: dict, names: Sequence[str]) -> str:
-    """What the two policies close on each pool, in one sentence (``honest`` as
-    :func:`honest_table`).
-
-    >>> print(bamboo_text({"p3": {"uniform-progress": 0.2, "model": 0.5}, "g4dn": None},
-    ...                   ["p3", "g4dn"]))
-    on p3, uniform progress closes 20% and the model policy 50%; on g4dn, uniform progress
-    closes n/a and the model policy n/a
-    """
-    def clause(name: str) -> str:
-        closed = honest[name] or {}
-        return (f"on {name}, uniform progress closes "
-                f"{percent_text(closed.get('uniform-progress'))} and the model policy "
-                f"{percent_text(closed.get('model'))}")
-
-    return "; ".join(clause(name) for name in names)
-
-
 def zones_table(zones: dict, spot_shares: dict, policies: Sequence[str]) -> Table:
     """Each zone's share of ticks with spot, the share of greedy's excess that uniform
     progress and the model policy close, and the least share of deadlines met over
@@ -143,4 +99,3 @@ def zones_table(zones: dict, spot_shares: dict, policies: Sequence[str]) -> Tabl
         rows.append(row)
     return Table(["zone", "ticks with spot", "uniform progress closes", "model closes",
                   "deadlines met"], rows)
-
