@@ -8,50 +8,12 @@ from collections.abc import Sequence
 
 from ...inputs import duration_text
 from ..display import Table
-from .common import _discount_cell, minutes
+from .common import _discount_cell
 
-__all__ = ["plan_numbers", "cadences_table",
+__all__ = ["cadences_table",
            "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
            "break_even_summary", "optima_table", "break_even_models",
            "gangs_table", "with_node_counts", "wall_table"]
-
-
-def plan_numbers(plan) -> dict:
-    """A plan as the chapters glue it: its inputs (the MTBF in hours, restart and write in
-    minutes, the discount), its intervals in minutes, the interval to use in words ('only
-    on notice' where no periodic write beats none), the wastes, the effective discount,
-    the break-even interval, the gang limits and the verdict (the sentences that say
-    them are the chapters').
-
-    ``plan`` is a :class:`spotmath.model.plan.Plan`; ``keep(**plan_numbers(plan))`` stores
-    them for the prose.
-
-    >>> import spotmath as sm
-    >>> numbers = plan_numbers(sm.make_plan(0.25, 10 / 60, 1 / 60, 0.6))
-    >>> f"{numbers['exact_interval_min']:.1f}", numbers["checkpoint_every"], numbers["verdict"]
-    ('21.2', '21.2 min', 'spot pays')
-    >>> numbers["mtbf_hours"], numbers["restart_minutes"], numbers["checkpoint_minutes"]
-    (4.0, 10.0, 1.0)
-    """
-    every = plan.recommended_interval_h
-    return {
-        "mtbf_hours": 1 / plan.preemption_rate,
-        "restart_minutes": minutes(plan.restart_time_h),
-        "checkpoint_minutes": minutes(plan.checkpoint_cost_h),
-        "spot_discount": plan.spot_discount,
-        "young_interval_min": minutes(plan.young_interval_h),
-        "daly_interval_min": minutes(plan.daly_interval_h),
-        "exact_interval_min": minutes(plan.exact_interval_h),
-        "checkpoint_every": "only on notice" if every is None else duration_text(every),
-        "waste_at_optimum": plan.waste_exact,
-        "waste_first_order": plan.waste_first_order,
-        "effective_discount": plan.effective_discount,
-        "break_even_interval_h": plan.break_even_interval_h,
-        "break_even": plan.break_even,
-        "max_gang_size": plan.max_gang_size,
-        "never_on_spot_gang_size": plan.never_on_spot_gang_size,
-        "verdict": plan.verdict,
-    }
 
 
 def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
