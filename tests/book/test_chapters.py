@@ -1018,7 +1018,7 @@ def test_the_break_even_state_is_one_in_the_table_the_json_and_the_prose(changed
     source = ROOT / "book" / "your_numbers.ipynb"
     values = chapter_run(source, tmp_path / "your_numbers.ipynb", changed)
     table_words, sentence_words = BREAK_EVEN_WORDS[state]
-    assert values["break_even"] == state
+    assert values["plan"]["break_even"] == state
     assert sentence_words in values["break_even_text"]
     notebook = nbformat.read(tmp_path / "your_numbers.ipynb", as_version=4)
     printed = "".join(out.get("text", "") for cell in notebook.cells
@@ -1031,7 +1031,7 @@ def test_the_break_even_state_is_one_in_the_table_the_json_and_the_prose(changed
     done = subprocess.run([sys.executable, "-m", "spotmath", "plan", *options, "--json"],
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["break_even"] == state
-    assert (values["break_even_interval_h"] is None) == (state != "after")
+    assert (values["plan"]["break_even_interval_h"] is None) == (state != "after")
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=NAMES)

@@ -404,3 +404,39 @@ def test_one_asynchronous_level_is_said_or_why_it_has_no_optimum(fails, said):
                        pattern_or_none=lambda *args: None,
                        async_pattern_or_none=lambda *args: None)
     assert found["async_text"] == said
+
+
+@pytest.mark.parametrize("share, bucket", [
+    (0.01, "below 5%"), (0.06, "from 5% to 10%"), (0.2, "from 15% to 20%"),
+    (0.3, "above 20%, the open top bucket")])
+def test_the_bucket_a_share_of_interrupted_instances_falls_in(share, bucket):
+    sm = R(interrupted_fraction=lambda rate, hours: share)
+    found = cell_names("calibration", "buckets = [", sm=sm, p=R(preemption_rate=0.1,
+                       exposure=24.0), edges=[0.05, 0.1, 0.15, 0.2],
+                       mtbfs=[(10.0, 2.0, 1.0)])
+    assert found["bucket"] == bucket
+
+
+def test_a_gang_limit_that_does_not_exist_reads_no_limit():
+    sm = R(max_gang_size=lambda *args, **kwargs: 13,
+           never_on_spot_gang_size=lambda *args, **kwargs: None)
+    found = cell_names("gangs", "limits = {", sm=sm, rate=0.25, cost=0.02, restart=0.0,
+                       discount=0.6, kwargs={})
+    assert found["said"] == {"max_gang_size_text": "13 nodes",
+                             "never_on_spot_gang_size_text": "no limit",
+                             "max_gang_size_first_order_text": "13 nodes",
+                             "never_on_spot_gang_size_first_order_text": "no limit"}
+
+
+@pytest.mark.parametrize("rows, best, wastes", [
+    ([{"best_interval_h": 0.3, "best_waste": 0.15}, {"best_interval_h": 0.4,
+                                                     "best_waste": 0.12}],
+     "from 18 min to 24 min", "from 12.0% to 15.0%"),
+    ([{"best_interval_h": None, "best_waste": None}],
+     "not simulated (every segment would need e^4 attempts or more)", "not simulated")])
+def test_the_spread_of_the_weibull_shapes_best_intervals_or_none(rows, best, wastes):
+    import spotmath
+
+    found = cell_names("simulation", "found = [s for s in summary", summary=rows,
+                       sm=spotmath)
+    assert (found["best_range"], found["waste_range"]) == (best, wastes)

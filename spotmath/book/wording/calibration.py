@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ...inputs import duration_text
 from ..display import Table
 
-__all__ = ["buckets_table", "bucket_text", "notice_table", "gang_check_table",
+__all__ = ["buckets_table", "notice_table", "gang_check_table",
            "checkpoint_costs_table", "restart_table", "measured_table",
            "measured_plans_table", "figures_table"]
 
@@ -27,18 +27,6 @@ def buckets_table(edges: Sequence[float], mtbfs: Sequence[tuple], exposure: floa
                   f"same, gang of {gang} nodes"],
                  [[f"{edge:.0%}", *(duration_text(m) for m in row)]
                   for edge, row in zip(edges, mtbfs)])
-
-
-def bucket_text(share: float, edges: Sequence[float]) -> str:
-    """The interruption bucket a share of interrupted instances falls in.
-
-    >>> bucket_text(0.06, [0.05, 0.1, 0.15, 0.2]), bucket_text(0.3, [0.05, 0.1, 0.15, 0.2])
-    ('from 5% to 10%', 'above 20%, the open top bucket')
-    """
-    names = ([f"below {edges[0]:.0%}"]
-             + [f"from {low:.0%} to {high:.0%}" for low, high in zip(edges, edges[1:])]
-             + [f"above {edges[-1]:.0%}, the open top bucket"])
-    return names[sum(share > edge for edge in edges)]
 
 
 def notice_table(notices: dict, sources: Sequence[str], bandwidths: Sequence[float]) -> Table:

@@ -24,14 +24,18 @@ def joined(parts: Iterable[str], empty: str = "") -> str:
     return "; ".join(parts) or empty
 
 
-def interval_or_none(interval: float | None) -> str:
-    """The best fixed interval as a duration, or why there is none.
+def interval_or_none(interval: float | None,
+                     why: str = "no lifetime outlasts a restart and a write") -> str:
+    """An interval as a duration, or 'none' and why there is none (by default, a replay's
+    best fixed interval's reason).
 
     >>> interval_or_none(0.25), interval_or_none(None)
     ('15 min', 'none (no lifetime outlasts a restart and a write)')
+    >>> interval_or_none(None, "spot never pays")
+    'none (spot never pays)'
     """
     if interval is None:
-        return "none (no lifetime outlasts a restart and a write)"
+        return f"none ({why})"
     return duration_text(interval)
 
 

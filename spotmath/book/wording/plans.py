@@ -12,8 +12,8 @@ from .common import _discount_cell
 
 __all__ = ["cadences_table",
            "gang_plans_table", "lost_work_table", "waste_table", "break_even_table",
-           "break_even_summary", "optima_table", "break_even_models",
-           "gangs_table", "with_node_counts", "wall_table"]
+           "optima_table", "break_even_models_table",
+           "gangs_table", "wall_table"]
 
 
 def cadences_table(cadences: Sequence[float], wastes: Sequence[float | None],
@@ -119,20 +119,6 @@ def break_even_table(cadences: Sequence[float], waste: Sequence[float],
                   "spot pays?"], rows)
 
 
-def break_even_summary(free: float | None, first_order: float | None,
-                       exact: float | None) -> str:
-    """The break-even intervals of three models in one clause each.
-
-    >>> print(break_even_summary(6.0, 5.2, None))
-    first order, free checkpoints: 6 h; first order with checkpoint cost: 5.2 h; exact
-    model: none (spot never pays)
-    """
-    named = [("first order, free checkpoints", free),
-             ("first order with checkpoint cost", first_order), ("exact model", exact)]
-    return "; ".join(f"{name}: " + ("none (spot never pays)" if value is None
-                                    else duration_text(value)) for name, value in named)
-
-
 def optima_table(optima: Sequence[tuple[float, float, float, float, float]]) -> Table:
     """Young's, Daly's and the exact optimal interval: each row ``(MTBF, write, Young,
     Daly, exact)`` in hours, shown in minutes with Young's excess over the exact one.
@@ -149,32 +135,23 @@ def optima_table(optima: Sequence[tuple[float, float, float, float, float]]) -> 
                   for mtbf, write, young, daly, exact in optima])
 
 
-def break_even_models(first_order: float | None, exact: float | None,
-                      other: float | None, preemptible: bool) -> dict:
-    """The break-even interval in three models: the table (``tbl_break_even_models``) and
-    how far apart the two restart variants are (``variant_difference``; None is an
-    interval that does not exist, spot never paying).
+def break_even_models_table(first_order: float | None, exact: float | None,
+                           other: float | None, preemptible: bool) -> Table:
+    """The break-even interval in three models (None: spot never pays), the chapter's
+    restart variant named first.
 
-    >>> found = break_even_models(5.0, 6.2, 6.1, True)
-    >>> found["variant_difference"]
-    '1.61%'
-    >>> print(found["tbl_break_even_models"])
+    >>> print(break_even_models_table(5.0, 6.2, None, True))
     model                                      break-even interval
     -----------------------------------------  -------------------
     first order, C/T + λ(T/2 + R)              5 h
     exact, restart preemptible (this chapter)  6.2 h
-    exact, restart protected                   6.1 h
+    exact, restart protected                   none
     """
-    def variant(preemptible: bool) -> str:
-        return "preemptible" if preemptible else "protected"
-
-    table = Table(["model", "break-even interval"], [
+    variants = ("preemptible", "protected") if preemptible else ("protected", "preemptible")
+    return Table(["model", "break-even interval"], [
         ["first order, C/T + λ(T/2 + R)", duration_text(first_order)],
-        [f"exact, restart {variant(preemptible)} (this chapter)", duration_text(exact)],
-        [f"exact, restart {variant(not preemptible)}", duration_text(other)]])
-    return {"variant_difference": "n/a" if other is None or exact is None
-            else f"{abs(other / exact - 1):.2%}",
-            "tbl_break_even_models": table}
+        [f"exact, restart {variants[0]} (this chapter)", duration_text(exact)],
+        [f"exact, restart {variants[1]}", duration_text(other)]])
 
 
 def gangs_table(gangs: Sequence[tuple[int, float, float, float, float, str]],
@@ -195,18 +172,6 @@ def gangs_table(gangs: Sequence[tuple[int, float, float, float, float, str]],
                      _discount_cell(waste, discount), use])
     return Table(["nodes", "gang MTBF", "P(no preemption in 1 h)", "optimal interval",
                   "waste", "effective discount", "use"], rows)
-
-
-def with_node_counts(limits: dict) -> dict:
-    """Gang limits as numbers and as the prose shows them: each ``name`` also as
-    ``name_text``, 'N nodes' or 'no limit' (None).
-
-    >>> found = with_node_counts({"max_gang_size": 13, "never_on_spot_gang_size": None})
-    >>> found["max_gang_size"], found["max_gang_size_text"], found["never_on_spot_gang_size_text"]
-    (13, '13 nodes', 'no limit')
-    """
-    return {**limits, **{f"{name}_text": "no limit" if value is None else f"{value} nodes"
-                         for name, value in limits.items()}}
 
 
 def wall_table(gang_sizes: Sequence[int], mtbfs: Sequence[float], pays) -> Table:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from ...inputs import duration_text
 from ..display import Table
 
-__all__ = ["poisson_table", "weibull_table", "weibull_ranges", "bulk_table"]
+__all__ = ["poisson_table", "weibull_table", "bulk_table"]
 
 
 def poisson_table(points: Sequence[tuple], results: Sequence[tuple]) -> Table:
@@ -70,25 +70,6 @@ def weibull_table(summary: Sequence[dict], reached: dict, poisson: tuple) -> Tab
                  duration_text(break_even) if break_even else "none"])
     return Table(["shape k", "best interval (fine grid)", "waste there",
                   "break-even (simulated)"], rows)
-
-
-def weibull_ranges(summary: Sequence[dict]) -> dict:
-    """The range of the shapes' best intervals and of their wastes, in words.
-
-    >>> weibull_ranges([{"best_interval_h": 0.3, "best_waste": 0.15},
-    ...                 {"best_interval_h": 0.4, "best_waste": 0.12}])["weibull_best_range"]
-    'from 18 min to 24 min'
-    """
-    found = [row for row in summary if row["best_interval_h"] is not None]
-    if not found:
-        return {"weibull_best_range": ("not simulated (every segment would need e^4 "
-                                       "attempts or more)"),
-                "weibull_waste_range": "not simulated"}
-    best = [row["best_interval_h"] for row in found]
-    wastes = [row["best_waste"] for row in found]
-    return {"weibull_best_range": (f"from {duration_text(min(best))} to "
-                                   f"{duration_text(max(best))}"),
-            "weibull_waste_range": f"{min(wastes):.1%} to {max(wastes):.1%}"}
 
 
 def bulk_table(bulk: dict, gang_sizes: Sequence[int], pays: dict) -> Table:
