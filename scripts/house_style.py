@@ -21,10 +21,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"limits: median cell <= {LIMITS['median_cell']} lines, none over "
           f"{LIMITS['longest_cell']}, bookkeeping <= {LIMITS['bookkeeping_share']:.0%}, "
           "sentence lines (prose without fences, options, labels, headings, tables, maths "
-          "or glue alone) >= code lines, figures drawn by visible code\n")
+          "or glue alone) >= code lines, figures drawn by visible code; the plot set-up "
+          "column is measured, not yet held to the limit\n")
     print("| chapter | code cells | hidden | median cell | longest | bookkeeping "
-          "| prose : code lines | sentences : code | misses |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| with plot set-up | prose : code lines | sentences : code | misses |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     missed = 0
     for path in chapter_paths():
         style = measure(path)
@@ -32,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
         missed += bool(breaches)
         print(f"| {style.name} | {style.code_cells} | {style.hidden_share:.0%} "
               f"| {style.median_cell:g} | {style.longest_cell} "
-              f"| {style.bookkeeping_share:.0%} | {style.prose_lines} : {style.code_lines} "
+              f"| {style.bookkeeping_share:.0%} | {style.with_plot_setup:.0%} "
+              f"| {style.prose_lines} : {style.code_lines} "
               f"| {style.sentence_lines} : {style.code_lines} "
               f"| {'; '.join(breaches) or 'none'} |")
     return 1 if args.check and missed else 0

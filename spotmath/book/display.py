@@ -79,12 +79,15 @@ def keep(**values: object) -> None:
     ``[0.07, 0.14]`` rather than ``array([0.07, 0.14])``), a result as its fields (its
     ``as_dict`` where it has one, as the command's ``--json`` gives it, else the
     dataclass's), and an infinite number, which JSON cannot hold, as None: the library's
-    word for an interval that does not exist.
+    word for an interval that does not exist.  A figure is closed once it is stored, so
+    that it shows where the prose places it and not again below the cell that drew it.
     """
     import dataclasses
     import math
 
+    import matplotlib.pyplot as plt
     import numpy as np
+    from matplotlib.figure import Figure
     from myst_nb import glue
 
     def plain(value: object) -> object:
@@ -104,3 +107,5 @@ def keep(**values: object) -> None:
 
     for name, value in values.items():
         glue(name, plain(value), display=False)
+        if isinstance(value, Figure):
+            plt.close(value)

@@ -56,3 +56,16 @@ def test_keep_stores_plain_json_a_rerun_can_read(monkeypatch):
     assert stored["pattern"] == {"interval": 0.1, "level2_every": 3, "waste": 0.05}
     assert stored["rows"] == [{"exact": None, "z": 1.5}]
     json.dumps(stored, allow_nan=False)
+
+
+def test_keep_closes_a_figure_it_stores(monkeypatch):
+    """A glued figure is shown where the prose places it, not again below its cell."""
+    import matplotlib.pyplot as plt
+    import myst_nb
+
+    from spotmath.book.display import keep
+
+    monkeypatch.setattr(myst_nb, "glue", lambda name, value, display: None)
+    fig, _ = plt.subplots()
+    keep(fig_example=fig)
+    assert not plt.fignum_exists(fig.number)
