@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["LIMITS", "BOOKKEEPING_CALLS", "PLOT_SETUP", "HIDDEN_TAGS", "SETUP_CALLS",
-           "ChapterStyle",
-           "measure", "sentence_lines", "stale_numbers", "hidden_computations"]
+           "ChapterStyle", "measure", "sentence_lines", "stale_numbers",
+           "hidden_computations"]
 
 #: The reading limits: the median code cell, the longest, and the bookkeeping share.
 LIMITS = {"median_cell": 15, "longest_cell": 30, "bookkeeping_share": 0.15}

@@ -1,11 +1,12 @@
-"""The book's sentences and table rows: what the chapters glue into their prose, phrased here.
+"""The book's tables and number phrases: what the chapters glue, formatted here.
 
-A chapter decides each verdict in code the reader sees or in a documented library
-function (a fit's :attr:`~spotmath.traces.fitting.Fit.hazard`, a replay's
-:attr:`~spotmath.traces.replay.Replay.model_gap_z`); what is left here is only how the
-verdict reads, so that the prose follows the reader's own traces and parameters.  Each
-function is tested in ``tests/book/test_wording.py``. One module a chapter (or a few that
-share a subject), and ``common`` for what they share; every name is also here.
+A chapter decides each verdict, and writes each sentence that says one, in code the reader
+sees next to the computation (or a documented library function decides it: a fit's
+:attr:`~spotmath.traces.fitting.Fit.hazard`, a replay's
+:attr:`~spotmath.traces.replay.Replay.model_gap_z`); what is left here formats a table's
+rows or a number (a duration, a share, 'none' and why), each function with an example
+run by ``tests/book/test_wording.py``.  One module a chapter (or a few that share a
+subject), and ``common`` for what they share; every name is also here.
 """
 
 from . import (
