@@ -314,27 +314,28 @@ def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) 
         assert chosen["interval_h"] == pytest.approx(interval, rel=1e-12)
         assert chosen["waste"] == pytest.approx(typed_replay(interval), rel=1e-12)
         assert chosen["poisson_waste"] == pytest.approx(daly_waste(interval), rel=1e-9)
-        optimum = got["model_interval_h"]  # the exact optimum: a minimiser of E/T, here
+        optimum = got["optimum"]["interval_h"]  # the exact optimum: a minimiser of E/T
         found = minimize_scalar(lambda t: math.expm1(rate * (t + cost)) / t,
                                 bounds=(optimum / 10, optimum * 10), method="bounded",
                                 options={"xatol": 1e-12})
         assert optimum == pytest.approx(found.x, rel=1e-6)
-        assert got["model_interval_waste"] == pytest.approx(typed_replay(optimum), rel=1e-12)
+        assert got["optimum"]["waste"] == pytest.approx(typed_replay(optimum), rel=1e-12)
         assert got["best_waste"] == pytest.approx(typed_replay(got["best_interval_h"]),
                                                   rel=1e-12)
-        assert got["best_waste"] <= min(chosen["waste"], got["model_interval_waste"])
+        assert got["best_waste"] <= min(chosen["waste"], got["optimum"]["waste"])
         shares = fit["co_preemption_share"], fit["co_preemption_share_independent"]
         assert all(0 <= share <= 1 for share in shares)
+    label_of = {n["fit"]["trace"]: n["trace"] for n in numbers}  # file name: label
     largest = {label: (by_model, by_replay) for label, by_model, by_replay in
                values["largest_paying"]}
     for gang in values["gang_numbers"]:
         assert gang["gang_size"] in p["pool_gang_sizes"]
         rate = next(n["fit"]["preemption_rate"] for n in numbers
-                    if n["trace"] == gang["trace"])
+                    if n["fit"]["trace"] == gang["trace"])
         optimum = float(sm.exact_interval(gang["gang_size"] * rate, cost))
         assert gang["interval_h"] == pytest.approx(optimum, rel=1e-12)
         if gang["waste"] < p["spot_discount"]:  # pays replayed: the largest is no smaller
-            assert largest[gang["trace"]][1] >= gang["gang_size"]
+            assert largest[label_of[gang["trace"]]][1] >= gang["gang_size"]
     return 6
 
 
