@@ -27,13 +27,20 @@ def cell_source(chapter: str, marker: str) -> str:
     return found[0]
 
 
+def cell_names(chapter: str, marker: str, **names) -> dict:
+    """Run :func:`cell_source` with ``names`` defined, and return every name it binds
+    (its ``keep`` calls store nothing unless ``names`` gives a ``keep``)."""
+    namespace = {"np": np, "wording": wording, "duration_text": duration_text,
+                 "keep": lambda **values: None, **names}
+    exec(compile(cell_source(chapter, marker), f"{chapter}: {marker}", "exec"), namespace)
+    return namespace
+
+
 def run_cell(chapter: str, marker: str, **names) -> dict:
     """Run :func:`cell_source` with ``names`` defined, and return what it glues (its
     ``keep`` calls)."""
     kept: dict = {}
-    namespace = {"np": np, "wording": wording, "duration_text": duration_text,
-                 "keep": lambda **values: kept.update(values), **names}
-    exec(compile(cell_source(chapter, marker), f"{chapter}: {marker}", "exec"), namespace)
+    cell_names(chapter, marker, keep=lambda **values: kept.update(values), **names)
     return kept
 
 
@@ -321,14 +328,6 @@ def test_the_largest_gang_paying_and_the_never_on_spot_size_on_each_pool():
     free = run_cell("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
                     gangs=gangs, p=R(spot_discount=0.6), restart=0.0, sm=spotmath)
     assert free["never_list"] == "no size"  # no restart: no gang is too large
-
-
-def cell_names(chapter: str, marker: str, **names) -> dict:
-    """Run :func:`cell_source` with ``names`` defined, and return every name it binds."""
-    namespace = {"np": np, "wording": wording, "duration_text": duration_text,
-                 "keep": lambda **values: None, **names}
-    exec(compile(cell_source(chapter, marker), f"{chapter}: {marker}", "exec"), namespace)
-    return namespace
 
 
 class Optimum:
