@@ -325,17 +325,17 @@ def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) 
         assert got["best_waste"] <= min(chosen["waste"], got["optimum"]["waste"])
         shares = fit["co_preemption_share"], fit["co_preemption_share_independent"]
         assert all(0 <= share <= 1 for share in shares)
-    label_of = {n["fit"]["trace"]: n["trace"] for n in numbers}  # file name: label
+    by_file = {n["fit"]["trace"]: n for n in numbers}  # a gang's replay names its file
     largest = {label: (by_model, by_replay) for label, by_model, by_replay in
                values["largest_paying"]}
     for gang in values["gang_numbers"]:
         assert gang["gang_size"] in p["pool_gang_sizes"]
-        rate = next(n["fit"]["preemption_rate"] for n in numbers
-                    if n["fit"]["trace"] == gang["trace"])
-        optimum = float(sm.exact_interval(gang["gang_size"] * rate, cost))
+        pool = by_file[gang["trace"]]
+        optimum = float(sm.exact_interval(gang["gang_size"] * pool["fit"]["preemption_rate"],
+                                          cost))
         assert gang["interval_h"] == pytest.approx(optimum, rel=1e-12)
         if gang["waste"] < p["spot_discount"]:  # pays replayed: the largest is no smaller
-            assert largest[label_of[gang["trace"]]][1] >= gang["gang_size"]
+            assert largest[pool["trace"]][1] >= gang["gang_size"]
     return 6
 
 
@@ -425,13 +425,13 @@ def check_notice(values: dict, parameters: dict, bamboo, _typed=None) -> int:
             assert cell["notice_effective"] == fits
             q = share if fits else 0.0
             best, _ = typed_full_optimum(rate, snapshot, q, snapshot + blocking, blocking)
+            every = cell["recommended_interval_h"]
             if math.isinf(best):
-                assert cell["recommended_interval_h"] is None
+                assert every is None
                 want = typed_floor(rate, restart, q, snapshot + blocking, variant)
             else:
-                assert cell["recommended_interval_h"] == pytest.approx(max(best, blocking),
-                                                              rel=1e-5)
-                want = typed_full_waste(rate, cell["recommended_interval_h"], snapshot, restart, q,
+                assert every == pytest.approx(max(best, blocking), rel=1e-5)
+                want = typed_full_waste(rate, every, snapshot, restart, q,
                                         snapshot + blocking, blocking, variant)
             assert cell["waste_exact"] == pytest.approx(want, rel=1e-9)
     checks = values["simulated_checks"]
