@@ -417,10 +417,14 @@ def _phrases_only(node: ast.AST) -> bool:
 
 
 def _setup_statement(node: ast.stmt) -> bool:
-    """An import, a set-up or glue call, or a name bound to what :func:`_reads_only`
-    allows."""
+    """An import, a set-up or glue call, a name bound to what :func:`_reads_only`
+    allows, or a loop over what was computed before that only does these (several
+    numbers glued, each phrased the same way)."""
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return True
+    if isinstance(node, ast.For):
+        return not node.orelse and _phrases_only(node.iter) and all(
+            _setup_statement(statement) for statement in node.body)
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         name = node.value.func.id if isinstance(node.value.func, ast.Name) else None
         if name in SETUP_CALLS:

@@ -1057,16 +1057,20 @@ def test_hidden_cells_only_set_up_and_glue(chapter):
 
 def test_a_computation_or_verdict_in_a_hidden_cell_is_found(tmp_path):
     """The check above at work, on the issue's own examples: the gang's rate N·λ and a
-    verdict computed out of sight are found; imports, parameters, units and glued tables
-    are not."""
+    verdict computed out of sight are found, in a loop too; imports, parameters, units,
+    glued tables and a loop that glues several numbers phrased alike are not."""
     notebook = nbformat.v4.new_notebook()
     setup = ("import spotmath as sm\nfrom spotmath.book import wording\n"
              "p = chapter_parameters('two_level', globals())\nGB = 1e9\n"
              "durable = dict(checkpoint_cost=p.level2_cost)\n"
-             "keep(cost_min=p.level2_cost * 60, tbl=wording.pools_table(fits))")
+             "keep(cost_min=p.level2_cost * 60, tbl=wording.pools_table(fits))\n"
+             "for name, t in dict(seed=seed, exact=exact).items():\n"
+             "    keep(**{f'{name}_text': wording.interval_or_none(t, 'never')})")
     computing = ("rate = p.two_level_gang_size * p.preemption_rate\n"
                  "looks = 'look Poisson' if poisson else 'are not all Poisson'\n"
-                 "keep(notice_saves=cost <= p.notice)")
+                 "keep(notice_saves=cost <= p.notice)\n"
+                 "for name, w in wastes.items():\n"
+                 "    keep(**{name: 'pays' if w < p.spot_discount else 'not'})")
     shown = "rate = p.two_level_gang_size * p.preemption_rate"
     for source, tags in ((setup, ["remove-cell"]), (computing, ["hide-input"]), (shown, [])):
         cell = nbformat.v4.new_code_cell(source)
@@ -1076,7 +1080,8 @@ def test_a_computation_or_verdict_in_a_hidden_cell_is_found(tmp_path):
     assert hidden_computations(tmp_path / "hidden.ipynb") == [
         "cell 1: rate = p.two_level_gang_size * p.preemption_rate",
         "cell 1: looks = 'look Poisson' if poisson else 'are not all Poisson'",
-        "cell 1: keep(notice_saves=cost <= p.notice)"]
+        "cell 1: keep(notice_saves=cost <= p.notice)",
+        "cell 1: for name, w in wastes.items():"]  # a loop that decides, not one that glues
 
 
 def test_a_kept_kernel_leaks_no_sockets_or_threads(tmp_path):
