@@ -328,7 +328,7 @@ def check_real_preemptions(values: dict, parameters: dict, bamboo, _typed=None) 
     by_file = {n["fit"]["trace"]: n for n in numbers}  # a gang's replay names its file
     largest = {label: (by_model, by_replay) for label, by_model, by_replay in
                values["largest_paying"]}
-    for gang in values["gang_numbers"]:
+    for gang in (run for pool in values["gang_numbers"] for run in pool["runs"]):
         assert gang["gang_size"] in p["pool_gang_sizes"]
         pool = by_file[gang["trace"]]
         optimum = float(sm.exact_interval(gang["gang_size"] * pool["fit"]["preemption_rate"],
@@ -638,8 +638,9 @@ def check_cluster(values: dict, parameters: dict, bamboo, _typed=None) -> int:
                                                     startup, grace)[1], cost)
         kept = typed_kept(G, alpha, h, g, size, float(interval), cost, startup, grace)[0]
         assert 1 - kept < p["spot_discount"] + 0.02  # at an interval near, not at, its best
-    if "two_inference" in values:
-        servers = values["two_inference"] // g
+    if "pool_choice" in values:  # one pool or two: each design's fields
+        two, kept = values["pool_choice"]["two"], values["pool_choice"]["one_kept"]
+        servers = two["inference_gpus"] // g
         assert erlang_b(servers) <= 0.01 < erlang_b(servers - 1) if servers > 0 else True
         n = values["pool_gang"]
         # two pools' gangs are never preempted, but fail at n times one GPU's rate:
@@ -652,10 +653,10 @@ def check_cluster(values: dict, parameters: dict, bamboo, _typed=None) -> int:
 
         best = minimize_scalar(failing_waste, bounds=(cost / 100, 1e4 * cost),
                                method="bounded", options={"xatol": 1e-9})
-        assert values["two_training"] == pytest.approx(
+        assert two["training_per_day"] == pytest.approx(
             24 * n * ((G - g * servers) // n) * (1 - best.fun), rel=1e-7)
-        assert values["headroom"] % g == 0
-        assert 0 < values["one_training"] <= 24 * G
+        assert kept["headroom"] % g == 0
+        assert 0 < kept["training_per_day"] <= 24 * G
     return 4
 
 
@@ -918,7 +919,8 @@ def test_real_preemptions_reads_your_own_trace(tmp_path, chapter_run):
         trace.preemptions / trace.node_hours, rel=1e-12)
     assert abs(chosen["waste"] - chosen["poisson_waste"]) < 0.03
     assert "consistent with Poisson" in values["shape_verdict"]
-    assert [g["gang_size"] for g in values["gang_numbers"]] == [2, 4]
+    (pool,) = values["gang_numbers"]
+    assert pool["label"] == "mine" and [g["gang_size"] for g in pool["runs"]] == [2, 4]
 
 
 #: Every chapter is written in the house style of "A book that reads like one"

@@ -110,8 +110,8 @@ def test_the_local_rate_schedule_beats_trails_or_matches_the_best_fixed_interval
 def test_preemptions_together_and_whether_one_bulk_share_grows(together, growing, co,
                                                                growth):
     kept = run_cell("real_preemptions", "co_verdict =", labels=["p3", "g4dn"],
-                    together=together, growing=growing)
-    assert kept == {"co_verdict": co, "rho_growth": growth}
+                    together=together, growing=growing, p=R(window=1 / 60))
+    assert kept == {"co_verdict": co, "rho_growth": growth, "window_seconds": 60.0}
 
 
 def test_the_gang_verdict_for_a_gang_never_hit_one_hit_more_often_and_no_gang():
@@ -145,7 +145,7 @@ def test_the_replay_moves_the_largest_paying_gang_or_not(largest, expected):
 def test_the_cluster_gang_pays_by_each_law_while_its_waste_is_below_the_discount(
         at_rate, exact, expected):
     """The cell that decides it also builds the table: its inputs are stood in for."""
-    kept = run_cell("cluster", "keep(pays_at_rate=", gang=R(waste=lambda *_: at_rate),
+    kept = run_cell("cluster", 'keep(**{f"pays_{name}"', gang=R(waste=lambda *_: at_rate),
                     best_kept=1 - exact, expo_t=0.1, best_t=0.2, C=0.01, startup=0.1,
                     grace=0.0, simulated_waste=lambda t: (0.0, 0.0),
                     p=R(spot_discount=0.6))
@@ -321,10 +321,12 @@ def test_the_largest_gang_paying_and_the_never_on_spot_size_on_each_pool():
     gangs = [{"label": "p3", "lam": 0.05}, {"label": "g4dn", "lam": 1e-9}]
     kept = run_cell("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
                     gangs=gangs, p=R(spot_discount=0.6), restart=0.1, sm=spotmath)
-    assert kept["largest_list"] == ("on p3, 4 nodes by Nλ and none replayed; on g4dn, "
-                                    "no nodes by Nλ and none replayed")
     floor = spotmath.never_on_spot_gang_size(0.05, 0.1, 0.6)
     assert kept["never_list"] == f"{floor} nodes on p3; 9162907319 nodes on g4dn"
+    found = run_code("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
+                     gangs=gangs, p=R(spot_discount=0.6), restart=0.1, sm=spotmath,
+                     wording=wording)
+    assert found["largest"] == [("p3", 4, 0), ("g4dn", 0, 0)]  # by Nλ, replayed
     free = run_cell("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
                     gangs=gangs, p=R(spot_discount=0.6), restart=0.0, sm=spotmath)
     assert free["never_list"] == "no size"  # no restart: no gang is too large

@@ -4,6 +4,7 @@ pool or two.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from ...inputs import duration_text
@@ -11,7 +12,7 @@ from ..display import Table
 from .common import _interval_shown
 
 __all__ = ["pool_gangs_table", "exact_law_table", "victims_table",
-           "ranks_table", "overflow_table"]
+           "ranks_table", "overflow_table", "designs_table"]
 
 
 def pool_gangs_table(priced: dict, one_gpu_rate: float) -> Table:
@@ -121,3 +122,35 @@ def overflow_table(rows: Sequence[tuple[str, float, float, float, float]]) -> Ta
     return Table(["requests", "overflow", "gang up", "wait", "waste"],
                  [[label, f"{share:.2%}", f"{up:.1%}", duration_text(wait), f"{waste:.1%}"]
                   for label, share, up, wait, waste in rows])
+
+
+def designs_table(choice) -> Table:
+    """Two pools, one pool and one pool with the headroom that keeps the target
+    (:func:`spotmath.model.pool_choice.one_pool_or_two`): the GPUs inference may use,
+    training's gangs and its GPUs too few for another, the shares of requests turned away
+    and made to wait, the p99 start delay and the GPU-hours of training kept a day.
+
+    >>> from types import SimpleNamespace as D
+    >>> two = D(inference_gpus=200, headroom=0, gangs=3, idle_gpus=8, turned_away=0.008,
+    ...         waits=0.0, p99_start=0.0, training_per_day=1152.0)
+    >>> one = D(inference_gpus=256, headroom=16, gangs=15, idle_gpus=0, turned_away=0.0,
+    ...         waits=0.02, p99_start=2 / 3600, training_per_day=2292.0)
+    >>> print(designs_table(D(two=two, one=one, one_kept=one)))
+    design                  inference  gangs  idle  turned away  wait  p99 start  training a day
+    ----------------------  ---------  -----  ----  -----------  ----  ---------  --------------
+    two pools               200        3      8     0.80%        0.0%  0 s        1,152
+    one pool                256        15     0     0.00%        2.0%  2 s        2,292
+    one pool, 16 GPUs free  256        15     0     0.00%        2.0%  2 s        2,292
+    """
+    def row(name: str, design) -> list[object]:
+        p99 = "more than 1% never" if math.isinf(design.p99_start) \
+            else duration_text(design.p99_start)
+        return [name, design.inference_gpus, design.gangs, design.idle_gpus,
+                f"{design.turned_away:.2%}", f"{design.waits:.1%}", p99,
+                f"{design.training_per_day:,.0f}"]
+
+    kept = f"one pool, {choice.one_kept.headroom} GPUs free"
+    designs = {"two pools": choice.two, "one pool": choice.one, kept: choice.one_kept}
+    return Table(["design", "inference", "gangs", "idle", "turned away", "wait",
+                  "p99 start", "training a day"],
+                 [row(name, design) for name, design in designs.items()])

@@ -62,15 +62,16 @@ def fits_table(labels: Sequence[str], fits: Sequence) -> Table:
 
 
 def replay_table(labels: Sequence[str], curves: Sequence[dict]) -> Table:
-    """Each trace replayed at the chapter's interval (``chosen``), at the exact optimum
+    """Each trace replayed at the chapter's interval (``replay``), at the exact optimum
     for its rate (``optimum``), both :class:`spotmath.traces.replay.Replay`, and at the
-    best fixed interval (``best``, hours or None, and ``best_waste``), against the model.
+    best fixed interval (``best_interval_h``, hours or None, and ``best_waste``), against
+    the model.
 
     >>> from types import SimpleNamespace as R
     >>> run = R(interval_h=0.5, waste=0.12, waste_standard_error=0.01, poisson_waste=0.11,
     ...         model_gap_z=1.0)
-    >>> table = replay_table(["p3"], [{"chosen": run, "optimum": run, "best": 0.4,
-    ...                                "best_waste": 0.1}])
+    >>> table = replay_table(["p3"], [{"replay": run, "optimum": run,
+    ...                                "best_interval_h": 0.4, "best_waste": 0.1}])
     >>> table.rows[0]
     ['p3', 'chosen, 30 min', '12.0% ± 1.0%', '11.0%', '+1.0']
     >>> table.rows[2]
@@ -85,9 +86,9 @@ def replay_table(labels: Sequence[str], curves: Sequence[dict]) -> Table:
 
     rows = []
     for label, c in zip(labels, curves):
-        rows += [row(label, "chosen", c["chosen"]), row(label, "exact optimum", c["optimum"]),
-                 [label, f"best, {interval_or_none(c['best'])}", f"{c['best_waste']:.1%}",
-                  "", ""]]
+        rows += [row(label, "chosen", c["replay"]), row(label, "exact optimum", c["optimum"]),
+                 [label, f"best, {interval_or_none(c['best_interval_h'])}",
+                  f"{c['best_waste']:.1%}", "", ""]]
     return Table(["trace", "interval", "replayed", "model", "z"], rows)
 
 
