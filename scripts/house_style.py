@@ -19,13 +19,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="exit with status 1 if any chapter misses a limit")
     args = parser.parse_args(argv)
     print(f"limits: median cell <= {LIMITS['median_cell']} lines, none over "
-          f"{LIMITS['longest_cell']}, bookkeeping <= {LIMITS['bookkeeping_share']:.0%}, "
-          "sentence lines (prose without fences, options, labels, headings, tables, maths "
-          "or glue alone) >= code lines, figures drawn by visible code; the plot set-up "
-          "column is measured, not yet held to the limit\n")
+          f"{LIMITS['longest_cell']}, bookkeeping (a figure's set-up counted) <= "
+          f"{LIMITS['bookkeeping_share']:.0%}, sentence lines (prose without fences, "
+          "options, labels, headings, tables, maths or glue alone) >= code lines, figures "
+          "drawn by visible code\n")
     print("| chapter | code cells | hidden | median cell | longest | bookkeeping "
-          "| with plot set-up | prose : code lines | sentences : code | misses |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| prose : code lines | sentences : code | misses |")
+    print("|---|---|---|---|---|---|---|---|---|")
     missed = 0
     for path in chapter_paths():
         style = measure(path)
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
         missed += bool(breaches)
         print(f"| {style.name} | {style.code_cells} | {style.hidden_share:.0%} "
               f"| {style.median_cell:g} | {style.longest_cell} "
-              f"| {style.bookkeeping_share:.0%} | {style.with_plot_setup:.0%} "
+              f"| {style.bookkeeping_share:.0%} "
               f"| {style.prose_lines} : {style.code_lines} "
               f"| {style.sentence_lines} : {style.code_lines} "
               f"| {'; '.join(breaches) or 'none'} |")

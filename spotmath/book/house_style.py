@@ -29,15 +29,15 @@ LIMITS = {"median_cell": 15, "longest_cell": 30, "bookkeeping_share": 0.15}
 BOOKKEEPING_CALLS = frozenset({"keep", "glue", "Table"})
 
 #: Methods that set a figure up rather than draw what it shows (``fig, ax =
-#: plt.subplots()``, ``ax.set_xlabel(...)``, ``ax.legend()``), called as a method: the
-#: bookkeeping the issue asks to count (#51), measured beside the limit's
-#: (:attr:`ChapterStyle.with_plot_setup`) until every chapter keeps it.
+#: plt.subplots()``, ``ax.set_xlabel(...)``, ``ax.legend()``), called as a method:
+#: bookkeeping too, as much as a glued number is (#51).
 PLOT_SETUP = frozenset({
     "subplots", "figure", "subplots_adjust", "tight_layout", "suptitle", "supxlabel",
     "supylabel", "set", "set_xlabel", "set_ylabel", "set_title", "set_xscale",
     "set_yscale", "set_xlim", "set_ylim", "set_xticks", "set_yticks", "set_xticklabels",
     "set_yticklabels", "set_major_formatter", "set_minor_formatter", "set_aspect",
-    "tick_params", "legend", "grid", "axis", "twinx"})
+    "tick_params", "legend", "grid", "axis", "set_axis_off", "label_outer", "setp",
+    "twinx"})
 
 #: Cell tags that keep a cell's code off the page (shown only on a click, or never).
 HIDDEN_TAGS = frozenset({"remove-cell", "remove-input", "hide-input", "hide-cell"})
@@ -62,9 +62,10 @@ class ChapterStyle:
         The median and the longest code cell, in lines (hidden cells that follow one
         another count as one).
     bookkeeping_share : float
-        Share of code lines that store or phrase numbers: statements calling
-        :data:`BOOKKEEPING_CALLS` or a sentence helper of :mod:`spotmath.book.wording`,
-        and functions named for the rows or sentences they build.
+        Share of code lines that store or phrase numbers or set a figure up: statements
+        calling :data:`BOOKKEEPING_CALLS`, a sentence helper of
+        :mod:`spotmath.book.wording` or a :data:`PLOT_SETUP` method, and functions named
+        for the rows or sentences they build.
     prose_lines, code_lines : int
         Lines of markdown and of code.
     hidden_figures : int
@@ -73,9 +74,6 @@ class ChapterStyle:
     sentence_lines : int
         Lines of markdown that hold sentences (:func:`sentence_lines`): the honest count
         of prose, which must be at least the code's lines.
-    with_plot_setup : float
-        The bookkeeping share with the lines that set a figure up (:data:`PLOT_SETUP`)
-        counted too: measured and printed, not yet held to the limit (#51).
     """
 
     name: str
@@ -88,7 +86,6 @@ class ChapterStyle:
     code_lines: int
     hidden_figures: int
     sentence_lines: int = 0
-    with_plot_setup: float = 0.0
 
     def breaches(self) -> list[str]:
         """The limits this chapter misses, in words (empty when it keeps them all)."""
@@ -146,9 +143,9 @@ def _wording_names(cells: list[str]) -> set[str]:
     return names
 
 
-def _bookkeeping_lines(source: str, phrasing: set[str], plots: bool = False) -> int:
-    """Lines of one cell that store or phrase numbers (see :class:`ChapterStyle`), and
-    with ``plots`` also those that set a figure up."""
+def _bookkeeping_lines(source: str, phrasing: set[str]) -> int:
+    """Lines of one cell that store or phrase numbers or set a figure up (see
+    :class:`ChapterStyle`)."""
     lines = source.splitlines()
     counted: set[int] = set()
 
@@ -168,8 +165,7 @@ def _bookkeeping_lines(source: str, phrasing: set[str], plots: bool = False) -> 
                     visit(getattr(node, field, []))
                 for handler in getattr(node, "handlers", []):
                     visit(handler.body)
-            elif _called(node) & (BOOKKEEPING_CALLS | phrasing) or (
-                    plots and _sets_up_a_plot(node)):
+            elif _called(node) & (BOOKKEEPING_CALLS | phrasing) or _sets_up_a_plot(node):
                 count(node)
 
     visit(ast.parse(source).body)
@@ -227,8 +223,6 @@ def measure(path: Path | str) -> ChapterStyle:
         hidden_figures=hidden_figures,
         sentence_lines=sum(sentence_lines(cell.source) for cell in notebook.cells
                            if cell.cell_type == "markdown"),
-        with_plot_setup=sum(_bookkeeping_lines(cell.source, phrasing, plots=True)
-                            for cell in code) / sum(sizes) if sizes else 0.0,
     )
 
 
