@@ -703,3 +703,27 @@ def test_a_rank_preempted_less_than_once_in_a_million_hours_writes_at_the_exact_
         method="bounded", options={"xatol": 1e-7})
     assert math.exp(found.x) == pytest.approx(moving.interval, rel=1e-4)
     assert moving.kept == pytest.approx(-found.fun, rel=1e-13)
+
+
+@pytest.mark.parametrize("setting, gang_size, headroom", [
+    ((100_000, 40_000.0, 1.0, 1, "queue"), 3, 0),
+    ((100_000, 40_000.0, 1.0, 1, "queue"), 8, 346),
+    ((100_000, 3000.0, 2.0, 8), 64, 0),
+    ((512, 20.0, 1.5, 8), 64, 0),
+    ((480, 20.0, 2.0, 1, "queue"), 8, 30),
+    ((499, 200.0, 1.0, 1, "queue"), 8, 0),
+    ((256, 0.0, 1.0, 1), 8, 0)])
+def test_the_work_of_the_ranks_is_counted_over_the_laws_ranks_computes(setting, gang_size,
+                                                                       headroom):
+    """The ranks' work, from the pool's arrays at once, counts the laws of exactly the
+    k* that the ranks built one by one need: a pool of 100,000 GPUs in gangs of 3 has
+    33,333 ranks and 871 such laws."""
+    from spotmath.model import cluster_renewal
+
+    pool = SharedPool.checked(*setting)
+    count = (pool.gpus - headroom) // gang_size
+    built = cluster_renewal._lawful(cluster_renewal._rank_gangs(pool, gang_size, count,
+                                                                headroom))
+    assert cluster_renewal._lawful_stars(pool, gang_size, count, headroom) == built
+    assert cluster_renewal.ranks_work(pool, gang_size, headroom) == \
+        cluster_renewal._work(pool, built)
