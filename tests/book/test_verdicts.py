@@ -192,14 +192,6 @@ def test_the_notice_spread_with_and_without_it(with_notice, without, expected):
     assert kept["notice_spread_text"] == expected
 
 
-def run_code(chapter: str, marker: str, **names) -> dict:
-    """Run :func:`cell_source` with ``names`` defined, and return every name it leaves."""
-    namespace = {"np": np, "duration_text": duration_text,
-                 "keep": lambda **values: None, **names}
-    exec(compile(cell_source(chapter, marker), f"{chapter}: {marker}", "exec"), namespace)
-    return namespace
-
-
 @pytest.mark.parametrize("extra, ten_percent, expected", [
     (0.0, 0.2, "the first-order waste is 10% too high once λT reaches 0.20, an interval "
      "of 48 min"),
@@ -215,9 +207,9 @@ def test_the_first_order_error_reaches_a_tenth_or_the_restarts_pass_it_alone(
         exact = lam_t / 2 + lam_r
         return exact * (1 + lam_t / 2 + extra) if model == "first-order" else exact
 
-    found = run_code("exact_model", "error_text =", sm=R(waste_fraction=waste_fraction),
-                     here_r=0.05, here_t=0.4, rate=0.25, preemptible=True,
-                     brentq=scipy.optimize.brentq)
+    found = cell_names("exact_model", "error_text =", sm=R(waste_fraction=waste_fraction),
+                       here_r=0.05, here_t=0.4, rate=0.25, preemptible=True,
+                       brentq=scipy.optimize.brentq)
     assert found["ten_percent"] == (None if ten_percent is None
                                     else pytest.approx(ten_percent, rel=1e-6))
     assert found["error_text"] == expected
@@ -233,9 +225,9 @@ def test_the_exact_break_even_is_longer_shorter_or_differs(intervals, expected):
                             restart_preemptible=None):
         return answers["first-order" if model else restart_preemptible]
 
-    found = run_code("exact_model", "comparison = ",
-                     sm=R(break_even_interval=break_even_interval), rate=0.25, cost=0.01,
-                     restart=0.1, p=R(spot_discount=0.6), preemptible=True)
+    found = cell_names("exact_model", "comparison = ",
+                       sm=R(break_even_interval=break_even_interval), rate=0.25, cost=0.01,
+                       restart=0.1, p=R(spot_discount=0.6), preemptible=True)
     assert found["comparison"] == expected
 
 
@@ -268,28 +260,28 @@ def test_the_capacity_plan_has_a_saving_or_no_price(finite, expected):
 
 def test_each_table_says_spot_exactly_where_the_waste_is_below_the_discount():
     """The chapters decide the tables' spot / on-demand column, each on the one test."""
-    found = run_code("gangs", "def gang(", rate=0.25, cost=0.01, restart=0.1, kwargs={},
-                     discount=0.5, gangs_table=lambda rows, d: rows,
-                     p=R(gang_sizes=[1]),
-                     sm=R(gang_rate=lambda rate, n: n * rate,
-                          exact_interval=lambda rate, cost: 0.2,
-                          waste_fraction=lambda rate, *_, **__: rate / 4,
-                          gang_survival=lambda *_: 0.5))
+    found = cell_names("gangs", "def gang(", rate=0.25, cost=0.01, restart=0.1, kwargs={},
+                       discount=0.5, gangs_table=lambda rows, d: rows,
+                       p=R(gang_sizes=[1]),
+                       sm=R(gang_rate=lambda rate, n: n * rate,
+                            exact_interval=lambda rate, cost: 0.2,
+                            waste_fraction=lambda rate, *_, **__: rate / 4,
+                            gang_survival=lambda *_: 0.5))
     assert [found["gang"](n)[-1] for n in (1, 7, 8, 9)] == \
         ["spot", "spot", "on-demand", "on-demand"]  # a waste of n/16 against 1/2
-    uses = run_code("your_numbers", "uses = ", p=R(cadences=[1, 2, 3], spot_discount=0.5),
-                    exact_waste=lambda t: {1: 0.4, 2: 0.5, 3: None}[t],
-                    cadences_table=lambda *args: args)["uses"]
+    uses = cell_names("your_numbers", "uses = ", p=R(cadences=[1, 2, 3], spot_discount=0.5),
+                      exact_waste=lambda t: {1: 0.4, 2: 0.5, 3: None}[t],
+                      cadences_table=lambda *args: args)["uses"]
     assert uses == ["spot", "on-demand", None]
-    cheap = run_code("simulation", "cheap = {", bulk={0.5: [0.4, 0.6, None]},
-                     p=R(gang_sizes=[1, 8, 64], spot_discount=0.5,
-                         bulk_fractions=[0.5]), wording=wording)["cheap"]
+    cheap = cell_names("simulation", "cheap = {", bulk={0.5: [0.4, 0.6, None]},
+                       p=R(gang_sizes=[1, 8, 64], spot_discount=0.5,
+                           bulk_fractions=[0.5]))["cheap"]
     assert cheap == {0.5: [True, False, False]}
-    pays = run_code("break_even", "pays = [",
-                    p=R(preemption_rate=0.25, restart_time=0.1, spot_discount=0.5,
-                        cadences=[1.0, 2.0, 9.0]),
-                    sm=R(waste_fraction=lambda *_, **__: np.array([0.3, 0.5, 1.2]),
-                         relative_price=lambda w, d: (1 - d) / (1 - w)))["pays"]
+    pays = cell_names("break_even", "pays = [",
+                      p=R(preemption_rate=0.25, restart_time=0.1, spot_discount=0.5,
+                          cadences=[1.0, 2.0, 9.0]),
+                      sm=R(waste_fraction=lambda *_, **__: np.array([0.3, 0.5, 1.2]),
+                           relative_price=lambda w, d: (1 - d) / (1 - w)))["pays"]
     assert pays == [True, False, False]
 
 
@@ -297,14 +289,14 @@ def test_the_real_preemptions_verdicts_apply_the_test_to_the_rule_and_to_the_rep
     """A gang of 8 at 0.05 an hour each: N λ = 0.4 predicts spot at a discount of 0.6,
     the replay's 70% says on-demand (the stand-in optimal waste is the rate itself)."""
     runs = [R(gang_size=8, interruptions=3, gang_rate=0.5, waste=0.7)]
-    found = run_code("real_preemptions", 'v["use"] = [', p=R(spot_discount=0.6),
-                     gangs=[{"label": "p3", "lam": 0.05, "runs": runs}], cost=0.01,
-                     restart=0.1, sm=R(optimal_waste=lambda rate, cost, restart: rate))
+    found = cell_names("real_preemptions", 'v["use"] = [', p=R(spot_discount=0.6),
+                       gangs=[{"label": "p3", "lam": 0.05, "runs": runs}], cost=0.01,
+                       restart=0.1, sm=R(optimal_waste=lambda rate, cost, restart: rate))
     assert found["verdicts"][0]["use"] == ["spot", "on-demand"]
 
 
 def test_the_calibration_persist_fits_when_the_interval_outlasts_it():
-    found = run_code("calibration", '"persist_fits":', value={
+    found = cell_names("calibration", '"persist_fits":', value={
         "zero_weight_bytes": 2, "zero_gradient_bytes": 2, "zero_optimizer_bytes": 12},
         p=R(parameter_counts=[1e9], lora_parameters=1e6, write_bandwidths=[1e9],
             snapshot_bandwidth=1e10, preemption_rate=0.25), GB=1e9,
@@ -323,9 +315,8 @@ def test_the_largest_gang_paying_and_the_never_on_spot_size_on_each_pool():
                     gangs=gangs, p=R(spot_discount=0.6), restart=0.1, sm=spotmath)
     floor = spotmath.never_on_spot_gang_size(0.05, 0.1, 0.6)
     assert kept["never_list"] == f"{floor} nodes on p3; 9162907319 nodes on g4dn"
-    found = run_code("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
-                     gangs=gangs, p=R(spot_discount=0.6), restart=0.1, sm=spotmath,
-                     wording=wording)
+    found = cell_names("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
+                       gangs=gangs, p=R(spot_discount=0.6), restart=0.1, sm=spotmath)
     assert found["largest"] == [("p3", 4, 0), ("g4dn", 0, 0)]  # by Nλ, replayed
     free = run_cell("real_preemptions", "def largest_paying(trace", verdicts=verdicts,
                     gangs=gangs, p=R(spot_discount=0.6), restart=0.0, sm=spotmath)
