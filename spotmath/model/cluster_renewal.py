@@ -417,7 +417,7 @@ def _lawful_stars(pool: SharedPool, gang_size: int, count: int, headroom: int) -
     if pool.hp_rate == 0 or count < 1:
         return set()
     sizes = gang_size * np.arange(1, count + 1) + headroom
-    stars = np.unique((pool.gpus - sizes) // pool.hp_gpus)
+    stars = np.unique(pool.star(sizes))
     stars = stars[stars < pool.top]
     with np.errstate(over="ignore", under="ignore"):
         rate = pool.hp_rate * np.exp(pool._log_erlang_b[stars])
