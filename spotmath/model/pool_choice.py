@@ -100,8 +100,9 @@ class PoolChoice:
         The p99 start-delay target, hours.
     untried : int
         Offsets of headroom from a multiple of lcm(g, N) GPUs whose headrooms the search
-        could not try within its budget (:data:`MAX_CHOICE_WORK`); 0: ``one_kept``'s
-        headroom is the least, else the least of those tried.
+        did not try, as more than its budget (:data:`MAX_REFINE_WORK`,
+        :data:`MAX_CHOICE_WORK`); 0: ``one_kept``'s headroom is the least, else the least
+        of those tried, which is at most lcm(g, N) − g GPUs more.
     """
 
     two: PoolDesign
@@ -192,15 +193,24 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
 
 
 #: The most work a start-delay chain is run for: steps of the uniformised chain, each
-#: counted as 1 + states/10,000 (a step costs about 10 µs and 1 ns a state here), about
-#: half a second; a choice of designs runs one or more for each offset of the headroom.
+#: counted as 1 + states/10,000 (measured here: a unit is 30 µs for chains of a few
+#: thousand states to 50 µs for 280,000, at 4 to 5 ns a state a step), about two seconds;
+#: a choice of designs runs one or more for each offset of the headroom.
 MAX_DELAY_WORK = 50_000
-#: The most work a choice of designs spends on its start-delay chains, in all (about
-#: three seconds on one core): the search for the least headroom runs a chain for the
-#: headrooms of each offset from a multiple of lcm(g, N) GPUs; pools of 100,000 GPUs in
-#: requests of 64 and 8 spend 600 to 30,000 in all (gangs of 512 to 1,024), in requests
-#: of 1 (eight offsets) about 120,000.
+#: The most work a choice of designs spends on its start-delay chains, in all: the search
+#: for the least headroom runs a chain for the headrooms of each offset from a multiple of
+#: lcm(g, N) GPUs.  Offset 0 may spend all of it (a pool whose offset 0 needs more is not
+#: answered); the others only :data:`MAX_REFINE_WORK`.
 MAX_CHOICE_WORK = 160_000
+#: The most work the offsets other than 0 may spend, in all.  They refine the room found
+#: at offset 0 by less than lcm(g, N) GPUs, so they get less time than the answer
+#: itself: where their first runs (:func:`_refining_work`) need more, none of them is
+#: run and the headroom is given in whole multiples of lcm(g, N) GPUs, the other
+#: offsets counted in :attr:`PoolChoice.untried`.  Pools of 100,000 GPUs in requests of 8
+#: need 1,800 to 48,000 for it (gangs of 64 to 2,048); in requests of 1 and gangs of 8,
+#: 92,000 (about 3 s more on two cores here), which is not run.  The most is one to one
+#: and a half seconds of chains on two cores here.
+MAX_REFINE_WORK = 60_000
 
 #: The most states (about 100 MB) and offsets whose first runs are stepped together:
 #: the offsets are taken in rounds of so many, the least room found in one bounding the
@@ -514,8 +524,9 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
         line) more than 1% of requests even with the whole pool; ranks or a start-delay
         chain too large to compute (:data:`~spotmath.model.cluster_renewal.MAX_RANKS_WORK`,
         :data:`MAX_DELAY_WORK`), or the headrooms of the first offset needing start-delay
-        chains of more than :data:`MAX_CHOICE_WORK` in all (past it for another offset,
-        that offset is counted in :attr:`PoolChoice.untried` instead).
+        chains of more than :data:`MAX_CHOICE_WORK` in all (the other offsets, which
+        refine its headroom, are counted in :attr:`PoolChoice.untried` instead where
+        they would need more than :data:`MAX_REFINE_WORK` or than is left).
 
     Examples
     --------
@@ -585,15 +596,19 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
         return delays(headroom)[2] <= wait_target
 
     # the rooms of each offset from a multiple of L in turn, the fewest keeping the target
-    # kept; the first run answering about twice as many graces as a grace's victims
+    # kept; offset 0's first run answering about twice as many graces as a grace's victims
     best, untried = pool.top, 0  # a room of K requests keeps any target
     reach = math.ceil((2 * _victims(pool, gang_size, grace) + 8) / beyond)
     offsets = min(period, pool.top)
     together = 1  # offset 0 alone: its least room bounds the others' searches
     for offset in range(offsets):
+        if offset == 1:  # offset 0 answered: the others refine it, if that costs little
+            if _refining_work(pool, gang_size, grace, offsets, best) > MAX_REFINE_WORK:
+                untried = min(offsets, best) - 1  # the offsets with a room below the best
+                break
+            budget.left = min(budget.left, MAX_REFINE_WORK)
         if offset == together:  # the next offsets' first runs at once, up to the least
-            first, together = _first_runs(pool, gang_size, grace, offset, offsets, best,
-                                          reach)
+            first, together = _first_runs(pool, gang_size, grace, offset, offsets, best)
             try:
                 chains.extend((headroom, above, waits) for (headroom, above), waits in
                               zip(first, _waiting_together(pool, gang_size, first, grace,
@@ -624,50 +639,73 @@ def _least_of_offset(offset: int, period: int, below: int,
 
     Within one offset the p99 falls as j grows: each L requests more leave k more graces
     to block at every level and move no level where a gang is preempted (across offsets
-    they do move it, and the p99 may rise again).  So j doubles, then halves, and each
-    room tried where no run answers it starts a run that answers the rooms up to the next
-    one to try (``keeps(room, reach)``), the first ``reach`` rooms far.
+    they do move it, and the p99 may rise again).  So the rooms are searched a stretch at
+    a time, each from the first room not yet known to fail and ``reach`` rooms long at
+    first, twice as long each time its last room fails too: a run from its first room
+    answers the stretch (``keeps(room, rooms further)``), and where the last room keeps,
+    halving finds the fewest within it.  A run costs more the higher its first room and
+    the further it reaches, so no run starts above a room still in doubt.
     """
     last = (below - 1 - offset) // period  # the rooms offset + j·L below ``below``
+    failing, ahead = -1, reach
+    while failing < last:
+        first = failing + 1
+        end = min(first + ahead, last)
+        if keeps(offset + first * period, end - first):
+            return offset + first * period
+        if keeps(offset + end * period, min(2 * ahead, last - end)):
+            holding, failing = end, first
+            while holding - failing > 1:
+                middle = (failing + holding) // 2
+                if keeps(offset + middle * period, holding - middle - 1):
+                    holding = middle
+                else:
+                    failing = middle
+            return offset + holding * period
+        failing, ahead = end, 2 * ahead
+    return None
+
+
+def _first_run(pool: SharedPool, gang_size: int, grace: float, offset: int, below: int
+               ) -> tuple[int, int] | None:
+    """The (headroom, further rooms) of the first run :func:`_least_of_offset` makes for an
+    offset other than 0: from the offset's room to its last room below ``below`` requests,
+    the least found so far (the least the offset can improve on it), or as far as the run
+    can answer; None where the offset has no room below ``below``.  One run then answers
+    the whole search of most offsets."""
+    last = (below - 1 - offset) // _period(pool, gang_size)[0]
     if last < 0:
         return None
-    failing, trying, ahead = -1, 0, reach
-    while not keeps(offset + trying * period, min(ahead, last - trying)):
-        if trying == last:
-            return None
-        failing, trying, ahead = trying, min(2 * trying + 1, last), 2 * ahead
-    holding = trying
-    while holding - failing > 1:
-        middle = (failing + holding) // 2
-        if keeps(offset + middle * period, holding - middle - 1):
-            holding = middle
-        else:
-            failing = middle
-    return offset + holding * period
+    headroom = offset * pool.hp_gpus
+    return headroom, max(min(last, _serves(pool, gang_size, headroom, grace)), 0)
 
 
 def _first_runs(pool: SharedPool, gang_size: int, grace: float, start: int, offsets: int,
-                below: int, reach: int) -> tuple[list[tuple[int, int]], int]:
-    """The (headroom, further rooms) of the first run :func:`_least_of_offset` makes for
-    the offset ``start`` and the next ones, a round (:data:`ROUND_STATES`,
-    :data:`ROUND_OFFSETS`; one at least), and the offset after the last of them: from
-    the offset's room, ``reach`` rooms far, no further than its last room below
-    ``below`` requests nor than the run can answer (an offset with no room below
-    ``below`` makes none)."""
-    period, _ = _period(pool, gang_size)
+                below: int) -> tuple[list[tuple[int, int]], int]:
+    """The first runs (:func:`_first_run`) of the offset ``start`` and the next ones, a
+    round (:data:`ROUND_STATES`, :data:`ROUND_OFFSETS`; one at least), and the offset
+    after the last of them."""
     first, states = [], 0
     for offset in range(start, offsets):
-        last = (below - 1 - offset) // period
-        if last < 0:
+        run = _first_run(pool, gang_size, grace, offset, below)
+        if run is None:
             continue
-        headroom = offset * pool.hp_gpus
-        above = max(min(reach, last, _serves(pool, gang_size, headroom, grace)), 0)
-        _, serving, _, counts, *_ = _chain(pool, gang_size, headroom, grace, above)
+        _, serving, _, counts, *_ = _chain(pool, gang_size, run[0], grace, run[1])
         states += serving.size * counts
         if first and (states > ROUND_STATES or len(first) == ROUND_OFFSETS):
             return first, offset
-        first.append((headroom, above))
+        first.append(run)
     return first, offsets
+
+
+def _refining_work(pool: SharedPool, gang_size: int, grace: float, offsets: int,
+                   below: int) -> float:
+    """The work of the first runs of offsets 1 … ``offsets`` − 1 below ``below`` requests
+    (:func:`_first_run`): at most what refining offset 0's least room will cost, since
+    each offset it improves lowers ``below`` for the next."""
+    runs = (_first_run(pool, gang_size, grace, offset, below) for offset in range(1, offsets))
+    return sum(_chain(pool, gang_size, headroom, grace, above)[-1]
+               for headroom, above in filter(None, runs))
 
 
 def _victims(pool: SharedPool, gang_size: int, grace: float) -> float:

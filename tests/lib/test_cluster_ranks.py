@@ -387,15 +387,11 @@ def test_random_pools_choose_the_least_headroom_of_a_scan():
         chosen += 1
 
 
-def test_the_largest_pools_choice_tries_every_offset_within_its_budget():
-    """100,000 GPUs in requests of 1 and gangs of 8: one run answers the headrooms 8 GPUs
-    apart from 0 (about twice the victims of a grace as graces), then the other seven
-    offsets' runs, up to the headroom found, are stepped together; the headroom kept
-    keeps the target, and below it every offset's last room fails (so every room of it
-    does)."""
+def _recorded_choice(pool, gang_size, target):
+    """A pool's choice (grace 30 s), with the runs of each call that steps chains and the
+    work of each spend, in order."""
     from spotmath.model import pool_choice
 
-    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
     rounds, spent = [], []
     real_together, real_spend = pool_choice._waiting_together, pool_choice.DelayBudget.spend
 
@@ -407,21 +403,75 @@ def test_the_largest_pools_choice_tries_every_offset_within_its_budget():
         real_spend(self, work, grace)
         spent.append(work)
 
-    victims = pool_choice._victims(pool, 8, 30 * SECOND)
-    assert victims == pytest.approx(40_000 * 30 * SECOND / 8, rel=1e-6)  # 1 in 8 arrivals
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pool_choice, "_waiting_together", together)
         patch.setattr(pool_choice.DelayBudget, "spend", spend)
-        choice = pool_choice.one_pool_or_two(pool, 8, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
-    assert rounds[0] == [(0, math.ceil(2 * victims + 8))]
+        choice = pool_choice.one_pool_or_two(pool, gang_size, MINUTE, 0.1, 30 * SECOND,
+                                             target)
+    return choice, rounds, spent
+
+
+def test_the_largest_pool_gives_its_headroom_in_whole_gangs_when_refining_costs_more():
+    """100,000 GPUs in requests of 1 and gangs of 8: one run answers the headrooms 8 GPUs
+    apart from 0 (about twice the victims of a grace as graces).  Refining it GPU by GPU
+    would need more than :data:`MAX_REFINE_WORK`, so no other offset is run, the seven
+    are counted untried, and the headroom kept is the least multiple of 8 GPUs that keeps
+    the target."""
+    from spotmath.model import pool_choice
+
+    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
+    victims = pool_choice._victims(pool, 8, 30 * SECOND)
+    assert victims == pytest.approx(40_000 * 30 * SECOND / 8, rel=1e-6)  # 1 in 8 arrivals
+    choice, rounds, spent = _recorded_choice(pool, 8, 10 * SECOND)
+    assert rounds == [[(0, math.ceil(2 * victims + 8))]] and len(spent) == 1
+    kept = choice.one_kept.headroom
+    assert choice.untried == 7 and kept % 8 == 0
+    assert pool_choice._refining_work(pool, 8, 30 * SECOND, 8, kept) \
+        > pool_choice.MAX_REFINE_WORK
+    assert 0 < kept and choice.one_kept.p99_start <= 10 * SECOND
+    assert start_delays(pool, 8, kept - 8, 30 * SECOND)[2] > 10 * SECOND
+
+
+def test_a_refinement_within_its_budget_tries_every_offset_and_spends_no_more_than_it_said():
+    """20,000 GPUs in requests of 1 and gangs of 8: refining costs less than
+    :data:`MAX_REFINE_WORK`, so the other seven offsets' first runs, up to the headroom
+    offset 0 found, are stepped together and answer their whole search; they spend no
+    more than :func:`_refining_work` said; and below the headroom kept every offset's last
+    room fails (so every room of it does)."""
+    from spotmath.model import pool_choice
+
+    pool = SharedPool.checked(20_000, 8_000.0, 1.0, 1)
+    estimates = []
+    real_estimate = pool_choice._refining_work
+
+    def estimate(*args):
+        estimates.append(real_estimate(*args))
+        return estimates[-1]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pool_choice, "_refining_work", estimate)
+        choice, rounds, spent = _recorded_choice(pool, 8, 10 * SECOND)
     assert [base for base, _ in rounds[1]] == list(range(1, 8))  # the others at once
     assert len(rounds) == 2 and len(spent) == 2  # no offset needed a second run
-    assert choice.untried == 0 and sum(spent) <= pool_choice.MAX_CHOICE_WORK
+    assert spent[1] <= estimates[0] <= pool_choice.MAX_REFINE_WORK
     kept = choice.one_kept.headroom
-    assert 0 < kept and choice.one_kept.p99_start <= 10 * SECOND
+    assert choice.untried == 0 and choice.one_kept.p99_start <= 10 * SECOND
     for offset in range(8):
         below = kept - 1 - (kept - 1 - offset) % 8  # the offset's last room below kept
         assert start_delays(pool, 8, below, 30 * SECOND)[2] > 10 * SECOND, offset
+
+
+def test_a_second_run_of_an_offset_starts_where_the_first_stopped_answering():
+    """100,000 GPUs in requests of 1 and gangs of 64: offset 0's first run answers 19
+    rooms beyond its own, and all of them fail; the next run starts at the first room
+    still in doubt, not above it, and answers the stretch in which the least room that
+    keeps the target lies."""
+    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
+    choice, rounds, _ = _recorded_choice(pool, 64, 10 * SECOND)
+    [(base, above)], [(second, further)] = rounds[:2]
+    assert base == 0 and second == (above + 1) * 64
+    kept = choice.one_kept.headroom
+    assert second <= kept <= second + further * 64 and kept % 64 == 0
 
 
 def test_a_choice_past_its_budget_says_how_many_offsets_it_did_not_try(cli, monkeypatch):
@@ -548,8 +598,8 @@ def test_the_command_refuses_in_one_line_naming_the_option(cli, flags, message):
 
 def test_a_pool_of_the_largest_size_in_one_gpu_requests_answers_every_gang(cli):
     """100,000 GPUs, 1-GPU requests at a load of 40,000 and gangs of 8: 326 ranks need
-    laws of up to 3,106 levels, and every gang is answered; so is one pool or two, every
-    offset of its headroom tried."""
+    laws of up to 3,106 levels, and every gang is answered; so is one pool or two, its
+    headroom in whole gangs (refining it GPU by GPU costs more than the command runs)."""
     done = cli("cluster", "--gpus", "100000", "--hp-gpus", "1", "--hp-rate", "40000/h",
                "--hp-hold", "1h", "--gang-size", "8", "--grace", "30s", "--start-target",
                "10s", "--json")
@@ -563,7 +613,8 @@ def test_a_pool_of_the_largest_size_in_one_gpu_requests_answers_every_gang(cli):
                for gang in preempted)
     assert values["verdict"] in ("one pool", "two pools")
     assert values["one_pool_p99_start_s"] <= 10 and values["one_pool_headroom_gpus"] > 0
-    assert values["one_pool_untried_offsets"] == 0
+    assert values["one_pool_untried_offsets"] == 7
+    assert values["one_pool_headroom_gpus"] % 8 == 0
 
 
 def test_a_pool_of_the_largest_size_answers(cli):
