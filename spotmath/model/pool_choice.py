@@ -193,9 +193,9 @@ def start_delays(pool: SharedPool, gang_size: int, headroom: int, grace: float,
 
 
 #: The most work a start-delay chain is run for: steps of the uniformised chain, each
-#: counted as 1 + states/10,000 (measured here: a unit is 30 µs for chains of a few
-#: thousand states to 50 µs for 280,000, at 4 to 5 ns a state a step), about two seconds;
-#: a choice of designs runs one or more for each offset of the headroom.
+#: counted as 1 + states/10,000 (measured here: a unit is about 23 µs, a step of a chain
+#: of 280,000 states 2.3 ns a state), about a second on one core; a choice of designs
+#: runs one or more for each offset of the headroom.
 MAX_DELAY_WORK = 50_000
 #: The most work a choice of designs spends on its start-delay chains, in all: the search
 #: for the least headroom runs a chain for the headrooms of each offset from a multiple of
@@ -208,11 +208,12 @@ MAX_CHOICE_WORK = 160_000
 #: run and the headroom is given in whole multiples of lcm(g, N) GPUs, the other
 #: offsets counted in :attr:`PoolChoice.untried`.  Pools of 100,000 GPUs in requests of 8
 #: need 1,800 to 48,000 for it (gangs of 64 to 2,048); in requests of 1 and gangs of 8,
-#: 92,000 (about 3 s more on two cores here), which is not run.  The most is one to one
-#: and a half seconds of chains on two cores here.
+#: 92,000 (2.5 s more here, with the one-pool design's laws at a headroom no multiple of
+#: 8), which is not run.  The most is about 1.4 s of chains on one core here, 0.7 s on
+#: two.
 MAX_REFINE_WORK = 60_000
 
-#: The most states (about 100 MB) and offsets whose first runs are stepped together:
+#: The most states (about 25 MB) and offsets whose first runs are stepped together:
 #: the offsets are taken in rounds of so many, the least room found in one bounding the
 #: next (a round of more offsets would run some that a smaller bound leaves out).
 ROUND_STATES = 1_000_000
@@ -377,12 +378,12 @@ def _waiting(pool: SharedPool, gang_size: int, headroom: int, grace: float,
 def _waiting_together(pool: SharedPool, gang_size: int, runs: list[tuple[int, int]],
                       grace: float, budget: DelayBudget | None = None) -> list[_Waits]:
     """:func:`_waiting` for each (headroom, above) of ``runs``, their chains stepped as one
-    (a block of each in one product a step, which a small chain's step costs little more
-    than): in two such blocks on two threads where there are two runs or more and this
-    process may use two cores (scipy's sparse product releases the GIL).  Each state's
-    sum is the same whatever runs beside it, so every run's numbers are its own to the
-    bit.  Every run is checked against :data:`MAX_DELAY_WORK`, and all of them spent
-    from the budget, before any is run."""
+    (:func:`_step_block`: a few whole-array operations a step, which a small chain's step
+    costs little more than): in two such blocks on two threads where there are two runs
+    or more and this process may use two cores (NumPy's operations on whole arrays
+    release the GIL).  Each state's sum is the same whatever runs beside it, so every
+    run's numbers are its own to the bit.  Every run is checked against
+    :data:`MAX_DELAY_WORK`, and all of them spent from the budget, before any is run."""
     shapes = [_chain(pool, gang_size, headroom, grace, above) for headroom, above in runs]
     for _, serving, _, counts, _, _, steps, work in shapes:
         if work > MAX_DELAY_WORK:
@@ -419,47 +420,91 @@ def _waiting_together(pool: SharedPool, gang_size: int, runs: list[tuple[int, in
 
 def _step_block(pool: SharedPool, shapes: list[tuple]) -> list[np.ndarray]:
     """Each chain of ``shapes`` (:func:`_chain`'s) run for its steps, as one block: for each,
-    the blocked mass at every step by the graces beyond the fewest that block."""
-    # one product a step gives the next distribution and, after it, the blocked mass of
-    # this one by the graces beyond the fewest that block, c − f(n) = 0, 1, … (a row
-    # each; the states that block at no headroom the run answers in none)
-    moves, tallies, starts, widths = [], [], [], []
-    for stationary, serving, up, counts, fewest, fastest, _, _ in shapes:
-        size = serving.size * counts
-        beyond = (np.arange(counts)[None, :] - fewest[:, None]).ravel()
-        blocking = beyond >= 0
-        widths.append(int(beyond[blocking].max(initial=0)) + 1)
-        tallies.append(scipy.sparse.csr_matrix(
-            (np.ones(int(blocking.sum())), (beyond[blocking], np.flatnonzero(blocking))),
-            shape=(widths[-1], size)))
-        moves.append(_uniformised(pool, serving, up, counts, fastest))
-        start = np.zeros(size)
-        start[::counts] = stationary  # c = 0 at every level
-        starts.append(start)
-    vector = np.concatenate(starts)
-    columns = np.cumsum([0] + [start.size for start in starts[:-1]])
-    forward = _stacked(moves + tallies, np.concatenate((columns, columns)), vector.size)
-    size = vector.size
+    the blocked mass at every step by the graces beyond the fewest that block.
+
+    The chains lie one above another in one array of (level n, count c), each in rows of
+    its own and in its own first counts (the rest of its rows stays empty), so that a step
+    of all of them is a few operations on the whole array, the uniformised step
+    v ← v(I + Q/Λ): each state keeps what does not move, takes the departures from the
+    level above, and takes the arrivals from the level below with their count moved up by
+    the gangs the arrival preempts (the last count holding all above it).  None crosses
+    from one chain into the next: no departure leaves a chain's lowest level nor arrival
+    its highest.  Every sum a state's next mass or a tally takes has the same terms in the
+    same order whatever lies beside it, so each chain's numbers are its own to the bit.
+    """
+    sizes = [shape[1].size for shape in shapes]
+    firsts = np.cumsum([0] + sizes)
+    rows, width = firsts[-1], max(shape[3] for shape in shapes)
+    stay, from_above, from_below = np.empty(rows), np.zeros(rows), np.zeros(rows)
+    moved, kept = np.zeros(rows, dtype=int), np.empty(rows, dtype=int)
+    vector = np.zeros((rows + 1, width))  # a last row always empty: the level above the top
+    tallied = []  # each chain's levels that can block, by their fewest; their bins
+    for (stationary, serving, up, counts, fewest, fastest, _, _), first in zip(shapes, firsts):
+        own = slice(first, first + serving.size)
+        if fastest > 0:
+            arrival, departure = pool.hp_rate / fastest, serving / pool.hp_hold / fastest
+        else:  # no load: a chain that never moves
+            arrival, departure = 0.0, np.zeros(serving.size)
+        leaving = np.full(serving.size, arrival)
+        leaving[-1] = 0.0  # none arrives past the highest level kept
+        leaving[1:] += departure[1:]  # none leaves the lowest
+        stay[own] = 1.0 - leaving
+        from_above[first:first + serving.size - 1] = departure[1:]
+        from_below[first + 1:first + serving.size] = arrival
+        moved[first + 1:first + serving.size] = up[:-1] - up[1:]  # victims of n − 1 → n
+        kept[own] = counts
+        vector[own, 0] = stationary  # c = 0 at every level
+        tallied.append(_tally_bins(fewest, counts, first))
+    shifts = [(victims, counts, np.flatnonzero((moved == victims) & (kept == counts)))
+              for victims, counts in sorted(set(zip(moved[moved > 0], kept[moved > 0])))]
     steps = max(shape[6] for shape in shapes)  # the same for every chain of one pool
-    rows = np.empty((steps + 1, sum(widths)))
-    for n in range(steps + 1):
-        moved = forward @ vector
-        vector, rows[n] = moved[:size], moved[size:]
-    return np.split(rows, np.cumsum(widths)[:-1], axis=1)
+    masses = [np.empty((steps + 1, bins)) for *_, bins in tallied]
+    following = np.zeros_like(vector)  # its last row stays empty too
+    moving = np.empty((rows - 1, width))  # the departures, then the arrivals, of a step
+    for step in range(steps + 1):
+        for (own, groups, targets, bins), mass in zip(tallied, masses):
+            grouped = groups @ vector[own]
+            mass[step] = np.bincount(targets, grouped.ravel(), bins + 1)[:bins]
+        if step == steps:
+            break
+        np.multiply(stay[:, None], vector[:-1], out=following[:-1])
+        np.multiply(from_above[:-1, None], vector[1:-1], out=moving)  # from the row above
+        following[:-2] += moving
+        np.multiply(from_below[1:, None], vector[:-2], out=moving)  # into the rows 1 …
+        for victims, counts, into in shifts:
+            _preempt(moving, into - 1, victims, counts)
+        following[1:-1] += moving
+        vector, following = following, vector
+    return masses
 
 
-def _stacked(blocks: list[scipy.sparse.csr_matrix], columns: np.ndarray, width: int
-             ) -> scipy.sparse.csr_matrix:
-    """The blocks one below another, each moved right by its ``columns``, in ``width``
-    columns: a block diagonal, put together from the blocks' own arrays (for the seven
-    1-GPU runs of 100,000 GPUs, half the peak memory of scipy's ``block_diag`` and
-    ``vstack``, which go through coordinates, and the same product)."""
-    lengths = np.concatenate([np.diff(block.indptr) for block in blocks])
-    return scipy.sparse.csr_matrix(
-        (np.concatenate([block.data for block in blocks]),
-         np.concatenate([block.indices + column for block, column in zip(blocks, columns)]),
-         np.concatenate(([0], np.cumsum(lengths)))),
-        shape=(lengths.size, width))
+def _preempt(arrived: np.ndarray, rows: np.ndarray, victims: int, counts: int) -> None:
+    """Move the count of the arrivals in ``rows`` up by ``victims``, the last of
+    ``counts`` holding all that reach it."""
+    moving = arrived[rows, :counts]
+    last = max(counts - 1 - victims, 0)
+    top = moving[:, last:].sum(axis=1)
+    moving[:, victims:counts - 1] = moving[:, :last].copy()
+    moving[:, :min(victims, counts - 1)] = 0.0
+    moving[:, counts - 1] = top
+    arrived[rows, :counts] = moving
+
+
+def _tally_bins(fewest: np.ndarray, counts: int, first: int
+                ) -> tuple[tuple[slice, slice], scipy.sparse.csr_matrix, np.ndarray, int]:
+    """How a chain's blocked mass is tallied by the graces beyond the fewest that block,
+    c − f(n) = 0, 1, …: its states in the block (from the row ``first``); a row for each
+    value of f(n) that can block, one at the levels where f(n) has it (sparse); for each
+    (f, c) of those, its bin, c − f, or the last bin (not kept) where c < f; and the
+    number of bins kept."""
+    values = np.unique(fewest[fewest < counts])
+    # sparse: its product adds each group's levels in their order, on this thread alone
+    # (BLAS might take a thread the other chains or the ranks' laws are using)
+    groups = scipy.sparse.csr_matrix((fewest[None, :] == values[:, None]).astype(float))
+    beyond = np.arange(counts)[None, :] - values[:, None]
+    bins = int(beyond.max(initial=0)) + 1
+    targets = np.where(beyond >= 0, beyond, bins).ravel()
+    return (slice(first, first + fewest.size), slice(0, counts)), groups, targets, bins
 
 
 def _cores() -> int:
@@ -467,25 +512,6 @@ def _cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
-
-
-def _uniformised(pool: SharedPool, serving: np.ndarray, up: np.ndarray, counts: int,
-                 fastest: float) -> scipy.sparse.csr_matrix:
-    """(I + Q/Λ)ᵀ of the chain on (n, c), ``serving`` the requests in service at each n: a
-    distribution's step forward."""
-    levels = np.arange(serving.size)
-    state = levels[:, None] * counts + np.arange(counts)[None, :]
-    gone = np.arange(counts)[None, :] + (up[:-1] - up[1:])[:, None]  # victims of n → n+1
-    rows = np.concatenate((state[:-1].ravel(), state[1:].ravel()))
-    cols = np.concatenate((
-        (state[1:, :1] + np.minimum(gone, counts - 1)).ravel(),  # an arrival
-        state[:-1].ravel()))  # a departure
-    rates = np.concatenate((np.full((levels.size - 1) * counts, pool.hp_rate),
-                            np.repeat(serving[1:] / pool.hp_hold, counts)))
-    size = levels.size * counts
-    moves = scipy.sparse.csr_matrix((rates / fastest, (rows, cols)), shape=(size, size))
-    stay = 1.0 - np.asarray(moves.sum(axis=1)).ravel()
-    return (moves + scipy.sparse.diags(stay)).T.tocsr()
 
 
 def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace=0.0,
