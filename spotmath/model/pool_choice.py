@@ -438,8 +438,7 @@ def _step_block(pool: SharedPool, shapes: list[tuple]) -> list[np.ndarray]:
     stay, from_above, from_below = np.empty(rows), np.zeros(rows), np.zeros(rows)
     moved, kept = np.zeros(rows, dtype=int), np.empty(rows, dtype=int)
     vector = np.zeros((rows + 1, width))  # a last row always empty: the level above the top
-    tallied = []  # each chain's levels that can block, by their fewest; their bins
-    for (stationary, serving, up, counts, fewest, fastest, _, _), first in zip(shapes, firsts):
+    for (stationary, serving, up, counts, _, fastest, _, _), first in zip(shapes, firsts):
         own = slice(first, first + serving.size)
         if fastest > 0:
             arrival, departure = pool.hp_rate / fastest, serving / pool.hp_hold / fastest
@@ -454,17 +453,16 @@ def _step_block(pool: SharedPool, shapes: list[tuple]) -> list[np.ndarray]:
         moved[first + 1:first + serving.size] = up[:-1] - up[1:]  # victims of n − 1 → n
         kept[own] = counts
         vector[own, 0] = stationary  # c = 0 at every level
-        tallied.append(_tally_bins(fewest, counts, first))
     shifts = [(victims, counts, np.flatnonzero((moved == victims) & (kept == counts)))
               for victims, counts in sorted(set(zip(moved[moved > 0], kept[moved > 0])))]
+    groups, targets, bins = _tally_bins(shapes, firsts, width)
     steps = max(shape[6] for shape in shapes)  # the same for every chain of one pool
-    masses = [np.empty((steps + 1, bins)) for *_, bins in tallied]
+    masses = np.empty((steps + 1, bins[-1]))
     following = np.zeros_like(vector)  # its last row stays empty too
     moving = np.empty((rows - 1, width))  # the departures, then the arrivals, of a step
     for step in range(steps + 1):
-        for (own, groups, targets, bins), mass in zip(tallied, masses):
-            grouped = groups @ vector[own]
-            mass[step] = np.bincount(targets, grouped.ravel(), bins + 1)[:bins]
+        grouped = groups @ vector[:-1]
+        masses[step] = np.bincount(targets, grouped.ravel(), bins[-1] + 1)[:-1]
         if step == steps:
             break
         np.multiply(stay[:, None], vector[:-1], out=following[:-1])
@@ -475,7 +473,7 @@ def _step_block(pool: SharedPool, shapes: list[tuple]) -> list[np.ndarray]:
             _preempt(moving, into - 1, victims, counts)
         following[1:-1] += moving
         vector, following = following, vector
-    return masses
+    return np.split(masses, bins[1:-1], axis=1)
 
 
 def _preempt(arrived: np.ndarray, rows: np.ndarray, victims: int, counts: int) -> None:
@@ -490,21 +488,28 @@ def _preempt(arrived: np.ndarray, rows: np.ndarray, victims: int, counts: int) -
     arrived[rows, :counts] = moving
 
 
-def _tally_bins(fewest: np.ndarray, counts: int, first: int
-                ) -> tuple[tuple[slice, slice], scipy.sparse.csr_matrix, np.ndarray, int]:
-    """How a chain's blocked mass is tallied by the graces beyond the fewest that block,
-    c − f(n) = 0, 1, …: its states in the block (from the row ``first``); a row for each
-    value of f(n) that can block, one at the levels where f(n) has it (sparse); for each
-    (f, c) of those, its bin, c − f, or the last bin (not kept) where c < f; and the
-    number of bins kept."""
-    values = np.unique(fewest[fewest < counts])
-    # sparse: its product adds each group's levels in their order, on this thread alone
-    # (BLAS might take a thread the other chains or the ranks' laws are using)
-    groups = scipy.sparse.csr_matrix((fewest[None, :] == values[:, None]).astype(float))
-    beyond = np.arange(counts)[None, :] - values[:, None]
-    bins = int(beyond.max(initial=0)) + 1
-    targets = np.where(beyond >= 0, beyond, bins).ravel()
-    return (slice(first, first + fewest.size), slice(0, counts)), groups, targets, bins
+def _tally_bins(shapes: list[tuple], firsts: np.ndarray, width: int
+                ) -> tuple[scipy.sparse.csr_matrix, np.ndarray, np.ndarray]:
+    """How the block's blocked mass is tallied, chain by chain, by the graces beyond the
+    fewest that block, c − f(n) = 0, 1, …: a row for each chain and value of f(n) that
+    can block there, one at its levels where f(n) has it (sparse: its product adds each
+    row's levels in their order, on this thread, never on BLAS's); for each such row and
+    count c < ``width``, the bin it adds to, c − f after the bins of the chains before, or
+    the last (not kept) where c < f or the chain has no count c; and where each chain's
+    bins begin, then their number."""
+    rows, targets, bins = [], [], [0]
+    for (_, _, _, counts, fewest, *_), first in zip(shapes, firsts):
+        values = np.unique(fewest[fewest < counts])
+        levels = np.zeros((values.size, firsts[-1]))
+        levels[:, first:first + fewest.size] = fewest[None, :] == values[:, None]
+        beyond = np.arange(width)[None, :] - values[:, None]
+        rows.append(levels)
+        targets.append(np.where((beyond >= 0) & (np.arange(width) < counts)[None, :],
+                                bins[-1] + beyond, -1))
+        bins.append(bins[-1] + int(beyond[:, :counts].max(initial=0)) + 1)
+    targets = np.concatenate(targets).ravel()
+    return (scipy.sparse.csr_matrix(np.concatenate(rows)),
+            np.where(targets < 0, bins[-1], targets), np.array(bins))
 
 
 def _cores() -> int:
