@@ -1,8 +1,11 @@
-"""The book's sentences (spotmath.book.wording): every branch of every verdict."""
+"""The book's tables and number phrases (spotmath.book.wording): their examples run, and
+the package stays small."""
 
+import ast
 import doctest
 import importlib
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -26,6 +29,35 @@ def test_every_public_function_has_an_example():
                if inspect.isfunction(getattr(wording, name))
                and ">>>" not in (getattr(wording, name).__doc__ or "")}
     assert not missing, missing
+
+
+def _code_lines(path: Path) -> int:
+    """A module's lines of code as cloc counts them: not blank, not a comment, not in a
+    docstring (nor its examples)."""
+    source = path.read_text()
+    documented = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) \
+                and ast.get_docstring(node, clean=False) is not None:
+            documented.update(range(node.body[0].lineno, node.body[0].end_lineno + 1))
+    return sum(1 for number, line in enumerate(source.splitlines(), start=1)
+               if line.strip() and not line.lstrip().startswith("#")
+               and number not in documented)
+
+
+def test_the_code_lines_are_counted_as_cloc_counts_them(tmp_path):
+    module = tmp_path / "module.py"
+    module.write_text('"""Doc."""\n\n# a comment\ndef f():\n    """Doc.\n\n    >>> f()\n    1\n'
+                      '    """\n    return 1  # kept\n')
+    assert _code_lines(module) == 2
+
+
+def test_wording_holds_at_most_600_lines_of_code():
+    """wording/ formats tables and number phrases, and decides nothing (#51): at most 600
+    lines of code, counted as cloc counts them, so that each function's example, which
+    prints what it makes, is not what the limit cuts."""
+    total = sum(_code_lines(path) for path in Path(wording.__file__).parent.glob("*.py"))
+    assert total <= 600, total
 
 
 def test_from_share_names_the_least_share():
