@@ -393,7 +393,8 @@ def _print_choice(choice, gang_size: int, request: int) -> None:
 
     apart = math.lcm(request, gang_size)  # the headrooms one run of the chain answers
     least = ("" if not choice.untried else
-             f"; the least headroom that keeps the target may be less: "
+             f"; the least headroom that keeps the target may be up to "
+             f"{count_text(apart - request, 'GPU')} less: "
              f"{choice.untried} of the {apart // request} offsets of headroom from a "
              f"multiple of {count_text(apart, 'GPU')} were not tried (more than this "
              "command runs)")
