@@ -732,8 +732,9 @@ def _first_runs(pool: SharedPool, gang_size: int, grace: float, start: int, offs
 def _refining_work(pool: SharedPool, gang_size: int, grace: float, offsets: int,
                    below: int) -> float:
     """The work of the first runs of offsets 1 … ``offsets`` − 1 below ``below`` requests
-    (:func:`_first_run`): at most what refining offset 0's least room will cost, since
-    each offset it improves lowers ``below`` for the next."""
+    (:func:`_first_run`): what refining offset 0's least room costs.  The first runs made
+    cost no more (an offset that improves on the least lowers ``below`` for the next),
+    and only an offset whose run cannot reach its last room makes another."""
     runs = (_first_run(pool, gang_size, grace, offset, below) for offset in range(1, offsets))
     return sum(_chain(pool, gang_size, headroom, grace, above)[-1]
                for headroom, above in filter(None, runs))
