@@ -234,29 +234,35 @@ def test_the_exponential_interval_wastes_what_the_exact_law_says_not_what_it_pre
         assert _agrees([run.waste() for run in runs], waste)
 
 
-def test_the_start_delay_chain_by_uniformisation_is_the_matrix_exponential():
+@pytest.mark.parametrize("setting", [(48, 6.0, 4, 8, 4, 0.02),  # an arrival takes a gang
+                                     (48, 3.0, 12, 8, 0, 0.05),  # one or two
+                                     (60, 2.0, 20, 8, 4, 0.1)])  # two or three
+def test_the_start_delay_chain_by_uniformisation_is_the_matrix_exponential(setting):
     """The chain on (level, gangs in their grace) run by uniformisation against the
-    same chain's generator exponentiated densely."""
-    pool = SharedPool.checked(48, 6.0, 1.0, 4)
-    gang_size, headroom, grace = 8, 4, 0.02
+    same chain's generator exponentiated densely, with more counts than it needs; in the
+    last two, requests larger than a gang, so that an arrival preempts several."""
+    gpus, alpha, request, gang_size, headroom, grace = setting
+    pool = SharedPool.checked(gpus, alpha, 1.0, request)
     waiting = _waiting(pool, gang_size, headroom, grace)
-    top, counts = pool.top, 48 // gang_size + 2
+    top, counts = pool.top, gpus // gang_size + 2
     levels = np.arange(top + 1)
-    up = np.clip((48 - headroom - 4 * levels) // gang_size, 0, (48 - headroom) // gang_size)
+    up = np.clip((gpus - headroom - request * levels) // gang_size, 0,
+                 (gpus - headroom) // gang_size)
     generator = np.zeros(((top + 1) * counts,) * 2)
     for k in range(top + 1):
         for c in range(counts):
             if k < top:
                 generator[k * counts + c, (k + 1) * counts
-                          + min(c + up[k] - up[k + 1], counts - 1)] += 6.0
+                          + min(c + up[k] - up[k + 1], counts - 1)] += alpha
             if k > 0:
                 generator[k * counts + c, (k - 1) * counts + c] += k / 1.0
     generator -= np.diag(generator.sum(axis=1))
     start = np.zeros((top + 1) * counts)
     start[::counts] = pool.stationary()
-    free = 48 - 4 * levels[:, None] - gang_size * (up[:, None] + np.arange(counts))
-    blocked = ((free < 4) & (levels < top)[:, None]).ravel()
-    for window in (0.0, 0.005, 0.02):
+    free = gpus - request * levels[:, None] - gang_size * (up[:, None] + np.arange(counts))
+    blocked = ((free < request) & (levels < top)[:, None]).ravel()
+    assert max(up[:-1] - up[1:]) == math.ceil(request / gang_size)
+    for window in (0.0, grace / 4, grace):
         after = start @ scipy.linalg.expm(generator * window)
         assert waiting(window) == pytest.approx(after[blocked].sum(), rel=1e-10, abs=1e-15)
 
