@@ -235,8 +235,8 @@ def test_the_exponential_interval_wastes_what_the_exact_law_says_not_what_it_pre
 
 
 @pytest.mark.parametrize("setting", [(48, 6.0, 4, 8, 4, 0.02),  # an arrival takes a gang
-                                     (48, 3.0, 12, 8, 0, 0.05),  # one or two
-                                     (60, 2.0, 20, 8, 4, 0.1)])  # two or three
+                                     (64, 3.0, 12, 8, 16, 0.1),  # one or two
+                                     (80, 2.0, 20, 8, 16, 0.1)])  # two or three
 def test_the_start_delay_chain_by_uniformisation_is_the_matrix_exponential(setting):
     """The chain on (level, gangs in their grace) run by uniformisation against the
     same chain's generator exponentiated densely, with more counts than it needs; in the
@@ -262,6 +262,7 @@ def test_the_start_delay_chain_by_uniformisation_is_the_matrix_exponential(setti
     free = gpus - request * levels[:, None] - gang_size * (up[:, None] + np.arange(counts))
     blocked = ((free < request) & (levels < top)[:, None]).ravel()
     assert max(up[:-1] - up[1:]) == math.ceil(request / gang_size)
+    assert waiting(grace) > waiting(grace / 4) > waiting(0.0)  # the graces count
     for window in (0.0, grace / 4, grace):
         after = start @ scipy.linalg.expm(generator * window)
         assert waiting(window) == pytest.approx(after[blocked].sum(), rel=1e-10, abs=1e-15)
