@@ -235,12 +235,14 @@ def test_the_exponential_interval_wastes_what_the_exact_law_says_not_what_it_pre
 
 
 @pytest.mark.parametrize("setting", [(48, 6.0, 4, 8, 4, 0.02),  # an arrival takes a gang
-                                     (64, 3.0, 12, 8, 16, 0.1),  # one or two
-                                     (80, 2.0, 20, 8, 16, 0.1)])  # two or three
+                                     (96, 4.0, 12, 8, 40, 0.25),  # one or two
+                                     (120, 3.0, 20, 8, 40, 0.25)])  # two or three
 def test_the_start_delay_chain_by_uniformisation_is_the_matrix_exponential(setting):
     """The chain on (level, gangs in their grace) run by uniformisation against the
     same chain's generator exponentiated densely, with more counts than it needs; in the
-    last two, requests larger than a gang, so that an arrival preempts several."""
+    last two, requests larger than a gang, so that an arrival preempts several, and a
+    headroom that needs five or six graces to block (the chain's own counts hold the
+    moves past its last)."""
     gpus, alpha, request, gang_size, headroom, grace = setting
     pool = SharedPool.checked(gpus, alpha, 1.0, request)
     waiting = _waiting(pool, gang_size, headroom, grace)
