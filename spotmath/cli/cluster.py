@@ -109,9 +109,7 @@ def _cluster(args: argparse.Namespace) -> int:
         else 1.0 - kept_share(pool, gang, approximate, checkpoint, restart, grace, failures),
         exponential_predicted_waste=gang.waste(checkpoint, restart, grace) if failures == 0
         else float(waste_fraction(gang.preemption_rate + failures, approximate, checkpoint,
-                                  gang.restart_time(restart), restart_preemptible=False)),
-        gangs=None if every is None
-        else [_rank_values(rank, failing=failures > 0) for rank in every])
+                                  gang.restart_time(restart), restart_preemptible=False)))
     try:
         choice = choosing.result()
         unanswered = None
@@ -132,7 +130,9 @@ def _cluster(args: argparse.Namespace) -> int:
     if isinstance(packed, tuple) and not isinstance(packed[1], str):
         values.update(packed_gang_size=packed[0], packed_verdict=packed[1].verdict,
                       packed_gain=finite_or_none(packed[1].gain))
-    if args.json:
+    if args.json:  # the ranks' keys only here: the text prints the ranks themselves
+        values["gangs"] = None if every is None \
+            else [_rank_values(rank, failing=failures > 0) for rank in every]
         print(_json(values))
         return 0
     _print_pool(pool, values)
