@@ -53,6 +53,7 @@ __all__ = [
     "HOURS_PER_UNIT",
     "BYTES_PER_UNIT",
     "MAX_HOURS",
+    "HOURS_PER_YEAR",
     "MAX_RATE",
     "MAX_COUNT",
     "BOUNDS",
@@ -123,6 +124,9 @@ def file_error(name: str, where: str | int | None, message: str) -> InputError:
 #: The longest duration the command line and trace files accept, hours (about 114 years):
 #: no schedule needs more, and far beyond it the arithmetic of the models overflows.
 MAX_HOURS = 1e6
+#: Hours in a year, a Julian one (365.25 days): how durations of two years and more are
+#: written back (:data:`DURATION_UNITS`), and what ``'5years'`` reads as.
+HOURS_PER_YEAR = 8766.0
 #: The highest preemption rate the command line accepts, per hour (one every 3.6 ms).
 MAX_RATE = 1e6
 #: The largest count (of nodes, GPUs, jobs, draws) any check accepts: 2**53, the largest
@@ -134,6 +138,8 @@ HOURS_PER_UNIT: dict[str, float] = {
     "min": 1 / 60, "mins": 1 / 60, "minute": 1 / 60, "minutes": 1 / 60,
     "h": 1.0, "hr": 1.0, "hrs": 1.0, "hour": 1.0, "hours": 1.0,
     "d": 24.0, "day": 24.0, "days": 24.0,
+    "y": HOURS_PER_YEAR, "yr": HOURS_PER_YEAR, "yrs": HOURS_PER_YEAR,
+    "year": HOURS_PER_YEAR, "years": HOURS_PER_YEAR,
 }
 
 #: Bytes in each unit of size: decimal (kB, MB, GB, TB, as storage and bandwidth are sold)
@@ -190,11 +196,13 @@ NUMBER_TEMPLATES = {"duration": "{value:.3g} {unit}", "share": "{share:.1%}",
                     "beyond": "never in practice (over {years:.3g} years)"}
 #: The units :func:`duration_text` writes, in order: ``[unit, below, times, per]``: a
 #: duration shorter than ``below`` hours (None: any) is written as hours * times / per.
+#: Each unit from two of it on (48 h is 2 d, two years 730.5 d), so that a plural never
+#: reads "1 years" and three figures never need an exponent below :data:`MAX_HOURS`.
 DURATION_UNITS = [["s", 1 / 60, 3600, 1], ["min", 1, 60, 1], ["h", 48, 1, 1],
-                  ["d", None, 1, 24]]
+                  ["d", 2 * HOURS_PER_YEAR, 1, 24], ["years", None, 1, HOURS_PER_YEAR]]
 
 def duration_text(hours: float | None) -> str:
-    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d'.
+    """Hours as a readable duration: '45 s', '21.2 min', '4.44 h', '3.2 d', '5.77 years'.
 
     Parameters
     ----------
@@ -216,6 +224,8 @@ def duration_text(hours: float | None) -> str:
     --------
     >>> duration_text(21.2 / 60), duration_text(6.18), duration_text(0.0125)
     ('21.2 min', '6.18 h', '45 s')
+    >>> duration_text(600), duration_text(50_600)  # a GPU's mean time between failures
+    ('25 d', '5.77 years')
     >>> duration_text(3.56e31)  # longer than :data:`MAX_HOURS`
     'never in practice (over 114 years)'
     """
@@ -225,7 +235,7 @@ def duration_text(hours: float | None) -> str:
             or abs(hours) > 1e308 or not math.isfinite(hours):  # 10**400 has no float
         raise _must("hours", "a finite number of hours (or None)", hours)
     if hours > MAX_HOURS:  # no schedule lasts that long: 1e+31 d is no answer
-        return NUMBER_TEMPLATES["beyond"].format(years=MAX_HOURS / 8766)
+        return NUMBER_TEMPLATES["beyond"].format(years=MAX_HOURS / HOURS_PER_YEAR)
     unit, _, times, per = next(row for row in DURATION_UNITS
                                if row[1] is None or hours < row[1])
     return NUMBER_TEMPLATES["duration"].format(value=hours * times / per, unit=unit)
@@ -337,7 +347,7 @@ WORDS: dict[str, str] = {
                     "such as '90s', '10min', '4h', '1.5d')",
     "not_rate": "{name}: not a rate: {value} (use a number per hour, or a string such as "
                 "'0.25/h' or '6/d')",
-    "unknown_unit": "{name}: unknown time unit {unit} in {value} (use s, min, h or d)",
+    "unknown_unit": "{name}: unknown time unit {unit} in {value} (use s, min, h, d or years)",
     "zero_time": "{name}: the time in {value} must be positive",
     "size": "a size > 0 (bytes, or '13.2GB' or '12GiB')",
     "bandwidth": "a bandwidth > 0 (bytes a second, or '1.2GB/s' or '500MiB/s')",
@@ -422,8 +432,8 @@ def parse_duration(name: str, value: Any) -> Any:
     name : str
         [[name]]
     value : object
-        Text with an optional unit (s, min, h, d; none means hours), or anything else, which
-        is returned unchanged to be checked by :func:`check_duration`.
+        Text with an optional unit (s, min, h, d, years; none means hours), or anything
+        else, which is returned unchanged to be checked by :func:`check_duration`.
 
     Returns
     -------

@@ -8,6 +8,7 @@ import json
 import math
 
 from ..inputs import (
+    HOURS_PER_YEAR,
     MAX_HOURS,
     InputError,
     check_duration,
@@ -368,7 +369,7 @@ def _once_in(hours: float, more: str = "") -> str:
     """How rarely a gang is preempted, in words where its mean up time is beyond any
     duration shown (:data:`~spotmath.inputs.MAX_HOURS`)."""
     if hours > MAX_HOURS:
-        return f"less than once in {MAX_HOURS / 8766:.3g} years"
+        return f"less than once in {MAX_HOURS / HOURS_PER_YEAR:.3g} years"
     return f"once in {duration_text(hours)}" + (f" {more}" if more else "")
 
 

@@ -125,6 +125,7 @@ def generate_data_js() -> str:
         "BOUNDS": inputs.BOUNDS,
         "MAX_RATE": inputs.MAX_RATE,
         "MAX_HOURS": inputs.MAX_HOURS,
+        "HOURS_PER_YEAR": inputs.HOURS_PER_YEAR,
         "COMPUTABLE": inputs.COMPUTABLE,
         "MAX_COUNT": inputs.MAX_COUNT,
         "WORDS": inputs.WORDS,

@@ -29,7 +29,7 @@
   // duration_text: in the unit of DURATION_UNITS ([unit, below, times, per]) that fits
   function durationText(hours) {
     if (hours === null || hours === undefined) return TEMPLATES.none;
-    if (hours > D.MAX_HOURS) return fill(TEMPLATES.beyond, { years: D.MAX_HOURS / 8766 });
+    if (hours > D.MAX_HOURS) return fill(TEMPLATES.beyond, { years: D.MAX_HOURS / D.HOURS_PER_YEAR });
     const [unit, , times, per] = D.DURATION_UNITS.find(
       ([, below]) => below === null || hours < below);
     return fill(TEMPLATES.duration, { value: hours * times / per, unit });

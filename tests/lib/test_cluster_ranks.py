@@ -569,15 +569,18 @@ def test_magnitudes_beyond_sense_are_said_in_words(cli):
     assert not any(len(word) > 12 and word.replace(".", "").isdigit()
                    for word in done.stdout.split())
     assert "e+31" not in done.stdout  # nor 4.17e+31 d: beyond 114 years, in words
+    # nor one GPU's mean time between failures as 2.11e+03 d, nor a rank's mean up time
+    assert "one GPU in 5.78 years" in done.stdout and "e+" not in done.stdout
 
 
 def test_durations_beyond_any_schedule_are_said_in_words():
     """#53-11: an interval of 3.56e31 h printed as 35569014564316698865987491987456.00 h,
-    then as 1.48e+30 d; beyond MAX_HOURS it is 'never in practice'."""
+    then as 1.48e+30 d; beyond MAX_HOURS it is 'never in practice', and up to it a number
+    of years."""
     from spotmath.inputs import MAX_HOURS, duration_text
 
     assert duration_text(3.56e31) == "never in practice (over 114 years)"
-    assert duration_text(MAX_HOURS) == "4.17e+04 d"  # the longest said as a number
+    assert duration_text(MAX_HOURS) == "114 years"  # the longest said as a number
 
 
 @pytest.mark.parametrize("flags, message", [

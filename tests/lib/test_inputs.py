@@ -24,13 +24,33 @@ from spotmath.inputs import (
 @pytest.mark.parametrize("text, hours", [
     ("90s", 90 / 3600), ("10min", 10 / 60), ("4h", 4.0), ("1.5d", 36.0), ("2", 2.0),
     (" 30 sec ", 30 / 3600), ("1e-1h", 0.1), ("15 minutes", 0.25), (".5h", 0.5),
+    ("5.77 years", 5.77 * 365.25 * 24), ("2y", 2 * 365.25 * 24),
 ])
 def test_durations_with_units(text, hours):
     assert parse_duration("x", text) == pytest.approx(hours, rel=1e-15)
 
 
+def test_durations_are_written_back_in_three_figures_that_read_back():
+    """Every duration up to MAX_HOURS is written in three significant figures of the
+    largest unit of which it is at least two, never with an exponent (50,600 h, one GPU's
+    mean time between failures, read '2.11e+03 d'), and reads back to within the
+    rounding of three figures."""
+    from spotmath.inputs import MAX_HOURS, duration_text
+
+    assert duration_text(50_600) == "5.77 years"
+    assert [duration_text(h) for h in (47.9, 48, 17_531, 17_532, MAX_HOURS)] == \
+        ["47.9 h", "2 d", "730 d", "2 years", "114 years"]
+    for hours in np.geomspace(1e-4, MAX_HOURS, 2_000):
+        text = duration_text(hours)
+        value, unit = text.split()
+        assert "e" not in value and unit in {"s", "min", "h", "d", "years"}, text
+        assert float(value) >= 1 or unit == "s", text
+        assert parse_duration("x", text.replace(" ", "")) == pytest.approx(hours, rel=5e-3)
+
+
 @pytest.mark.parametrize("text, rate", [
     ("0.25/h", 0.25), ("6/d", 0.25), ("1/4h", 0.25), ("1/15min", 4.0), ("0.5", 0.5),
+    ("2/year", 2 / 8766),
 ])
 def test_rates_with_units(text, rate):
     assert parse_rate("x", text) == pytest.approx(rate, rel=1e-15)
