@@ -33,7 +33,8 @@ CLUSTER_KEYS = ("gang_size", "load", "overflow", "turned_away", "hp_waiting",
                 "exponential_predicted_waste", "gangs", "two_pools_inference_gpus",
                 "two_pools_training_per_day", "one_pool_headroom_gpus",
                 "one_pool_untried_offsets",
-                "one_pool_training_per_day", "one_pool_p99_start_s", "two_pools_idle_gpus",
+                "one_pool_training_per_day", "one_pool_p99_start_s",
+                "one_pool_no_headroom_training_per_day", "two_pools_idle_gpus",
                 "one_pool_idle_gpus", "verdict", "packed_gang_size", "packed_verdict",
                 "packed_gain")
 #: The keys of each entry of ``gangs``, rank 1 (the first admitted) first.
@@ -121,6 +122,7 @@ def _cluster(args: argparse.Namespace) -> int:
             one_pool_untried_offsets=choice.untried,
             one_pool_training_per_day=choice.one_kept.training_per_day,
             one_pool_p99_start_s=finite_or_none(choice.one_kept.p99_start * 3600),
+            one_pool_no_headroom_training_per_day=choice.one.training_per_day,
             two_pools_idle_gpus=choice.two.idle_gpus,
             one_pool_idle_gpus=choice.one_kept.idle_gpus,
             verdict=choice.verdict)
@@ -179,6 +181,8 @@ def _print_packed(size: int, found) -> None:
         print(f"packed gangs       {what}; not compared: {found}")
         return
     gain = "" if found.two.training_per_day == 0 else f", {found.gain:+.0%} training a day"
+    if found.verdict == "not decided":
+        gain = f"{gain} behind the headroom tried, at most {found.most_gain:+.0%}"
     untried = ("" if not found.untried else
                f"; {found.untried} offsets of its one-pool headroom were not tried, so the "
                "least may be less")
@@ -241,9 +245,19 @@ def _print_pool(pool, values: dict) -> None:
     else:
         fate = (f"{values['hp_waiting']:.2%} of them wait in line for a place, the p99 "
                 f"{duration_text(values['hp_p99_wait_s'] / 3600)}")
-    print(f"pool               {pool.gpus:,} GPUs; high-priority load {pool.load:.3g} "
+    print(f"pool               {pool.gpus:,} GPUs; high-priority load {_load_text(pool.load)} "
           f"requests of {count_text(pool.hp_gpus, 'GPU')} (at most {pool.top:,} at once; "
           f"{fate})")
+
+
+def _load_text(load: float) -> str:
+    """The requests in service on average, in three figures, whole ones grouped by
+    thousands (40,000, not 4e+04).
+
+    >>> _load_text(0.5), _load_text(16.0), _load_text(6666.7), _load_text(1.2e6)
+    ('0.5', '16', '6,670', '1,200,000')
+    """
+    return f"{float(f'{load:.3g}'):,.0f}" if load >= 1000 else f"{load:.3g}"
 
 
 def _print_gang(pool, gang, values: dict) -> None:
@@ -394,11 +408,9 @@ def _print_choice(choice, gang_size: int, request: int) -> None:
 
     apart = math.lcm(request, gang_size)  # the headrooms one run of the chain answers
     least = ("" if not choice.untried else
-             f"; the least headroom that keeps the target may be up to "
-             f"{count_text(apart - request, 'GPU')} less: "
-             f"{choice.untried} of the {apart // request} offsets of headroom from a "
-             f"multiple of {count_text(apart, 'GPU')} were not tried (more than this "
-             "command runs)")
+             f"; a less headroom may keep the target too: {choice.untried} of the "
+             f"{apart // request} offsets of headroom from a multiple of "
+             f"{count_text(apart, 'GPU')} were not tried (more than this command runs)")
     print(f"one pool or two    (inference sized so that 99% of requests find a place; "
           f"training in gangs of {count_text(gang_size, 'GPU')})")
     print(f"  two pools        inference {two.inference_gpus:,} GPUs, training "
@@ -407,8 +419,18 @@ def _print_choice(choice, gang_size: int, request: int) -> None:
     print(f"  one pool         training behind {one.headroom:,} GPUs of headroom "
           f"({gangs(one)}{idle(one)}): {one.training_per_day:,.0f} GPU-hours a day; "
           f"{start(one)}{least}")
-    gain = ("" if choice.two.training_per_day == 0
-            else f": {choice.gain:+.0%} training a day" if abs(choice.gain) >= 0.005
-            else f": {choice.gain:+.2%} training a day")
+    gain = "" if choice.two.training_per_day == 0 else f": {_gain(choice.gain)} training a day"
+    if choice.verdict == "not decided":  # a headroom not tried may keep more than two pools
+        gain = (f"{gain} behind the headroom tried; one not tried could give up to "
+                f"{_gain(choice.most_gain)} (what one pool keeps with no headroom)")
     print(f"verdict            {choice.verdict}{gain}, the p99 start within "
           f"{duration_text(choice.start_target) if choice.start_target else '0 s'}")
+
+
+def _gain(gain: float) -> str:
+    """A gain in training a day: in whole percent, or in hundredths below half of one.
+
+    >>> _gain(0.21), _gain(-0.0003)
+    ('+21%', '-0.03%')
+    """
+    return f"{gain:+.0%}" if abs(gain) >= 0.005 else f"{gain:+.2%}"

@@ -102,7 +102,10 @@ class PoolChoice:
         Offsets of headroom from a multiple of lcm(g, N) GPUs whose headrooms the search
         did not try, as more than its budget (:data:`MAX_REFINE_WORK`,
         :data:`MAX_CHOICE_WORK`); 0: ``one_kept``'s headroom is the least, else the least
-        of those tried, which is at most lcm(g, N) − g GPUs more.
+        of those tried.  A headroom of an offset not tried may then keep the target with
+        less, by any amount: the p99 can rise and fall again as the headroom grows
+        (:func:`_least_of_offset`).  No headroom at all bounds what any keeps (see
+        :attr:`verdict`).
     """
 
     two: PoolDesign
@@ -113,14 +116,33 @@ class PoolChoice:
 
     @property
     def verdict(self) -> str:
-        """``"one pool"`` when it keeps the target and more training, else ``"two pools"``."""
-        better = self.one_kept.training_per_day > self.two.training_per_day
-        return "one pool" if better else "two pools"
+        """``"one pool"`` when it keeps the target and more training; ``"two pools"`` when
+        no headroom of one pool could keep more; else ``"not decided"``.
+
+        Training kept a day falls as the headroom grows: each rank's gang is up while
+        fewer requests run, and fewer gangs fit.  So one pool with no headroom (``one``)
+        keeps at least what any headroom keeps, and where it keeps no more than two
+        pools, two pools win whatever headrooms were not tried.  Where it keeps more and
+        some were not tried (:attr:`untried`), one of them might keep the target with
+        more than two pools: the verdict is not decided.
+        """
+        if self.one_kept.training_per_day > self.two.training_per_day:
+            return "one pool"
+        if self.untried and self.one.training_per_day > self.two.training_per_day:
+            return "not decided"
+        return "two pools"
 
     @property
     def gain(self) -> float:
         """Training a day in one pool (keeping the target) over two pools, minus 1."""
         return self.one_kept.training_per_day / self.two.training_per_day - 1.0 \
+            if self.two.training_per_day > 0 else math.inf
+
+    @property
+    def most_gain(self) -> float:
+        """The most :attr:`gain` any headroom could have: one pool's with none, whose
+        target is not asked (see :attr:`verdict`)."""
+        return self.one.training_per_day / self.two.training_per_day - 1.0 \
             if self.two.training_per_day > 0 else math.inf
 
 

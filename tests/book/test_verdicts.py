@@ -163,6 +163,22 @@ def test_the_cluster_schedule_keeps_more_or_less(gain, expected):
     assert kept["schedule_gain"] == expected
 
 
+@pytest.mark.parametrize("verdict, expected", [
+    (None, "Neither design is answered here: a reason."),
+    ("two pools", "Two pools keep as much training or more: keep them apart."),
+    ("not decided", "Two pools keep more than one pool behind 32 GPUs of headroom, but 7 "
+     "offsets of headroom were not tried and one pool with none keeps 4% more: not "
+     "decided here."),
+    ("one pool", "One pool keeps 12% more training a day at the same start-delay target: "
+     "share it, with 32 GPUs of headroom.")])
+def test_the_cluster_pool_verdict_says_each_case(verdict, expected):
+    choice = None if verdict is None else R(
+        verdict=verdict, gain=0.12 if verdict == "one pool" else -0.01, most_gain=0.04,
+        untried=7, one_kept=R(headroom=32))
+    kept = run_cell("cluster", "keep(pool_gang=", choice=choice, reason="a reason", n=16)
+    assert kept == {"pool_gang": 16, "pool_verdict": expected}
+
+
 @pytest.mark.parametrize("largest_z, expected", [
     (None, "here a segment would be preempted more than once on average (λ(R + T + C) > "
      "1), so the chapter does not simulate it"),

@@ -231,6 +231,53 @@ def test_one_pool_is_the_ranks_and_the_least_headroom_that_keeps_the_target():
     assert choice.verdict == "one pool" and choice.gain > 0.5
 
 
+def test_training_a_day_falls_as_the_headroom_grows():
+    """What the verdict's bound rests on (PoolChoice.verdict): every headroom keeps at most
+    what none keeps.  30 pools drawn at random (requests of 1 to 8 GPUs, gangs of 2 to
+    32, with and without failures and a notice), the training each headroom keeps
+    summed over its ranks as the simulator's gangs are (the test above), at every
+    headroom in GPUs, including those that are no whole number of requests or gangs."""
+    from spotmath.model.cluster_renewal import ranks
+
+    rng = np.random.default_rng(51)
+    for _ in range(30):
+        request = int(rng.choice([1, 2, 3, 4, 8]))
+        gang_size = int(rng.choice([2, 4, 6, 16, 32]))
+        gpus = int(rng.integers(max(gang_size, request) * 3, 160))
+        load = float(rng.uniform(0.1, 0.7)) * (gpus // request)
+        pool = SharedPool.checked(gpus, load, 1.0, request)
+        grace = float(rng.choice([0.0, 30 * SECOND, 2 * MINUTE]))
+        failures = float(rng.choice([0.0, 1e-4]))
+        kept = [sum(rank.kept for rank in ranks(pool, gang_size, MINUTE, 0.1, grace,
+                                                headroom=headroom, failures=failures))
+                for headroom in range(gpus - gang_size + 1)]
+        assert all(later <= earlier * (1 + 1e-12) for earlier, later in zip(kept, kept[1:])), (
+            gpus, request, gang_size, load, grace, failures)
+
+
+@pytest.mark.parametrize("one_kept, one, untried, verdict", [
+    (1_100.0, 1_200.0, 0, "one pool"), (1_100.0, 1_200.0, 5, "one pool"),
+    (900.0, 1_200.0, 0, "two pools"), (900.0, 950.0, 5, "two pools"),
+    (900.0, 1_200.0, 5, "not decided"), (0.0, 1_000.0, 5, "two pools")])
+def test_the_verdict_is_not_decided_only_where_a_headroom_not_tried_could_turn_it(
+        one_kept, one, untried, verdict):
+    """Two pools keep 1,000 GPU-hours a day: one pool wins where its headroom keeps more;
+    two pools win where one pool with no headroom, which keeps the most any headroom can,
+    keeps no more; else, with offsets not tried, it is not decided."""
+    from dataclasses import replace
+
+    from spotmath.model.pool_choice import PoolChoice
+
+    pool = SharedPool.checked(256, 8.0, 2.0, 8)
+    choice = one_pool_or_two(pool, 16, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    made = PoolChoice(replace(choice.two, training_per_day=1_000.0),
+                      replace(choice.one, training_per_day=one),
+                      replace(choice.one_kept, training_per_day=one_kept), 10 * SECOND,
+                      untried)
+    assert made.verdict == verdict
+    assert made.most_gain == pytest.approx(one / 1_000 - 1)
+
+
 def test_the_ranks_are_the_simulators_gangs_preempted_most_recent_first():
     """Several gangs at one interval: the sum over ranks j of the gang with a threshold of
     jN + H GPUs is what the simulator's gangs keep together."""
@@ -413,6 +460,29 @@ def test_each_design_says_the_gpus_no_gang_fits_in_and_a_load_time_delays_every_
     with pytest.raises(InputError, match="start_target: a replica takes 20 s to load"):
         one_pool_or_two(pool, 32, MINUTE, 0.1, 30 * SECOND, 10 * SECOND,
                         load_time=20 * SECOND)
+
+
+def test_a_headroom_searched_in_steps_too_coarse_to_decide_says_so(cli):
+    """Gangs of 557 GPUs in 64-GPU requests: the headrooms one chain answers are
+    lcm(64, 557) = 35,648 GPUs apart, the first that keeps the target leaves training
+    nothing, and the other 556 offsets cost more than the command runs.  This said
+    "two pools: -100%"; one pool with no headroom keeps more than two pools, so a
+    headroom not tried may turn it: not decided, with both gains."""
+    argv = ["cluster", "--gpus", "100000", "--hp-gpus", "64", "--hp-rate", "600/h",
+            "--hp-hold", "2h", "--gang-size", "557", "--grace", "30s", "--start-target",
+            "10s"]
+    values = json.loads(cli(*argv, "--json").stdout)
+    assert values["one_pool_untried_offsets"] == 556
+    assert values["one_pool_training_per_day"] < values["two_pools_training_per_day"] \
+        < values["one_pool_no_headroom_training_per_day"]
+    assert values["verdict"] == "not decided"
+    most = values["one_pool_no_headroom_training_per_day"] / \
+        values["two_pools_training_per_day"] - 1
+    [line] = [line for line in cli(*argv).stdout.splitlines()
+              if line.startswith("verdict ")]
+    assert line == ("verdict            not decided: -100% training a day behind the "
+                    f"headroom tried; one not tried could give up to {most:+.0%} (what one "
+                    "pool keeps with no headroom), the p99 start within 10 s")
 
 
 def test_the_verdict_is_also_given_at_the_gang_size_that_packs_two_pools(cli):
