@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -337,12 +338,22 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
     own = failures * gang_size  # a gang's failures per hour up
     # by k*: ranks that share it agree, and every gang never preempted has one answer
     best: dict[int | None, tuple[float | None, float]] = {}
-    for gang in gangs:
-        if _key(gang) not in best:
-            best[_key(gang)] = (None, 0.0) if not gang.never_preempted and \
-                gang.up_share < NEGLIGIBLE_UP else \
-                _best_interval(pool, gang, checkpoint_cost, startup, grace, own)
+    with _LAWS:
+        for gang in gangs:
+            if _key(gang) not in best:
+                best[_key(gang)] = (None, 0.0) if not gang.never_preempted and \
+                    gang.up_share < NEGLIGIBLE_UP else \
+                    _best_interval(pool, gang, checkpoint_cost, startup, grace, own)
     return [Rank(rank, gang, *best[_key(gang)]) for rank, gang in enumerate(gangs, start=1)]
+
+
+#: Held while :func:`ranks` computes laws and intervals: one thread at a time.  They hold
+#: the interpreter for most of their time, so two threads compute them no faster than
+#: one, and two asking for the same ranks at once (the command's table of ranks beside
+#: its one-pool design, whose ranks with no headroom are the same and whose ranks behind
+#: a headroom of whole gangs are the same gangs) would each compute every law: the second
+#: now waits and finds them kept.
+_LAWS = threading.Lock()
 
 
 @functools.lru_cache(maxsize=65_536)
