@@ -37,9 +37,12 @@ from spotmath.model.cluster_renewal import kept_share
 ROOT = Path(__file__).resolve().parent.parent
 
 #: (GPUs, GPUs a request, requests an hour, hours a request, gang): pools up to the
-#: largest answered, about half of each held by requests.
+#: largest answered, about half of each held by requests; at 100,000 GPUs in 8-GPU
+#: requests, gangs of one node (the most ranks and laws) and of three (24 GPUs leave
+#: GPUs over in two pools, so the packed comparison runs too, at gangs of 22).
 POOLS = [(4096, 8, 128, 2.0, 64), (20_000, 8, 600, 2.0, 256), (100_000, 64, 600, 2.0, 512),
          (100_000, 8, 3000, 2.0, 1024), (100_000, 8, 3000, 2.0, 64),
+         (100_000, 8, 3000, 2.0, 24), (100_000, 8, 3000, 2.0, 8),
          (100_000, 1, 40_000, 1.0, 8)]
 
 
