@@ -180,9 +180,9 @@ def _print_packed(size: int, found) -> None:
     if isinstance(found, str):
         print(f"packed gangs       {what}; not compared: {found}")
         return
-    gain = "" if found.two.training_per_day == 0 else f", {found.gain:+.0%} training a day"
+    gain = "" if found.two.training_per_day == 0 else f", {_gain(found.gain)} training a day"
     if found.verdict == "not decided":
-        gain = f"{gain} behind the headroom tried, at most {found.most_gain:+.0%}"
+        gain = f"{gain} behind the headroom tried, at most {_gain(found.most_gain)}"
     untried = ("" if not found.untried else
                f"; {found.untried} offsets of its one-pool headroom were not tried, so the "
                "least may be less")

@@ -140,8 +140,8 @@ class PoolChoice:
 
     @property
     def most_gain(self) -> float:
-        """The most :attr:`gain` any headroom could have: one pool's with none, whose
-        target is not asked (see :attr:`verdict`)."""
+        """The most :attr:`gain` any headroom could have: one pool's with no headroom,
+        whether or not that keeps the target (see :attr:`verdict`)."""
         return self.one.training_per_day / self.two.training_per_day - 1.0 \
             if self.two.training_per_day > 0 else math.inf
 

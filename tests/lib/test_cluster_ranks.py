@@ -571,9 +571,9 @@ def test_magnitudes_beyond_sense_are_said_in_words(cli):
     assert "e+31" not in done.stdout  # nor 4.17e+31 d: beyond 114 years, in words
     # nor one GPU's mean time between failures as 2.11e+03 d, nor a rank's mean up time
     assert "one GPU in 5.78 years" in done.stdout and "e+" not in done.stdout
-    large = cli("cluster", "--gpus", "100000", "--hp-gpus", "2", "--hp-rate", "40000/h",
-                "--hp-hold", "10min", "--gang-size", "64", "--gangs", "3")
-    assert "high-priority load 6,670 requests of 2 GPUs" in large.stdout  # not 6.67e+03
+    large = cli("cluster", "--gpus", "3000", "--hp-gpus", "2", "--hp-rate", "1000/h",
+                "--hp-hold", "1h", "--gang-size", "64")
+    assert "high-priority load 1,000 requests of 2 GPUs" in large.stdout  # not 1e+03
     assert "e+" not in large.stdout
 
 
