@@ -428,9 +428,10 @@ def _print_choice(choice, gang_size: int, request: int) -> None:
 
 
 def _gain(gain: float) -> str:
-    """A gain in training a day: in whole percent, or in hundredths below half of one.
+    """A gain in training a day: in whole percent, or in hundredths below one (0.56% is
+    not +1%).
 
-    >>> _gain(0.21), _gain(-0.0003)
-    ('+21%', '-0.03%')
+    >>> _gain(0.21), _gain(-0.0003), _gain(0.0056)
+    ('+21%', '-0.03%', '+0.56%')
     """
-    return f"{gain:+.0%}" if abs(gain) >= 0.005 else f"{gain:+.2%}"
+    return f"{gain:+.0%}" if abs(gain) >= 0.01 else f"{gain:+.2%}"
