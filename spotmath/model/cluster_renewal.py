@@ -48,7 +48,8 @@ from .cluster import (
     law_size,
     up_time_law,
 )
-from .numerics import optimal_interval, waste_fraction
+from .intervals import _exact_interval
+from .numerics import waste_fraction
 
 __all__ = ["kept_share", "best_interval", "waste_floor", "gang_limits", "Rank", "ranks",
            "ranks_work", "ALMOST_NEVER_UP", "NEGLIGIBLE_UP", "MAX_RANKS_WORK",
@@ -189,24 +190,31 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
     checkpoint_cost, startup, grace = check_parameters(
         scalar=True, checkpoint_cost=checkpoint_cost, restart_time=startup, grace=grace)
     (failures,) = check_parameters(scalar=True, failure_rate=failures)
+    return _best(pool, gang, checkpoint_cost, startup, grace, failures)
+
+
+def _best(pool: SharedPool, gang: GangInPool, checkpoint_cost: float, startup: float,
+          grace: float, failures: float) -> tuple[float, float]:
+    """:func:`best_interval` of values it has checked (:func:`ranks` searches for
+    hundreds of gangs, and checking each one's values again cost a fifth of that)."""
     notice = grace > 0 and grace >= checkpoint_cost
     if failures == 0 and (gang.never_preempted or notice):
         if gang.never_preempted and not notice:
             return math.inf, gang.up_share
-        return math.inf, kept_share(pool, gang, math.inf, checkpoint_cost, startup, grace)
+        return math.inf, _kept(pool, gang, math.inf, checkpoint_cost, startup, grace, 0.0)
     if checkpoint_cost == 0:
         raise InputError("checkpoint_cost: a write of 0 hours has no optimal interval "
                          "(write continuously)")
     if gang.never_preempted:
-        interval = float(optimal_interval(failures, checkpoint_cost))
-        return interval, kept_share(pool, gang, interval, checkpoint_cost, startup, grace,
-                                    failures)
-    if _priced_at_the_rate(gang) and not notice:  # exponential up times: the exact optimum
-        interval = float(optimal_interval(gang.preemption_rate + failures, checkpoint_cost))
+        interval = float(_exact_interval(failures, checkpoint_cost))
         return interval, _kept(pool, gang, interval, checkpoint_cost, startup, grace,
                                failures)
-    guess = math.log(float(optimal_interval(gang.preemption_rate + failures,
-                                            checkpoint_cost)))
+    if _priced_at_the_rate(gang) and not notice:  # exponential up times: the exact optimum
+        interval = float(_exact_interval(gang.preemption_rate + failures, checkpoint_cost))
+        return interval, _kept(pool, gang, interval, checkpoint_cost, startup, grace,
+                               failures)
+    guess = math.log(float(_exact_interval(gang.preemption_rate + failures,
+                                           checkpoint_cost)))
     width = math.log(30)
     while True:
         found = scipy.optimize.minimize_scalar(
@@ -219,7 +227,7 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
         guess, width = float(found.x), 2 * width  # at an end: look beyond it
     interval, kept = math.exp(found.x), -float(found.fun)
     if notice:  # writing on notice only may still do better
-        alone = kept_share(pool, gang, math.inf, checkpoint_cost, startup, grace, failures)
+        alone = _kept(pool, gang, math.inf, checkpoint_cost, startup, grace, failures)
         if alone >= kept:
             return math.inf, alone
     return interval, kept
@@ -326,6 +334,8 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
         raise InputError(f"gangs: at most {count_text(most, 'gang')} of "
                          f"{count_text(gang_size, 'GPU')} fit {pool.gpus - headroom:,} GPUs, "
                          f"got {count_text(count)}")
+    checkpoint_cost, startup, grace = check_parameters(
+        scalar=True, checkpoint_cost=checkpoint_cost, restart_time=startup, grace=grace)
     gangs = _rank_gangs(pool, gang_size, count, headroom)
     lawful = _lawful(gangs)
     work = _work(pool, lawful)
@@ -359,9 +369,9 @@ _LAWS = threading.Lock()
 @functools.lru_cache(maxsize=65_536)
 def _best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup, grace,
                    failures) -> tuple[float, float]:
-    """:func:`best_interval`, kept: the command's table of ranks and its one-pool design
-    ask for the same ranks."""
-    return best_interval(pool, gang, checkpoint_cost, startup, grace, failures)
+    """:func:`best_interval` of checked values, kept: the command's table of ranks and
+    its one-pool design ask for the same ranks."""
+    return _best(pool, gang, checkpoint_cost, startup, grace, failures)
 
 
 def _key(gang: GangInPool) -> int | None:

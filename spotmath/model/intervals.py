@@ -142,6 +142,12 @@ def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Nu
     21.25
     """
     rate, cost = check_parameters(preemption_rate=preemption_rate, checkpoint_cost=checkpoint_cost)
+    return as_output(_exact_interval(rate, cost))
+
+
+def _exact_interval(rate: ArrayLike, cost: ArrayLike) -> np.ndarray:
+    """:func:`exact_interval` of values already checked (the pool's ranks start a search
+    from it for each of hundreds of gangs)."""
     rate, cost = np.broadcast_arrays(np.asarray(rate, float), np.asarray(cost, float))
     lam_c = rate * cost
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -152,4 +158,4 @@ def exact_interval(preemption_rate: ArrayLike, checkpoint_cost: ArrayLike) -> Nu
         for _ in range(3):
             step = g(x, lam_c) / dg(x, lam_c)
             x = np.where((x > 0) & (x < 0.5) & np.isfinite(step), x - step, x)
-    return as_output(x / rate)
+    return x / rate
