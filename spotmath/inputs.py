@@ -29,6 +29,7 @@ __all__ = [
     "duration_text",
     "share_text",
     "count_text",
+    "figures_text",
     "NUMBER_TEMPLATES",
     "DURATION_UNITS",
     "parse_number",
@@ -274,6 +275,37 @@ def count_text(count: int, unit: str = "") -> str:
     text = f"{count:,}" if count < 10**15 else f"{float(count):.3g}" if count <= 1e308 \
         else _magnitude(count)
     return f"{text} {unit}{'' if count == 1 else 's'}" if unit else text
+
+
+def figures_text(value: float) -> str:
+    """A measured number as a message shows it: three significant figures, whole ones
+    grouped by thousands (6,670 and 40,000, not 6.67e+03 and 4e+04), with an exponent
+    only from 10¹⁵ on, as :func:`count_text`.
+
+    Parameters
+    ----------
+    value : float
+        A finite number (a load of requests, say).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        Not a finite number.
+
+    Examples
+    --------
+    >>> figures_text(0.5), figures_text(16.0), figures_text(6666.7), figures_text(1.2e6)
+    ('0.5', '16', '6,670', '1,200,000')
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) \
+            or abs(value) > 1e308 or not math.isfinite(value):
+        raise _must("value", "a finite number", value)
+    rounded = float(f"{value:.3g}")
+    return f"{rounded:,.0f}" if 1000 <= abs(rounded) < 1e15 else f"{value:.3g}"
 
 
 def share_text(share: float | None) -> str:

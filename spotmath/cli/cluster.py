@@ -15,6 +15,7 @@ from ..inputs import (
     check_parameters,
     count_text,
     duration_text,
+    figures_text,
 )
 from ..model.plan import finite_or_none
 from .options import _as_typed, _dump
@@ -245,19 +246,9 @@ def _print_pool(pool, values: dict) -> None:
     else:
         fate = (f"{values['hp_waiting']:.2%} of them wait in line for a place, the p99 "
                 f"{duration_text(values['hp_p99_wait_s'] / 3600)}")
-    print(f"pool               {pool.gpus:,} GPUs; high-priority load {_load_text(pool.load)} "
+    print(f"pool               {pool.gpus:,} GPUs; high-priority load {figures_text(pool.load)} "
           f"requests of {count_text(pool.hp_gpus, 'GPU')} (at most {pool.top:,} at once; "
           f"{fate})")
-
-
-def _load_text(load: float) -> str:
-    """The requests in service on average, in three figures, whole ones grouped by
-    thousands (40,000, not 4e+04).
-
-    >>> _load_text(0.5), _load_text(16.0), _load_text(6666.7), _load_text(1.2e6)
-    ('0.5', '16', '6,670', '1,200,000')
-    """
-    return f"{float(f'{load:.3g}'):,.0f}" if load >= 1000 else f"{load:.3g}"
 
 
 def _print_gang(pool, gang, values: dict) -> None:

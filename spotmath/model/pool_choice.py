@@ -32,7 +32,7 @@ import scipy.optimize
 import scipy.sparse
 import scipy.special
 
-from ..inputs import InputError, check_parameters
+from ..inputs import InputError, check_parameters, figures_text
 from . import _generated
 from .cluster import SharedPool, _weighted, gang_in_pool
 from .cluster_renewal import best_interval, ranks
@@ -225,10 +225,11 @@ MAX_DELAY_WORK = 50_000
 #: answered); the others only :data:`MAX_REFINE_WORK`.
 MAX_CHOICE_WORK = 160_000
 #: The most work the offsets other than 0 may spend, in all.  They refine the room found
-#: at offset 0 by less than lcm(g, N) GPUs, so they get less time than the answer
-#: itself: where their first runs (:func:`_refining_work`) need more, none of them is
-#: run and the headroom is given in whole multiples of lcm(g, N) GPUs, the other
-#: offsets counted in :attr:`PoolChoice.untried`.  Pools of 100,000 GPUs in requests of 8
+#: at offset 0, so they get less time than the answer itself: where their first runs
+#: (:func:`_refining_work`) need more, none of them is run and the headroom is given in
+#: whole multiples of lcm(g, N) GPUs, the other offsets counted in
+#: :attr:`PoolChoice.untried` (one of them may hold a headroom far below, and the
+#: verdict says when that could turn it).  Pools of 100,000 GPUs in requests of 8
 #: need 1,800 to 48,000 for it (gangs of 64 to 2,048); in requests of 1 and gangs of 8,
 #: 92,000 (2.5 s more here, with the one-pool design's laws at a headroom no multiple of
 #: 8), which is not run.  The most is about 1.4 s of chains on one core here, 0.7 s on
@@ -597,7 +598,7 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     overflowing = _overflow_shares(pool)  # at 0 … K places of their own
     if overflowing[-1] > 1 - QUANTILE:
         what = "turns away" if pool.overflow == "drop" else "keeps waiting in line"
-        raise InputError(f"hp_rate: a load of {pool.load:.3g} requests {what} "
+        raise InputError(f"hp_rate: a load of {figures_text(pool.load)} requests {what} "
                          f"{overflowing[-1]:.1%} of them even with all {pool.gpus:,} GPUs "
                          "(the p99 needs at most 1%)")
     servers = int(np.argmax(overflowing <= 1 - QUANTILE))

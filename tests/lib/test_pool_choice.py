@@ -296,6 +296,9 @@ def test_a_load_the_whole_pool_cannot_carry_is_refused():
     pool = SharedPool.checked(64, 2.0, 2.0, 8)
     with pytest.raises(InputError, match=r"^hp_rate: a load of 4 requests turns away 3\.0%"):
         one_pool_or_two(pool, 16, MINUTE, 0.1)
+    large = SharedPool.checked(4000, 4100.0, 1.0, 1, overflow="drop")  # not 4.1e+03
+    with pytest.raises(InputError, match=r"^hp_rate: a load of 4,100 requests turns away"):
+        one_pool_or_two(large, 16, MINUTE, 0.1)
 
 
 def test_the_command_prints_the_verdict_of_the_library(cli):
