@@ -31,7 +31,8 @@ import numpy as np
 import scipy.linalg
 from bench_pool import best_of  # the least CPU time of some rounds
 
-from spotmath.model.cluster import SharedPool, gang_in_pool, up_time_law
+from spotmath.model import cluster
+from spotmath.model.cluster import SharedPool, gang_in_pool
 from spotmath.model.cluster_renewal import kept_share
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +122,7 @@ def main() -> None:
         gang = gang_in_pool(pool, gpus - star)
 
         def spectral(pool=pool, gang=gang):
-            up_time_law.cache_clear()
+            cluster._forget_laws()
             return kept_share(pool, gang, 0.3, 1 / 60, 0.1)
 
         new, ours = best_of(arguments.rounds, spectral)

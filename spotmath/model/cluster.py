@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,8 +39,9 @@ from . import _generated
 from .numerics import optimal_interval, optimal_waste
 
 __all__ = ["SharedPool", "GangInPool", "UpTimeLaw", "MAX_POOL_GPUS", "NEVER_RATE",
-           "PRACTICALLY_NEVER_H", "gang_in_pool", "up_time_law", "law_levels", "law_size",
-           "up_time_hazard", "matching_weibull", "OVERFLOWS", "GPU_FAILURE_MTBF_H"]
+           "PRACTICALLY_NEVER_H", "gang_in_pool", "up_time_law", "up_time_laws",
+           "law_levels", "law_size", "up_time_hazard", "matching_weibull", "OVERFLOWS",
+           "GPU_FAILURE_MTBF_H"]
 
 #: The largest pool answered.
 MAX_POOL_GPUS = 100_000
@@ -553,19 +555,40 @@ def _lowest_level(pool: SharedPool, star: int) -> int:
     return low
 
 
+#: The lowest level a chain of more than :data:`WHOLE_CHAIN` levels is followed from is
+#: rounded down to a multiple of this many levels, so that the laws of nearby k* start
+#: at the same level and share the factorisations their vectors come from
+#: (:func:`up_time_laws`); following a spell a little further down only makes it exact
+#: for more spells.
+LEVEL_BLOCK = 64
+
+
+def _followed_from(pool: SharedPool, star: int) -> int:
+    """The lowest level the law of k* follows: :func:`_lowest_level`, rounded down to a
+    multiple of :data:`LEVEL_BLOCK`."""
+    lowest = _lowest_level(pool, star)
+    return lowest - lowest % LEVEL_BLOCK
+
+
 def law_levels(pool: SharedPool, star: int) -> int:
     """How many levels :func:`up_time_law` follows for a gang up at 0 … ``star``."""
-    return star + 1 - _lowest_level(pool, star)
+    return star + 1 - _followed_from(pool, star)
+
+
+def _shift_count(pool: SharedPool, star: int) -> int:
+    """How many shifts the space of k*'s law has (see :func:`_law_shifts`)."""
+    high = 2.0 * (pool.hp_rate + star / pool.hp_hold)
+    return max(2, math.ceil(math.log10(high * pool.hp_hold / LOWEST_SHIFT)
+                            * SHIFTS_PER_DECADE) + 1)
 
 
 def _law_shifts(pool: SharedPool, star: int) -> np.ndarray:
     """The shifts σ (per hour) of the space :func:`up_time_law` projects the chain on:
-    :data:`SHIFTS_PER_DECADE` a decade from :data:`LOWEST_SHIFT`/h to 2(α + k*/h), a
-    bound on the chain's fastest rate (Gershgorin)."""
-    low = LOWEST_SHIFT / pool.hp_hold
-    high = 2.0 * (pool.hp_rate + star / pool.hp_hold)
-    count = max(2, math.ceil(math.log10(high / low) * SHIFTS_PER_DECADE) + 1)
-    return np.geomspace(low, high, count)
+    σ_j = σ_0·10^{j/s}, s = :data:`SHIFTS_PER_DECADE`, from σ_0 = :data:`LOWEST_SHIFT`/h
+    to the first at or above 2(α + k*/h), a bound on the chain's fastest rate
+    (Gershgorin).  One grid for every k* of a pool, so that laws share their shifts."""
+    steps = np.arange(_shift_count(pool, star)) / SHIFTS_PER_DECADE
+    return LOWEST_SHIFT / pool.hp_hold * 10.0**steps
 
 
 #: The vectors of the space besides the shifts': e, A e, A⁻¹e, A⁻²e and A⁻³e.
@@ -576,10 +599,22 @@ def law_size(pool: SharedPool, star: int) -> tuple[int, int]:
     """(n, m): the levels :func:`up_time_law` follows for a gang up at 0 … ``star``, and
     the vectors it projects them on (at most n); its work is about n·m."""
     levels = law_levels(pool, star)
-    return levels, min(levels, _law_shifts(pool, star).size + _OWN_VECTORS)
+    return levels, min(levels, _shift_count(pool, star) + _OWN_VECTORS)
 
 
-@functools.lru_cache(maxsize=4096)
+#: The most laws kept (by pool and k*), the first computed forgotten first: the command's
+#: table of ranks and its designs ask for the same laws.
+MAX_KEPT_LAWS = 4096
+_kept_laws: dict[tuple[SharedPool, int], UpTimeLaw] = {}
+_kept_lock = threading.Lock()
+
+
+def _forget_laws() -> None:
+    """Forget every law kept (after a change to the constants a law is computed with)."""
+    with _kept_lock:
+        _kept_laws.clear()
+
+
 def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
     """The law of the up time of a gang up at 0 … ``star`` requests in service.
 
@@ -593,9 +628,11 @@ def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
 
     In a large pool an up spell hardly ever reaches levels far below k*: above
     :data:`WHOLE_CHAIN` levels the chain is followed from a lowest level L
-    (:func:`_lowest_level`) and held there (it cannot step below), and a spell that never
-    steps below L is the same in both chains.  The tests hold the law to the chain's
-    matrix exponential and its moments, and the cut law to the whole chain's.
+    (:func:`_lowest_level`, rounded down to a multiple of :data:`LEVEL_BLOCK`) and held
+    there (it cannot step below), and a spell that never steps below L is the same in
+    both chains.  The tests hold the law to the chain's matrix exponential and its
+    moments, and the cut law to the whole chain's.  Laws are kept once computed;
+    :func:`up_time_laws` computes many at once.
 
     Parameters
     ----------
@@ -626,29 +663,129 @@ def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
     >>> round(law.mean, 3), round(float(law.survival(0.0)), 12)
     (4.268, 1.0)
     """
-    if not 0 <= star < pool.top or pool.hp_rate == 0:
+    return up_time_laws(pool, [star])[star]
+
+
+def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
+    """The up-time laws of many k* at once, each the law :func:`up_time_law` gives.
+
+    The laws that start at the same level share their chain: the chain of k* is the
+    leading block of the chain of any larger k*, so one LDLᵀ factorisation per shift of
+    the largest serves them all (the factorisation of a leading block is the leading
+    part of the factorisation), and each law's shifted vectors are then products along
+    it rather than solves of their own (:func:`_shifted_vectors`).  The table of a pool
+    of 100,000 GPUs needs about a thousand laws.
+
+    Parameters
+    ----------
+    pool : SharedPool
+    stars : iterable of int
+        The k*, each below K.
+
+    Returns
+    -------
+    dict
+        The law of each k*.
+
+    Raises
+    ------
+    InputError
+        A gang never preempted (k* at K, or no requests).
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(64, "2/h", "2h", 8)
+    >>> laws = up_time_laws(pool, [5, 6])
+    >>> laws[6] is up_time_law(pool, 6), round(laws[5].mean, 3)  # kept, hours
+    (True, 2.512)
+    """
+    stars = sorted({int(star) for star in stars})
+    if any(pool.hp_rate == 0 or not 0 <= star < pool.top for star in stars):
         raise InputError("gang_size: a gang never preempted has no up-time law")
+    with _kept_lock:
+        found = {star: _kept_laws[pool, star] for star in stars if (pool, star) in _kept_laws}
+    groups: dict[int, list[int]] = {}
+    for star in stars:
+        if star not in found:
+            groups.setdefault(_followed_from(pool, star), []).append(star)
+    computed = {}
+    for lowest, group in groups.items():
+        computed.update(_laws_from(pool, lowest, group))
+    with _kept_lock:
+        _kept_laws.update(((pool, star), law) for star, law in computed.items())
+        while len(_kept_laws) > MAX_KEPT_LAWS:
+            del _kept_laws[next(iter(_kept_laws))]
+    return found | computed
+
+
+def _laws_from(pool: SharedPool, lowest: int, stars: list[int]) -> dict[int, UpTimeLaw]:
+    """The laws of the k* in ``stars`` (ascending), whose chains start at ``lowest``."""
     alpha, hold = pool.hp_rate, pool.hp_hold
-    lowest = _lowest_level(pool, star)
-    down = np.arange(lowest, star + 1) / hold
+    down = np.arange(lowest, stars[-1] + 1) / hold
     down[0] = 0.0  # at level 0 nothing leaves; at a cut above 0, the chain is held
     diagonal, off = -(alpha + down), np.sqrt(alpha * down[1:])
-    values, squares = _projected_spectrum(diagonal, off, _law_shifts(pool, star))
-    rates = -values
-    weights = alpha * squares / rates
-    # The eigenvalues are exact to about 10⁻¹⁶ of the largest, so the slowest rate of a
-    # gang preempted seldom (10⁻⁶ of the largest and less) is not.  Its term is set by
-    # the two sums the law must keep, Σ w_i = S(0) = 1 and Σ w_i/r_i = E[U], the mean of
-    # [passage-mean-step], from the other terms: where the slowest term carries most of
-    # the mean, no digits cancel.
-    mean, rest = pool._passage_moments[0][star], np.sum(weights[1:] / rates[1:])
-    if rest < mean / 2:
-        weights[0] = 1.0 - weights[1:].sum()
-        rates[0] = weights[0] / (mean - rest)
-    return UpTimeLaw(rates, weights, lowest)
+    laws = {}
+    # chains no longer than their vectors are taken whole, without them
+    factors = functools.cache(lambda: _Factors(diagonal, off, _law_shifts(pool, stars[-1])))
+    with _one_thread():
+        for star in stars:
+            size = star + 1 - lowest
+            values, squares = _projected_spectrum(
+                diagonal[:size], off[:size - 1], factors, _shift_count(pool, star))
+            rates = -values
+            weights = alpha * squares / rates
+            # The eigenvalues are exact to about 10⁻¹⁶ of the largest, so the slowest rate
+            # of a gang preempted seldom (10⁻⁶ of the largest and less) is not.  Its term
+            # is set by the two sums the law must keep, Σ w_i = S(0) = 1 and
+            # Σ w_i/r_i = E[U], the mean of [passage-mean-step], from the other terms:
+            # where the slowest term carries most of the mean, no digits cancel.
+            mean, rest = pool._passage_moments[0][star], np.sum(weights[1:] / rates[1:])
+            if rest < mean / 2:
+                weights[0] = 1.0 - weights[1:].sum()
+                rates[0] = weights[0] / (mean - rest)
+            laws[star] = UpTimeLaw(rates, weights, lowest)
+    return laws
 
 
-def _projected_spectrum(diagonal: np.ndarray, off: np.ndarray, shifts: np.ndarray
+class _Factors:
+    """The LDLᵀ factorisations of −(A − σI) for σ = 0 and each shift, A a chain's
+    symmetric tridiagonal generator (LAPACK's pttrf; −(A − σI) is positive definite, as
+    the chain leaves at its top and σ ≥ 0).  Those of A's leading blocks, the chains of
+    smaller k* from the same level, are their leading parts."""
+
+    def __init__(self, diagonal: np.ndarray, off: np.ndarray, shifts: np.ndarray):
+        self.pivots = np.empty((shifts.size + 1, diagonal.size))
+        #: −l_i, the unit lower factor's subdiagonal, negated: b_i/d_i > 0
+        self.ratios = np.empty((shifts.size + 1, diagonal.size - 1))
+        for row, shift in enumerate(np.concatenate([[0.0], shifts])):
+            pivots, lower, info = scipy.linalg.lapack.dpttrf(shift - diagonal, -off)
+            if info != 0:  # −(A − σI) is positive definite: not so only by a bug
+                raise ArithmeticError(f"tridiagonal factorisation failed (pttrf info {info})")
+            self.pivots[row], self.ratios[row] = pivots, -lower
+
+    def solve(self, size: int, right: np.ndarray) -> np.ndarray:
+        """−A⁻¹ b on the leading block of ``size`` levels (σ = 0)."""
+        solution, info = scipy.linalg.lapack.dpttrs(self.pivots[0, :size],
+                                                    -self.ratios[0, :size - 1], right)
+        if info != 0:
+            raise ArithmeticError(f"tridiagonal solve failed (pttrs info {info})")
+        return solution
+
+    def last_columns(self, size: int, count: int) -> np.ndarray:
+        """(A − σI)⁻¹e for σ = 0 and the first ``count`` shifts, on the leading block of
+        ``size`` levels, each up to its sign and scale, as columns.
+
+        −(A − σI) = L D Lᵀ, and e is the block's last level, so L⁻¹e = e and the solution
+        x of Lᵀ x = e/d_n has x_i = −l_i x_{i+1}: the products of the ratios b_i/d_i from
+        the last level down (positive: no digits cancel, and entries far from the last
+        level fall smoothly to 0 rather than overflow)."""
+        products = np.ones((count + 1, size))
+        ratios = self.ratios[:count + 1, :size - 1]
+        products[:, :-1] = np.cumprod(ratios[:, ::-1], axis=1)[:, ::-1]
+        return products.T
+
+
+def _projected_spectrum(diagonal: np.ndarray, off: np.ndarray, factors, count: int
                         ) -> tuple[np.ndarray, np.ndarray]:
     """The law's quadrature: the eigenvalues of A projected on a rational Krylov space
     (descending), which stand for A's, and the squared last-level entries of their unit
@@ -664,28 +801,29 @@ def _projected_spectrum(diagonal: np.ndarray, off: np.ndarray, shifts: np.ndarra
     A⁻¹ catch the slowest two rates however slow (the symmetric generator of the chain
     on 0 … ∞ has 0, −1/h, −2/h … as its eigenvalues, A is a block of it held at its
     lowest level, and by interlacing at most two of A's eigenvalues lie above −1/h),
-    and make the law's mean and second moment the chain's.  Each vector is one
-    tridiagonal solve (LAPACK's ptsv); a chain no longer than the vectors is taken whole.
+    and make the law's mean and second moment the chain's.  The vectors come from the
+    factorisations ``factors()`` gives (a :class:`_Factors`, of which A's are the
+    leading parts; ``count`` shifts); a chain no longer than the vectors is taken whole.
     """
     size = diagonal.size
-    last = np.zeros(size)
-    last[-1] = 1.0
-    with _one_thread():
-        if size <= shifts.size + _OWN_VECTORS:
-            basis = np.eye(size)
-        else:
-            vectors = np.empty((size, shifts.size + _OWN_VECTORS))
-            vectors[:, 0] = last
-            vectors[:, 1] = _times(diagonal, off, last)
-            for column in (2, 3, 4):  # A⁻¹e, A⁻²e, A⁻³e
-                vectors[:, column] = _solve(diagonal, off, vectors[:, column - 1])
-            for column, shift in enumerate(shifts, start=_OWN_VECTORS):
-                vectors[:, column] = _solve(diagonal - shift, off, last)
-            vectors /= np.linalg.norm(vectors, axis=0)
-            basis = scipy.linalg.qr(vectors, mode="economic", overwrite_a=True,
-                                    check_finite=False)[0]
-        projected = basis.T @ _times(diagonal, off, basis)
-        values, vectors = np.linalg.eigh((projected + projected.T) / 2)
+    if size <= count + _OWN_VECTORS:
+        basis = np.eye(size)
+    else:
+        factors = factors()
+        vectors = np.empty((size, count + _OWN_VECTORS), order="F")
+        last = factors.last_columns(size, count)
+        vectors[:, 0] = 0.0
+        vectors[-1, 0] = 1.0
+        vectors[:, 1] = _times(diagonal, off, vectors[:, 0])
+        vectors[:, 2] = last[:, 0]  # A⁻¹e, A⁻²e, A⁻³e
+        vectors[:, 3] = factors.solve(size, vectors[:, 2])
+        vectors[:, 4] = factors.solve(size, vectors[:, 3])
+        vectors[:, _OWN_VECTORS:] = last[:, 1:]
+        vectors /= np.linalg.norm(vectors, axis=0)
+        basis = scipy.linalg.qr(vectors, mode="economic", overwrite_a=True,
+                                check_finite=False)[0]
+    projected = basis.T @ _times(diagonal, off, basis)
+    values, vectors = np.linalg.eigh((projected + projected.T) / 2)
     return values[::-1], (basis[-1] @ vectors)[::-1] ** 2
 
 
@@ -715,16 +853,6 @@ def _times(diagonal: np.ndarray, off: np.ndarray, vectors: np.ndarray) -> np.nda
     product[:-1] += off * vectors[1:]
     product[1:] += off * vectors[:-1]
     return product
-
-
-def _solve(diagonal: np.ndarray, off: np.ndarray, right: np.ndarray) -> np.ndarray:
-    """A⁻¹ b for the symmetric tridiagonal A − σI (``diagonal`` shifted), which is negative
-    definite (a chain that leaves at k* + 1, and σ ≥ 0): LAPACK's ptsv, the LDLᵀ
-    factorisation of −A, which needs no pivoting."""
-    *_, solution, info = scipy.linalg.lapack.dptsv(-diagonal, -off, -right)
-    if info != 0:  # −A is positive definite: not so only by a bug
-        raise ArithmeticError(f"tridiagonal solve failed (ptsv info {info})")
-    return solution
 
 
 def up_time_hazard(pool: SharedPool, gang: GangInPool, ages) -> np.ndarray:

@@ -47,6 +47,7 @@ from .cluster import (
     gang_in_pool,
     law_size,
     up_time_law,
+    up_time_laws,
 )
 from .intervals import _exact_interval
 from .numerics import waste_fraction
@@ -194,9 +195,11 @@ def best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup=0
 
 
 def _best(pool: SharedPool, gang: GangInPool, checkpoint_cost: float, startup: float,
-          grace: float, failures: float) -> tuple[float, float]:
+          grace: float, failures: float, start: float | None = None) -> tuple[float, float]:
     """:func:`best_interval` of values it has checked (:func:`ranks` searches for
-    hundreds of gangs, and checking each one's values again cost a fifth of that)."""
+    hundreds of gangs, and checking each one's values again cost a fifth of that).
+    ``start``: the exact optimum at λ_c + φ where the caller has it (:func:`ranks`
+    computes it for every k* at once); None: computed here."""
     notice = grace > 0 and grace >= checkpoint_cost
     if failures == 0 and (gang.never_preempted or notice):
         if gang.never_preempted and not notice:
@@ -205,16 +208,12 @@ def _best(pool: SharedPool, gang: GangInPool, checkpoint_cost: float, startup: f
     if checkpoint_cost == 0:
         raise InputError("checkpoint_cost: a write of 0 hours has no optimal interval "
                          "(write continuously)")
-    if gang.never_preempted:
-        interval = float(_exact_interval(failures, checkpoint_cost))
-        return interval, _kept(pool, gang, interval, checkpoint_cost, startup, grace,
-                               failures)
-    if _priced_at_the_rate(gang) and not notice:  # exponential up times: the exact optimum
-        interval = float(_exact_interval(gang.preemption_rate + failures, checkpoint_cost))
-        return interval, _kept(pool, gang, interval, checkpoint_cost, startup, grace,
-                               failures)
-    guess = math.log(float(_exact_interval(gang.preemption_rate + failures,
-                                           checkpoint_cost)))
+    if start is None:
+        start = float(_exact_interval(gang.preemption_rate + failures, checkpoint_cost))
+    if gang.never_preempted or (_priced_at_the_rate(gang) and not notice):
+        # only failures, or exponential up times: the exact optimum
+        return start, _kept(pool, gang, start, checkpoint_cost, startup, grace, failures)
+    guess = math.log(start)
     width = math.log(30)
     while True:
         found = scipy.optimize.minimize_scalar(
@@ -241,9 +240,9 @@ ALMOST_NEVER_UP = 1e-3
 NEGLIGIBLE_UP = 1e-12
 #: The most work :func:`ranks` does for its laws and searches: Σ (n·m + 10,000) over the
 #: distinct laws of n levels projected on m vectors it needs (a law and the search for its
-#: interval take about 7·10⁻⁸ (n·m + 10,000) seconds on the machines the book is built
+#: interval take about 3.5·10⁻⁸ (n·m + 10,000) seconds on the machines the book is built
 #: on, so this is about two seconds).
-MAX_RANKS_WORK = 3e7
+MAX_RANKS_WORK = 6e7
 
 
 @dataclass(frozen=True)
@@ -347,13 +346,21 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
     (failures,) = check_parameters(scalar=True, failure_rate=failures)
     own = failures * gang_size  # a gang's failures per hour up
     # by k*: ranks that share it agree, and every gang never preempted has one answer
-    best: dict[int | None, tuple[float | None, float]] = {}
+    first = {}
+    for gang in gangs:
+        first.setdefault(_key(gang), gang)
+    searched = [key for key, gang in first.items()
+                if gang.never_preempted or gang.up_share >= NEGLIGIBLE_UP]
+    # each search's start, the exact optimum at λ_c + φ, for every k* at once (unused
+    # where a gang is neither preempted nor failing, or a write takes no time)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        starts = _exact_interval(np.array([first[key].preemption_rate for key in searched])
+                                 + own, checkpoint_cost)
+    best = dict.fromkeys(first, (None, 0.0))
     with _LAWS:
-        for gang in gangs:
-            if _key(gang) not in best:
-                best[_key(gang)] = (None, 0.0) if not gang.never_preempted and \
-                    gang.up_share < NEGLIGIBLE_UP else \
-                    _best_interval(pool, gang, checkpoint_cost, startup, grace, own)
+        up_time_laws(pool, lawful)  # at once: laws from the same level share their work
+        for key, start in zip(searched, starts.tolist()):
+            best[key] = _best_interval(pool, key, checkpoint_cost, startup, grace, own, start)
     return [Rank(rank, gang, *best[_key(gang)]) for rank, gang in enumerate(gangs, start=1)]
 
 
@@ -367,11 +374,16 @@ _LAWS = threading.Lock()
 
 
 @functools.lru_cache(maxsize=65_536)
-def _best_interval(pool: SharedPool, gang: GangInPool, checkpoint_cost, startup, grace,
-                   failures) -> tuple[float, float]:
-    """:func:`best_interval` of checked values, kept: the command's table of ranks and
-    its one-pool design ask for the same ranks."""
-    return _best(pool, gang, checkpoint_cost, startup, grace, failures)
+def _best_interval(pool: SharedPool, key: int | None, checkpoint_cost, startup, grace,
+                   failures, start) -> tuple[float, float]:
+    """:func:`best_interval` of checked values for any gang of the :func:`_key` ``key``,
+    kept: the command's table of ranks and its one-pool design ask for the same k*, the
+    design's behind a headroom for gangs of other sizes (a size enters a gang's interval
+    only through its k*; its failures, ``failures``, are the rank's own).  ``start``: the
+    exact optimum at λ_c + φ, as :func:`_best` takes it."""
+    star = pool.top if key is None else key  # None: never preempted, as at K
+    gang = GangInPool(pool.gpus - star * pool.hp_gpus, star, *_up_at_most(pool, star))
+    return _best(pool, gang, checkpoint_cost, startup, grace, failures, start)
 
 
 def _key(gang: GangInPool) -> int | None:

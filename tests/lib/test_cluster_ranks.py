@@ -24,7 +24,7 @@ from spotmath.inputs import InputError
 from spotmath.model import _generated
 from spotmath.model import cluster as cluster_module
 from spotmath.model import derivations as D
-from spotmath.model.cluster import SharedPool, gang_in_pool, up_time_law
+from spotmath.model.cluster import SharedPool, gang_in_pool, law_size, up_time_law
 from spotmath.model.cluster_renewal import NEGLIGIBLE_UP, best_interval, kept_share, ranks
 from spotmath.model.pool_choice import _waiting, one_pool_or_two, start_delays
 from spotmath.model.simulate_cluster import simulate_pool
@@ -158,14 +158,14 @@ def test_a_large_chain_cut_far_below_its_load_is_the_whole_chain(monkeypatch):
     gangs = [gang_in_pool(pool, 1400 - star) for star in (300, 380, 420, 460)]
     whole = [best_interval(pool, gang, MINUTE, 0.1) for gang in gangs]
     monkeypatch.setattr(cluster_module, "WHOLE_CHAIN", 0)
-    up_time_law.cache_clear()
+    cluster_module._forget_laws()
     try:
         assert all(up_time_law(pool, gang.star).lowest > 0 for gang in gangs)
         for gang, (interval, kept) in zip(gangs, whole):
             assert kept_share(pool, gang, interval, MINUTE, 0.1) == pytest.approx(
                 kept, rel=1e-12)
     finally:
-        up_time_law.cache_clear()
+        cluster_module._forget_laws()
 
 
 def test_every_rank_is_the_gang_of_its_threshold_and_is_named():
@@ -637,7 +637,7 @@ def test_a_pool_of_the_largest_size_in_one_gpu_requests_answers_every_gang(cli):
     assert values["one_pool_headroom_gpus"] % 8 == 0
 
 
-def test_two_threads_asking_for_the_same_ranks_compute_each_law_once():
+def test_two_threads_asking_for_the_same_ranks_compute_each_law_once(monkeypatch):
     """The command asks for the pool's ranks on one thread while its one-pool design,
     on another, asks for the same ranks with no headroom and for the same gangs behind a
     headroom of whole gangs: each law is computed once (it computed every one twice, and
@@ -647,13 +647,16 @@ def test_two_threads_asking_for_the_same_ranks_compute_each_law_once():
     from spotmath.model import cluster_renewal
 
     pool = SharedPool.checked(3000, 121.0, 2.0, 8)  # a pool no other test asks about
-    before = up_time_law.cache_info().misses
+    computed = []
+    laws_from = cluster_module._laws_from
+    monkeypatch.setattr(cluster_module, "_laws_from", lambda pool, lowest, stars: (
+        computed.extend(stars), laws_from(pool, lowest, stars))[1])
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as threads:
         found = list(threads.map(lambda headroom: ranks(pool, 8, 1 / 60, 0.1, 0.0,
                                                         headroom=headroom), [0, 0, 64]))
     stars = cluster_renewal._lawful(cluster_renewal._rank_gangs(pool, 8, 375, 0))
     assert len(stars) > 150
-    assert up_time_law.cache_info().misses - before == len(stars)
+    assert sorted(computed) == sorted(stars)
     assert found[0] == found[1] and found[2] == [
         cluster_renewal.Rank(rank.rank - 8, rank.gang, rank.interval, rank.kept)
         for rank in found[0][8:]]
@@ -715,6 +718,31 @@ def test_a_large_chains_law_is_its_matrix_exponential_and_keeps_its_moments(sett
                                                   rel=1e-9)
 
 
+def test_laws_computed_together_are_the_laws_computed_one_at_a_time(monkeypatch):
+    """up_time_laws factorises the chain from a lowest level once for every k* that
+    starts there (the factorisation of a leading block is the leading part of the
+    whole's): each law is the one its k* gives alone, to the bit, and the factorisations
+    are one per lowest level rather than one per law."""
+    pool = SharedPool.checked(100_000, 3000.0, 2.0, 8)
+    stars = range(5_700, 6_400, 13)
+    made = []
+    factors = cluster_module._Factors
+    monkeypatch.setattr(cluster_module, "_Factors",
+                        lambda *args: (made.append(args[0].size), factors(*args))[1])
+    cluster_module._forget_laws()
+    together = cluster_module.up_time_laws(pool, stars)
+    lowest = {cluster_module._followed_from(pool, star) for star in stars}
+    assert len(made) == len(lowest) == 2
+    cluster_module._forget_laws()
+    for star in stars:
+        alone = up_time_law(pool, star)
+        assert alone is not together[star]
+        assert np.array_equal(alone.rates, together[star].rates)
+        assert np.array_equal(alone.weights, together[star].weights)
+        assert alone.lowest == together[star].lowest == star + 1 - law_size(pool, star)[0]
+    assert len(made) == len(lowest) + len(stars)
+
+
 def test_a_large_chains_sums_are_those_of_its_whole_spectrum():
     """Every sum the renewal model takes of the projected law against the same sum of the
     law from all the eigenvalues and eigenvectors LAPACK computes (with the slowest term
@@ -750,14 +778,14 @@ def test_more_shifts_move_no_sum_of_the_law(monkeypatch):
     sums = {star: [up_time_law(pool, star).kept(*case) for case in cases] for star in stars}
     monkeypatch.setattr(cluster_module, "SHIFTS_PER_DECADE", 10)
     monkeypatch.setattr(cluster_module, "LOWEST_SHIFT", 0.01)
-    up_time_law.cache_clear()
+    cluster_module._forget_laws()
     try:
         for star in stars:
             finer = [up_time_law(pool, star).kept(*case) for case in cases]
             assert finer == pytest.approx(sums[star],
                                           abs=1e-10 * pool._passage_moments[0][star])
     finally:
-        up_time_law.cache_clear()
+        cluster_module._forget_laws()
 
 
 @pytest.mark.parametrize("setting, stars", LARGE_CHAINS)
