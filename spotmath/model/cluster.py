@@ -663,7 +663,8 @@ def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
     >>> round(law.mean, 3), round(float(law.survival(0.0)), 12)
     (4.268, 1.0)
     """
-    return up_time_laws(pool, [star])[star]
+    law = _kept_laws.get((pool, star))  # kept: a search asks for it at every step
+    return up_time_laws(pool, [star])[star] if law is None else law
 
 
 def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:

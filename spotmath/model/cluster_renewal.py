@@ -214,11 +214,12 @@ def _best(pool: SharedPool, gang: GangInPool, checkpoint_cost: float, startup: f
         # only failures, or exponential up times: the exact optimum
         return start, _kept(pool, gang, start, checkpoint_cost, startup, grace, failures)
     guess = math.log(start)
+    law, spell = _law(pool, gang), gang.up_time_mean + gang.readmission_wait  # as _kept
     width = math.log(30)
     while True:
         found = scipy.optimize.minimize_scalar(
-            lambda log_t: -_kept(pool, gang, math.exp(log_t), checkpoint_cost,
-                                 startup, grace, failures),
+            lambda log_t: -law.kept(startup, math.exp(log_t), checkpoint_cost, grace,
+                                    failures) / spell,
             bounds=(guess - width, guess + width), method="bounded",
             options={"xatol": 1e-6})
         if abs(found.x - guess) < width - 1e-3 or width > 20:  # inside, or 10^±9 tried
