@@ -336,6 +336,17 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
                          f"got {count_text(count)}")
     checkpoint_cost, startup, grace = check_parameters(
         scalar=True, checkpoint_cost=checkpoint_cost, restart_time=startup, grace=grace)
+    (failures,) = check_parameters(scalar=True, failure_rate=failures)
+    return list(_ranks(pool, gang_size, count, headroom, checkpoint_cost, startup, grace,
+                       failures))
+
+
+@functools.lru_cache(maxsize=16)
+def _ranks(pool: SharedPool, gang_size: int, count: int, headroom: int,
+           checkpoint_cost: float, startup: float, grace: float, failures: float
+           ) -> tuple[Rank, ...]:
+    """:func:`ranks` of checked values, kept: the command's table of ranks and its
+    one-pool design with no headroom are the same ranks."""
     gangs = _rank_gangs(pool, gang_size, count, headroom)
     lawful = _lawful(gangs)
     work = _work(pool, lawful)
@@ -344,12 +355,12 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
                          f"{count_text(gang_size, 'GPU')} take {work:.1e} steps, more than "
                          f"are computed at once ({MAX_RANKS_WORK:.1e}); fewer gangs or "
                          "larger ones can be answered")
-    (failures,) = check_parameters(scalar=True, failure_rate=failures)
     own = failures * gang_size  # a gang's failures per hour up
     # by k*: ranks that share it agree, and every gang never preempted has one answer
+    keys = [_key(gang) for gang in gangs]
     first = {}
-    for gang in gangs:
-        first.setdefault(_key(gang), gang)
+    for key, gang in zip(keys, gangs):
+        first.setdefault(key, gang)
     searched = [key for key, gang in first.items()
                 if gang.never_preempted or gang.up_share >= NEGLIGIBLE_UP]
     # each search's start, the exact optimum at λ_c + φ, for every k* at once (unused
@@ -362,7 +373,8 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
         up_time_laws(pool, lawful)  # at once: laws from the same level share their work
         for key, start in zip(searched, starts.tolist()):
             best[key] = _best_interval(pool, key, checkpoint_cost, startup, grace, own, start)
-    return [Rank(rank, gang, *best[_key(gang)]) for rank, gang in enumerate(gangs, start=1)]
+    return tuple(Rank(rank, gang, *best[key])
+                 for rank, (gang, key) in enumerate(zip(gangs, keys), start=1))
 
 
 #: Held while :func:`ranks` computes laws and intervals: one thread at a time.  They hold
