@@ -159,7 +159,7 @@ def _packed(choice, pool, gang_size: int, options: tuple):
     where gangs of ``gang_size`` leave some over: (size, the choice, or why not); None
     where nothing is left over."""
     from ..model.cluster_renewal import MAX_RANKS_WORK, ranks_work
-    from ..model.pool_choice import one_pool_or_two
+    from ..model.pool_choice import MAX_DELAY_WORK, first_run, one_pool_or_two
 
     training = choice.two.training_gpus
     if not choice.two.idle_gpus or training == 0:
@@ -169,6 +169,13 @@ def _packed(choice, pool, gang_size: int, options: tuple):
                key=lambda d: (abs(d - gang_size), -d))
     if ranks_work(pool, gang_size) + ranks_work(pool, size) > MAX_RANKS_WORK:
         return size, "the ranks of both gang sizes are more than are computed at once"
+    # a second comparison runs only where its search's first start-delay run is whole:
+    # one cut short would be run, and then the next one refused
+    steps, states, work = first_run(pool, size, options[2])
+    if work > MAX_DELAY_WORK:
+        return size, (f"its start delays over a grace of {options[2] * 3600:.3g} s take "
+                      f"{steps:,} steps of a chain of {states:,} states at first, more than "
+                      "this command runs beside the design asked for")
     try:
         return size, one_pool_or_two(pool, size, *options)
     except InputError as error:

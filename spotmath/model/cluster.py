@@ -40,8 +40,8 @@ from .numerics import optimal_interval, optimal_waste
 
 __all__ = ["SharedPool", "GangInPool", "UpTimeLaw", "MAX_POOL_GPUS", "NEVER_RATE",
            "PRACTICALLY_NEVER_H", "gang_in_pool", "up_time_law", "up_time_laws",
-           "law_levels", "law_size", "up_time_hazard", "matching_weibull", "OVERFLOWS",
-           "GPU_FAILURE_MTBF_H"]
+           "law_levels", "law_size", "laws_work", "up_time_hazard", "matching_weibull",
+           "OVERFLOWS", "GPU_FAILURE_MTBF_H"]
 
 #: The largest pool answered.
 MAX_POOL_GPUS = 100_000
@@ -521,11 +521,11 @@ WHOLE_CHAIN = 200
 #: A spell that falls below the lowest level followed is this rare, at most.
 RARE = 1e-12
 #: Shifts a decade of the rates of the space the law is projected on (see
-#: :func:`_projected_spectrum`): with 5, the law's sums agree with the chain's to about
+#: :class:`_Space`): with 5, the law's sums agree with the chain's to about
 #: 10⁻¹¹ of its mean in pools of up to 100,000 GPUs (the tests hold them to 10⁻⁹).
 SHIFTS_PER_DECADE = 5
 #: The lowest shift, in units of 1/h: a decade below the chain's second slowest rate,
-#: which is at least 1/h (see :func:`_projected_spectrum`).
+#: which is at least 1/h (see :class:`_Space`).
 LOWEST_SHIFT = 0.1
 
 
@@ -555,39 +555,42 @@ def _lowest_level(pool: SharedPool, star: int) -> int:
     return low
 
 
-#: The lowest level a chain of more than :data:`WHOLE_CHAIN` levels is followed from is
-#: rounded down to a multiple of this many levels, so that the laws of nearby k* start
-#: at the same level and share the factorisations their vectors come from
-#: (:func:`up_time_laws`); following a spell a little further down only makes it exact
-#: for more spells.
-LEVEL_BLOCK = 64
+#: The laws of a pool are computed in blocks of this many consecutive k*: the first of a
+#: block whose chain is longer than its vectors from the chain, each next from the one
+#: below (:func:`_block_laws`).  A law is the same whichever laws are asked for with it.
+STAR_BLOCK = 64
 
 
-def _followed_from(pool: SharedPool, star: int) -> int:
-    """The lowest level the law of k* follows: :func:`_lowest_level`, rounded down to a
-    multiple of :data:`LEVEL_BLOCK`."""
-    lowest = _lowest_level(pool, star)
-    return lowest - lowest % LEVEL_BLOCK
+@functools.lru_cache(maxsize=4096)
+def _block_lowest(pool: SharedPool, block: int) -> int:
+    """The lowest level the laws of a block of k* follow their chains from: the least of
+    the k*'s own (:func:`_lowest_level`), so that each follows its spells at least as far
+    down as it needs, and the chain of each k* is that of the one below with one more
+    level on top."""
+    first = block * STAR_BLOCK
+    return min(_lowest_level(pool, star)
+               for star in range(first, min(first + STAR_BLOCK, pool.top)))
 
 
 def law_levels(pool: SharedPool, star: int) -> int:
     """How many levels :func:`up_time_law` follows for a gang up at 0 … ``star``."""
-    return star + 1 - _followed_from(pool, star)
+    return star + 1 - _block_lowest(pool, star // STAR_BLOCK)
 
 
-def _shift_count(pool: SharedPool, star: int) -> int:
-    """How many shifts the space of k*'s law has (see :func:`_law_shifts`)."""
-    high = 2.0 * (pool.hp_rate + star / pool.hp_hold)
+def _shift_count(pool: SharedPool) -> int:
+    """How many shifts the space of each of a pool's laws has (see :func:`_law_shifts`)."""
+    high = 2.0 * (pool.hp_rate + pool.top / pool.hp_hold)
     return max(2, math.ceil(math.log10(high * pool.hp_hold / LOWEST_SHIFT)
                             * SHIFTS_PER_DECADE) + 1)
 
 
-def _law_shifts(pool: SharedPool, star: int) -> np.ndarray:
-    """The shifts σ (per hour) of the space :func:`up_time_law` projects the chain on:
+def _law_shifts(pool: SharedPool) -> np.ndarray:
+    """The shifts σ (per hour) of the space :func:`up_time_law` projects a chain on:
     σ_j = σ_0·10^{j/s}, s = :data:`SHIFTS_PER_DECADE`, from σ_0 = :data:`LOWEST_SHIFT`/h
-    to the first at or above 2(α + k*/h), a bound on the chain's fastest rate
-    (Gershgorin).  One grid for every k* of a pool, so that laws share their shifts."""
-    steps = np.arange(_shift_count(pool, star)) / SHIFTS_PER_DECADE
+    to the first at or above 2(α + K/h), a bound on the fastest rate of any of the
+    pool's chains (Gershgorin).  One grid for every k* of a pool, so that each law can be
+    computed from the one below."""
+    steps = np.arange(_shift_count(pool)) / SHIFTS_PER_DECADE
     return LOWEST_SHIFT / pool.hp_hold * 10.0**steps
 
 
@@ -597,9 +600,28 @@ _OWN_VECTORS = 5
 
 def law_size(pool: SharedPool, star: int) -> tuple[int, int]:
     """(n, m): the levels :func:`up_time_law` follows for a gang up at 0 … ``star``, and
-    the vectors it projects them on (at most n); its work is about n·m."""
+    the vectors it projects them on (at most n)."""
     levels = law_levels(pool, star)
-    return levels, min(levels, _shift_count(pool, star) + _OWN_VECTORS)
+    return levels, min(levels, _shift_count(pool) + _OWN_VECTORS)
+
+
+def laws_work(pool: SharedPool, stars) -> float:
+    """The work :func:`up_time_laws` does for the laws of ``stars`` (none kept), in units
+    of about 3.5·10⁻⁸ s: n·m for the chain of n levels of each block's first law
+    projected on its m vectors, 3,000 for each step up a block to its last law asked
+    for, and 4,000 for each law's eigenvalues (measured on the machines the book is built
+    on: ``benchmarks/README.md``)."""
+    stars, vectors = set(stars), _shift_count(pool) + _OWN_VECTORS
+    blocks: dict[int, int] = {}
+    for star in stars:
+        blocks[star // STAR_BLOCK] = max(blocks.get(star // STAR_BLOCK, -1), star)
+    work = 4_000.0 * len(stars)
+    for block, last in blocks.items():
+        lowest = _block_lowest(pool, block)
+        first = max(block * STAR_BLOCK, lowest + vectors)  # the first from its vectors
+        if last >= first:
+            work += (first + 1 - lowest) * vectors + 3_000.0 * (last - first)
+    return work
 
 
 #: The most laws kept (by pool and k*), the first computed forgotten first: the command's
@@ -613,6 +635,7 @@ def _forget_laws() -> None:
     """Forget every law kept (after a change to the constants a law is computed with)."""
     with _kept_lock:
         _kept_laws.clear()
+    _block_lowest.cache_clear()
 
 
 def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
@@ -622,13 +645,13 @@ def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
     matrix A, gives the law: its rates are the eigenvalues of −A, and its weights the
     squared last entries of the unit eigenvectors, as :class:`UpTimeLaw` says.  The law
     is that of A projected on a space of a few dozen vectors that holds what the law's
-    sums need (:func:`_projected_spectrum`), so a chain of thousands of levels costs
-    what one of a few dozen would, and the law keeps the chain's mean and second moment
-    to the last digits.
+    sums need (:class:`_Space`), so a chain of thousands of levels costs what one of a
+    few dozen would, and the law keeps the chain's mean and second moment to the last
+    digits.
 
     In a large pool an up spell hardly ever reaches levels far below k*: above
     :data:`WHOLE_CHAIN` levels the chain is followed from a lowest level L
-    (:func:`_lowest_level`, rounded down to a multiple of :data:`LEVEL_BLOCK`) and held
+    (:func:`_lowest_level`, the least of its block of :data:`STAR_BLOCK` k*) and held
     there (it cannot step below), and a spell that never steps below L is the same in
     both chains.  The tests hold the law to the chain's matrix exponential and its
     moments, and the cut law to the whole chain's.  Laws are kept once computed;
@@ -670,12 +693,9 @@ def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
 def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
     """The up-time laws of many k* at once, each the law :func:`up_time_law` gives.
 
-    The laws that start at the same level share their chain: the chain of k* is the
-    leading block of the chain of any larger k*, so one LDLᵀ factorisation per shift of
-    the largest serves them all (the factorisation of a leading block is the leading
-    part of the factorisation), and each law's shifted vectors are then products along
-    it rather than solves of their own (:func:`_shifted_vectors`).  The table of a pool
-    of 100,000 GPUs needs about a thousand laws.
+    The laws of a block of :data:`STAR_BLOCK` consecutive k* are computed together
+    (:func:`_block_laws`): each from the one below, in what a chain of a few dozen levels
+    costs.  The table of a pool of 100,000 GPUs needs about a thousand laws.
 
     Parameters
     ----------
@@ -705,13 +725,13 @@ def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
         raise InputError("gang_size: a gang never preempted has no up-time law")
     with _kept_lock:
         found = {star: _kept_laws[pool, star] for star in stars if (pool, star) in _kept_laws}
-    groups: dict[int, list[int]] = {}
+    blocks: dict[int, list[int]] = {}
     for star in stars:
         if star not in found:
-            groups.setdefault(_followed_from(pool, star), []).append(star)
+            blocks.setdefault(star // STAR_BLOCK, []).append(star)
     computed = {}
-    for lowest, group in groups.items():
-        computed.update(_laws_from(pool, lowest, group))
+    for block, wanted in blocks.items():
+        computed.update(_block_laws(pool, block, wanted))
     with _kept_lock:
         _kept_laws.update(((pool, star), law) for star, law in computed.items())
         while len(_kept_laws) > MAX_KEPT_LAWS:
@@ -719,113 +739,208 @@ def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
     return found | computed
 
 
-def _laws_from(pool: SharedPool, lowest: int, stars: list[int]) -> dict[int, UpTimeLaw]:
-    """The laws of the k* in ``stars`` (ascending), whose chains start at ``lowest``."""
+def _block_laws(pool: SharedPool, block: int, wanted: list[int]) -> dict[int, UpTimeLaw]:
+    """The laws of the k* in ``wanted`` (ascending), all of one block of
+    :data:`STAR_BLOCK` k*.
+
+    Every chain of the block starts at the block's lowest level (:func:`_block_lowest`),
+    and the chain of k* + 1 is that of k* with one level on top.  A chain no longer than
+    its vectors is taken whole; the first longer one is projected on its vectors
+    (:meth:`_Space.of_chain`), and each next one's space from the one below's
+    (:meth:`_Space.step`), so the law of every k* of the block comes from the same steps,
+    whichever are asked for.
+    """
     alpha, hold = pool.hp_rate, pool.hp_hold
-    down = np.arange(lowest, stars[-1] + 1) / hold
+    lowest = _block_lowest(pool, block)
+    down = np.arange(lowest, wanted[-1] + 1) / hold
     down[0] = 0.0  # at level 0 nothing leaves; at a cut above 0, the chain is held
     diagonal, off = -(alpha + down), np.sqrt(alpha * down[1:])
-    laws = {}
-    # chains no longer than their vectors are taken whole, without them
-    factors = functools.cache(lambda: _Factors(diagonal, off, _law_shifts(pool, stars[-1])))
+    count = _shift_count(pool)
+    factors = functools.cache(lambda: _Factors(diagonal, off, _law_shifts(pool)))
+    laws, space, asked = {}, None, set(wanted)
     with _one_thread():
-        for star in stars:
-            size = star + 1 - lowest
-            values, squares = _projected_spectrum(
-                diagonal[:size], off[:size - 1], factors, _shift_count(pool, star))
-            rates = -values
-            weights = alpha * squares / rates
-            # The eigenvalues are exact to about 10⁻¹⁶ of the largest, so the slowest rate
-            # of a gang preempted seldom (10⁻⁶ of the largest and less) is not.  Its term
-            # is set by the two sums the law must keep, Σ w_i = S(0) = 1 and
-            # Σ w_i/r_i = E[U], the mean of [passage-mean-step], from the other terms:
-            # where the slowest term carries most of the mean, no digits cancel.
-            mean, rest = pool._passage_moments[0][star], np.sum(weights[1:] / rates[1:])
-            if rest < mean / 2:
-                weights[0] = 1.0 - weights[1:].sum()
-                rates[0] = weights[0] / (mean - rest)
-            laws[star] = UpTimeLaw(rates, weights, lowest)
+        for star in range(block * STAR_BLOCK, wanted[-1] + 1):
+            level = star - lowest  # the chain's top, counted from its lowest level
+            if level < count + _OWN_VECTORS:  # taken whole
+                if star in asked:
+                    projected = _times(diagonal[:level + 1], off[:level], np.eye(level + 1))
+                    laws[star] = _spectral_law(pool, star, lowest, projected,
+                                               np.eye(level + 1)[-1])
+                continue
+            if space is None:
+                space = _Space.of_chain(diagonal[:level + 1], off[:level], factors(), count)
+            else:
+                space = space.step(diagonal[level], off[level - 1], factors(), level)
+            if star in asked:
+                laws[star] = _spectral_law(pool, star, lowest, space.projected, space.top)
     return laws
+
+
+def _spectral_law(pool: SharedPool, star: int, lowest: int, projected: np.ndarray,
+                  top: np.ndarray) -> UpTimeLaw:
+    """The law of k* from the projection V^T A V of its chain on an orthonormal basis V
+    whose top-level row is ``top``: the projection's eigenvalues stand for A's, and the
+    squares of ``top`` times its unit eigenvectors for the v_i² (see
+    :class:`UpTimeLaw`)."""
+    alpha = pool.hp_rate
+    values, vectors = np.linalg.eigh(projected)
+    rates = -values[::-1]
+    weights = alpha * (top @ vectors)[::-1] ** 2 / rates
+    # The eigenvalues are exact to about 10⁻¹⁶ of the largest, so the slowest rate of a
+    # gang preempted seldom (10⁻⁶ of the largest and less) is not.  Its term is set by
+    # the two sums the law must keep, Σ w_i = S(0) = 1 and Σ w_i/r_i = E[U], the mean of
+    # [passage-mean-step], from the other terms: where the slowest term carries most of
+    # the mean, no digits cancel.
+    mean, rest = pool._passage_moments[0][star], np.sum(weights[1:] / rates[1:])
+    if rest < mean / 2:
+        weights[0] = 1.0 - weights[1:].sum()
+        rates[0] = weights[0] / (mean - rest)
+    return UpTimeLaw(rates, weights, lowest)
 
 
 class _Factors:
     """The LDLᵀ factorisations of −(A − σI) for σ = 0 and each shift, A a chain's
     symmetric tridiagonal generator (LAPACK's pttrf; −(A − σI) is positive definite, as
     the chain leaves at its top and σ ≥ 0).  Those of A's leading blocks, the chains of
-    smaller k* from the same level, are their leading parts."""
+    smaller k* from the same level, are their leading parts.
+
+    Attributes
+    ----------
+    pivots : numpy.ndarray
+        D's diagonal for σ = 0, by level.
+    ratios : numpy.ndarray
+        b_i/d_i = −l_i > 0 for σ = 0 and each shift (rows), by level (l the unit lower
+        factor's subdiagonal, b A's, d D's diagonal).
+    """
 
     def __init__(self, diagonal: np.ndarray, off: np.ndarray, shifts: np.ndarray):
-        self.pivots = np.empty((shifts.size + 1, diagonal.size))
-        #: −l_i, the unit lower factor's subdiagonal, negated: b_i/d_i > 0
         self.ratios = np.empty((shifts.size + 1, diagonal.size - 1))
         for row, shift in enumerate(np.concatenate([[0.0], shifts])):
             pivots, lower, info = scipy.linalg.lapack.dpttrf(shift - diagonal, -off)
             if info != 0:  # −(A − σI) is positive definite: not so only by a bug
                 raise ArithmeticError(f"tridiagonal factorisation failed (pttrf info {info})")
-            self.pivots[row], self.ratios[row] = pivots, -lower
+            if row == 0:
+                self.pivots, self._lower = pivots, lower
+            self.ratios[row] = -lower
 
     def solve(self, size: int, right: np.ndarray) -> np.ndarray:
         """−A⁻¹ b on the leading block of ``size`` levels (σ = 0)."""
-        solution, info = scipy.linalg.lapack.dpttrs(self.pivots[0, :size],
-                                                    -self.ratios[0, :size - 1], right)
+        solution, info = scipy.linalg.lapack.dpttrs(self.pivots[:size],
+                                                    self._lower[:size - 1], right)
         if info != 0:
             raise ArithmeticError(f"tridiagonal solve failed (pttrs info {info})")
         return solution
 
-    def last_columns(self, size: int, count: int) -> np.ndarray:
-        """(A − σI)⁻¹e for σ = 0 and the first ``count`` shifts, on the leading block of
-        ``size`` levels, each up to its sign and scale, as columns.
+    def last_columns(self, size: int) -> np.ndarray:
+        """(A − σI)⁻¹e for σ = 0 and each shift, on the leading block of ``size`` levels,
+        each scaled to 1 at the top level, as columns.
 
-        −(A − σI) = L D Lᵀ, and e is the block's last level, so L⁻¹e = e and the solution
+        −(A − σI) = L D Lᵀ, and e is the block's top level, so L⁻¹e = e and the solution
         x of Lᵀ x = e/d_n has x_i = −l_i x_{i+1}: the products of the ratios b_i/d_i from
-        the last level down (positive: no digits cancel, and entries far from the last
-        level fall smoothly to 0 rather than overflow)."""
-        products = np.ones((count + 1, size))
-        ratios = self.ratios[:count + 1, :size - 1]
-        products[:, :-1] = np.cumprod(ratios[:, ::-1], axis=1)[:, ::-1]
+        the top level down (positive: no digits cancel, and entries far from the top fall
+        smoothly to 0 rather than overflow)."""
+        products = np.ones((self.ratios.shape[0], size))
+        products[:, :-1] = np.cumprod(self.ratios[:, :size - 1][:, ::-1], axis=1)[:, ::-1]
         return products.T
 
 
-def _projected_spectrum(diagonal: np.ndarray, off: np.ndarray, factors, count: int
-                        ) -> tuple[np.ndarray, np.ndarray]:
-    """The law's quadrature: the eigenvalues of A projected on a rational Krylov space
-    (descending), which stand for A's, and the squared last-level entries of their unit
-    eigenvectors, which stand for the v_i².
+@dataclass(frozen=True)
+class _Space:
+    """The space a law of k* is projected on: its chain's vectors e, A e, A⁻¹e, A⁻²e,
+    A⁻³e and (A − σI)⁻¹e for each shift σ (e the top level; each of the last scaled to 1
+    there), as an orthonormal basis V that is not kept, only what the next k* needs.
 
-    The law's sums are all quadratic forms e^T f(A) e, e the last level, of functions f
-    smooth over A's eigenvalues (Σ_i v_i² f(λ_i)).  The space holds e, A e,
-    A⁻¹e, A⁻²e, A⁻³e and (A − σI)⁻¹e for each shift σ: the eigenvalues and the squared
-    first entries of the projection V^T A V (V an orthonormal basis, V^T e its first
-    column) are a quadrature that is exact for every f in the span of 1/(λ − σ) and
-    their products, and near it for a smooth f.  The shifts, geometric over the rates
-    the chain has, make it so for the exponentials the sums are made of; the powers of
-    A⁻¹ catch the slowest two rates however slow (the symmetric generator of the chain
-    on 0 … ∞ has 0, −1/h, −2/h … as its eigenvalues, A is a block of it held at its
-    lowest level, and by interlacing at most two of A's eigenvalues lie above −1/h),
-    and make the law's mean and second moment the chain's.  The vectors come from the
-    factorisations ``factors()`` gives (a :class:`_Factors`, of which A's are the
-    leading parts; ``count`` shifts); a chain no longer than the vectors is taken whole.
+    The law's sums are all quadratic forms e^T f(A) e of functions f smooth over A's
+    eigenvalues (Σ_i v_i² f(λ_i)).  The eigenvalues and the squared top-level entries of
+    the projection V^T A V's unit eigenvectors are a quadrature that is exact for every
+    f in the span of 1/(λ − σ) and their products, and near it for a smooth f.  The
+    shifts, geometric over the rates the chain has, make it so for the exponentials the
+    sums are made of; the powers of A⁻¹ catch the slowest two rates however slow (the
+    symmetric generator of the chain on 0 … ∞ has 0, −1/h, −2/h … as its eigenvalues, A
+    is a block of it held at its lowest level, and by interlacing at most two of A's
+    eigenvalues lie above −1/h), and make the law's mean and second moment the chain's.
+
+    Attributes
+    ----------
+    projected : numpy.ndarray
+        V^T A V.
+    top : numpy.ndarray
+        V's top-level row (V^T e).
+    coordinates : numpy.ndarray
+        The vectors in the basis: the columns C of V C, in the order above.
+
+    References
+    ----------
+    A. Ruhe, "Rational Krylov sequence methods for eigenvalue computation", *Linear
+    Algebra and its Applications* 58 (1984), 391–405.  G. H. Golub and G. Meurant,
+    *Matrices, Moments and Quadrature with Applications*, Princeton University Press,
+    2010.
     """
-    size = diagonal.size
-    if size <= count + _OWN_VECTORS:
-        basis = np.eye(size)
-    else:
-        factors = factors()
-        vectors = np.empty((size, count + _OWN_VECTORS), order="F")
-        last = factors.last_columns(size, count)
+
+    projected: np.ndarray
+    top: np.ndarray
+    coordinates: np.ndarray
+
+    @classmethod
+    def of_chain(cls, diagonal: np.ndarray, off: np.ndarray, factors: _Factors,
+                 count: int) -> _Space:
+        """The space of a chain longer than its vectors, from the vectors themselves: each
+        a tridiagonal solve or a product along a factorisation (:class:`_Factors`), then
+        Householder's QR."""
+        size = diagonal.size
+        vectors = np.empty((size, count + _OWN_VECTORS))
+        last = factors.last_columns(size)
         vectors[:, 0] = 0.0
         vectors[-1, 0] = 1.0
         vectors[:, 1] = _times(diagonal, off, vectors[:, 0])
-        vectors[:, 2] = last[:, 0]  # A⁻¹e, A⁻²e, A⁻³e
+        vectors[:, 2] = last[:, 0]  # A⁻¹e, A⁻²e, A⁻³e, up to their signs
         vectors[:, 3] = factors.solve(size, vectors[:, 2])
         vectors[:, 4] = factors.solve(size, vectors[:, 3])
         vectors[:, _OWN_VECTORS:] = last[:, 1:]
-        vectors /= np.linalg.norm(vectors, axis=0)
-        basis = scipy.linalg.qr(vectors, mode="economic", overwrite_a=True,
-                                check_finite=False)[0]
-    projected = basis.T @ _times(diagonal, off, basis)
-    values, vectors = np.linalg.eigh((projected + projected.T) / 2)
-    return values[::-1], (basis[-1] @ vectors)[::-1] ** 2
+        norms = np.linalg.norm(vectors, axis=0)
+        basis, triangle = scipy.linalg.qr(vectors / norms, mode="economic",
+                                          check_finite=False)
+        projected = basis.T @ _times(diagonal, off, basis)
+        return cls((projected + projected.T) / 2, basis[-1].copy(), triangle * norms)
+
+    def step(self, diagonal: float, off: float, factors: _Factors, level: int) -> _Space:
+        """The space of the chain with one more level on top (``level``, counted from the
+        lowest; A's diagonal there, and ``off`` between it and the level below).
+
+        Each of the new chain's vectors is the old chain's vector, or a sum of them, below
+        the new level and a number on it (for (A − σI)⁻¹e the old one times b/d at the
+        old top, as the products of :class:`_Factors` run; for A⁻²e and A⁻³e, solved by
+        the new level's row, a sum of the old A⁻³e, A⁻²e and A⁻¹e): in the basis V ⊕ e_new
+        they are m + 1 numbers each.  Their QR there, G R, gives the new basis (V ⊕ 1) G,
+        its projection G^T [[V^T A V, b V^T e], [b e^T V, a]] G and its top row, G's last,
+        in m³ steps whatever the chain's length.
+        """
+        old, pivot_below, pivot = self.coordinates, factors.pivots[level - 1], \
+            factors.pivots[level]
+        ratios = factors.ratios[:, level - 1]  # σ = 0, then the shifts
+        ratio = ratios[0]
+        size = old.shape[1]
+        new = np.zeros((size + 1, size))
+        new[-1, 0] = 1.0  # e
+        new[:-1, 1], new[-1, 1] = off * self.top, diagonal  # A e
+        new[:-1, 2], new[-1, 2] = ratio * old[:, 2], 1.0  # A⁻¹e
+        first = self.top @ old[:, 3]  # A⁻²e, then A⁻³e, at the old top
+        second = self.top @ old[:, 4]
+        top_first = (1.0 + off * ratio * first) / pivot
+        share = off * top_first / pivot_below
+        new[:-1, 3], new[-1, 3] = ratio * old[:, 3] + share * old[:, 2], top_first
+        top_second = (top_first + off * (ratio * second + share * first)) / pivot
+        new[:-1, 4] = ratio * old[:, 4] + share * old[:, 3] + \
+            off * top_second / pivot_below * old[:, 2]
+        new[-1, 4] = top_second
+        new[:-1, _OWN_VECTORS:], new[-1, _OWN_VECTORS:] = ratios[1:] * old[:, _OWN_VECTORS:], 1.0
+        basis, triangle = scipy.linalg.qr(new, mode="economic", check_finite=False)
+        grown = np.empty((size + 1, size + 1))
+        grown[:-1, :-1], grown[:-1, -1], grown[-1, :-1] = self.projected, off * self.top, \
+            off * self.top
+        grown[-1, -1] = diagonal
+        projected = basis.T @ grown @ basis
+        return _Space((projected + projected.T) / 2, basis[-1].copy(), triangle)
 
 
 @functools.cache

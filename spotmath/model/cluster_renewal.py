@@ -45,7 +45,7 @@ from .cluster import (
     _up_at_most,
     _weighted,
     gang_in_pool,
-    law_size,
+    laws_work,
     up_time_law,
     up_time_laws,
 )
@@ -239,10 +239,10 @@ ALMOST_NEVER_UP = 1e-3
 #: A gang up less than this share of the time keeps at most that share of its hours; its
 #: law is not computed and it is counted as keeping nothing.
 NEGLIGIBLE_UP = 1e-12
-#: The most work :func:`ranks` does for its laws and searches: Σ (n·m + 10,000) over the
-#: distinct laws of n levels projected on m vectors it needs (a law and the search for its
-#: interval take about 3.5·10⁻⁸ (n·m + 10,000) seconds on the machines the book is built
-#: on, so this is about two seconds).
+#: The most work :func:`ranks` does for its laws and searches, in units of about
+#: 3.5·10⁻⁸ s on the machines the book is built on (so this is about two seconds): the
+#: laws' own (:func:`~spotmath.model.cluster.laws_work`), 6,000 for each law's search
+#: and 400 for each rank.
 MAX_RANKS_WORK = 6e7
 
 
@@ -349,7 +349,7 @@ def _ranks(pool: SharedPool, gang_size: int, count: int, headroom: int,
     one-pool design with no headroom are the same ranks."""
     gangs = _rank_gangs(pool, gang_size, count, headroom)
     lawful = _lawful(gangs)
-    work = _work(pool, lawful)
+    work = _work(pool, lawful, count)
     if work > MAX_RANKS_WORK:
         raise InputError(f"gangs: the exact up-time laws of {len(lawful):,} ranks of "
                          f"{count_text(gang_size, 'GPU')} take {work:.1e} steps, more than "
@@ -407,8 +407,9 @@ def _key(gang: GangInPool) -> int | None:
 
 def ranks_work(pool: SharedPool, gang_size, headroom=0) -> float:
     """The work :func:`ranks` does for the laws of a pool filled with gangs of N GPUs, in
-    the units of :data:`MAX_RANKS_WORK`: Σ (n·m + 10,000) over the distinct laws of n
-    levels projected on m vectors its ranks need.
+    the units of :data:`MAX_RANKS_WORK`: the distinct laws' own
+    (:func:`~spotmath.model.cluster.laws_work`), 6,000 for each one's search and 400 for
+    each rank.
 
     Parameters
     ----------
@@ -436,7 +437,7 @@ def ranks_work(pool: SharedPool, gang_size, headroom=0) -> float:
     gang_size = pool.gang_size(gang_size)
     (headroom,) = check_parameters(headroom=headroom)
     count = (pool.gpus - headroom) // gang_size
-    return _work(pool, _lawful_stars(pool, gang_size, count, headroom))
+    return _work(pool, _lawful_stars(pool, gang_size, count, headroom), count)
 
 
 @functools.lru_cache(maxsize=64)
@@ -476,8 +477,9 @@ def _lawful_stars(pool: SharedPool, gang_size: int, count: int, headroom: int) -
                          for star in stars[near]))
 
 
-def _work(pool: SharedPool, stars: set[int]) -> float:
-    return sum(math.prod(law_size(pool, star)) + 10_000 for star in stars)
+def _work(pool: SharedPool, stars: set[int], gangs: int) -> float:
+    """The laws' work, 6,000 for each law's search and 400 for each rank."""
+    return laws_work(pool, stars) + 6_000.0 * len(stars) + 400.0 * gangs
 
 
 def waste_floor(pool: SharedPool, gang: GangInPool, startup=0.0) -> float:

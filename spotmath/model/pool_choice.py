@@ -38,7 +38,7 @@ from .cluster import SharedPool, _weighted, gang_in_pool
 from .cluster_renewal import best_interval, ranks
 
 __all__ = ["QUANTILE", "PoolDesign", "PoolChoice", "DelayBudget", "one_pool_or_two",
-           "start_delays"]
+           "start_delays", "first_run"]
 
 #: The share of requests the start-delay target is for: a p99.
 QUANTILE = 0.99
@@ -622,7 +622,7 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
                      pool.gpus - own - gangs * gang_size)
     budget = DelayBudget()
     chains: list[tuple[int, int, _Waits]] = []  # (headroom, further headrooms, the run)
-    period, beyond = _period(pool, gang_size)
+    period = _period(pool, gang_size)[0]
     apart = period * pool.hp_gpus  # GPUs between the headrooms one run answers
 
     def answered(headroom: int) -> Callable[[float], float] | None:
@@ -652,7 +652,7 @@ def one_pool_or_two(pool: SharedPool, gang_size, checkpoint_cost, startup, grace
     # the rooms of each offset from a multiple of L in turn, the fewest keeping the target
     # kept; offset 0's first run answering about twice as many graces as a grace's victims
     best, untried = pool.top, 0  # a room of K requests keeps any target
-    reach = math.ceil((2 * _victims(pool, gang_size, grace) + 8) / beyond)
+    reach = _reach(pool, gang_size, grace)
     offsets = min(period, pool.top)
     together = 1  # offset 0 alone: its least room bounds the others' searches
     for offset in range(offsets):
@@ -761,6 +761,42 @@ def _refining_work(pool: SharedPool, gang_size: int, grace: float, offsets: int,
     runs = (_first_run(pool, gang_size, grace, offset, below) for offset in range(1, offsets))
     return sum(_chain(pool, gang_size, headroom, grace, above)[-1]
                for headroom, above in filter(None, runs))
+
+
+def first_run(pool: SharedPool, gang_size: int, grace: float) -> tuple[int, int, float]:
+    """The steps, states and work (in the units of :data:`MAX_DELAY_WORK`) of the first
+    start-delay run :func:`one_pool_or_two` makes for gangs of ``gang_size`` GPUs: no
+    headroom, reaching as many further rooms as its search would have it answer (it
+    makes it shorter where that is more than a run may take, and then needs more runs).
+
+    Parameters
+    ----------
+    pool : SharedPool
+    gang_size : int
+        N, GPUs of each training gang (checked).
+    grace : float
+        The grace period, hours (checked).
+
+    Returns
+    -------
+    tuple
+        (steps, states, work).
+
+    Examples
+    --------
+    >>> pool = SharedPool.checked(256, "8/h", "2h", 8)
+    >>> first_run(pool, 16, 30 / 3600)[2] < MAX_DELAY_WORK
+    True
+    """
+    above = max(min(_reach(pool, gang_size, grace), _serves(pool, gang_size, 0, grace)), 0)
+    _, serving, _, counts, _, _, steps, work = _chain(pool, gang_size, 0, grace, above)
+    return steps, serving.size * counts, work
+
+
+def _reach(pool: SharedPool, gang_size: int, grace: float) -> int:
+    """How many rooms further than its first offset 0's first run answers: about twice
+    as many graces as a grace's victims (:func:`_victims`)."""
+    return math.ceil((2 * _victims(pool, gang_size, grace) + 8) / _period(pool, gang_size)[1])
 
 
 def _victims(pool: SharedPool, gang_size: int, grace: float) -> float:

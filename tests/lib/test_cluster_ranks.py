@@ -648,9 +648,9 @@ def test_two_threads_asking_for_the_same_ranks_compute_each_law_once(monkeypatch
 
     pool = SharedPool.checked(3000, 121.0, 2.0, 8)  # a pool no other test asks about
     computed = []
-    laws_from = cluster_module._laws_from
-    monkeypatch.setattr(cluster_module, "_laws_from", lambda pool, lowest, stars: (
-        computed.extend(stars), laws_from(pool, lowest, stars))[1])
+    block_laws = cluster_module._block_laws
+    monkeypatch.setattr(cluster_module, "_block_laws", lambda pool, block, wanted: (
+        computed.extend(wanted), block_laws(pool, block, wanted))[1])
     with concurrent.futures.ThreadPoolExecutor(max_workers=3) as threads:
         found = list(threads.map(lambda headroom: ranks(pool, 8, 1 / 60, 0.1, 0.0,
                                                         headroom=headroom), [0, 0, 64]))
@@ -719,10 +719,9 @@ def test_a_large_chains_law_is_its_matrix_exponential_and_keeps_its_moments(sett
 
 
 def test_laws_computed_together_are_the_laws_computed_one_at_a_time(monkeypatch):
-    """up_time_laws factorises the chain from a lowest level once for every k* that
-    starts there (the factorisation of a leading block is the leading part of the
-    whole's): each law is the one its k* gives alone, to the bit, and the factorisations
-    are one per lowest level rather than one per law."""
+    """up_time_laws computes the laws of a block of STAR_BLOCK k* from one chain, each
+    from the one below: each law is the one its k* gives alone, to the bit, and a block's
+    chain is factorised once for all its laws, not once a law."""
     pool = SharedPool.checked(100_000, 3000.0, 2.0, 8)
     stars = range(5_700, 6_400, 13)
     made = []
@@ -731,8 +730,8 @@ def test_laws_computed_together_are_the_laws_computed_one_at_a_time(monkeypatch)
                         lambda *args: (made.append(args[0].size), factors(*args))[1])
     cluster_module._forget_laws()
     together = cluster_module.up_time_laws(pool, stars)
-    lowest = {cluster_module._followed_from(pool, star) for star in stars}
-    assert len(made) == len(lowest) == 2
+    blocks = {star // cluster_module.STAR_BLOCK for star in stars}
+    assert len(made) == len(blocks) == 11
     cluster_module._forget_laws()
     for star in stars:
         alone = up_time_law(pool, star)
@@ -740,7 +739,33 @@ def test_laws_computed_together_are_the_laws_computed_one_at_a_time(monkeypatch)
         assert np.array_equal(alone.rates, together[star].rates)
         assert np.array_equal(alone.weights, together[star].weights)
         assert alone.lowest == together[star].lowest == star + 1 - law_size(pool, star)[0]
-    assert len(made) == len(lowest) + len(stars)
+    assert len(made) == len(blocks) + len(stars)
+
+
+@pytest.mark.parametrize("setting, stars", [((100_000, 3000.0, 2.0, 8), (5_759, 6_143)),
+                                            ((100_000, 40_000.0, 1.0, 1), (39_039, 41_215)),
+                                            ((512, 20.0, 1.5, 8), (63,))])
+def test_a_space_stepped_up_a_block_is_the_space_of_its_own_chain(setting, stars):
+    """Each law of a block comes from the one below by one step (the last k* of a block
+    by 63): the projection and top row the steps reach give the law the chain's own
+    vectors give (of_chain on that chain), its sums the same to 10⁻¹¹ of the mean."""
+    pool = SharedPool.checked(*setting)
+    count = cluster_module._shift_count(pool)
+    for star in stars:
+        assert star % cluster_module.STAR_BLOCK == cluster_module.STAR_BLOCK - 1
+        law = up_time_law(pool, star)
+        diagonal, off, _ = cut_chain(pool, star, law.lowest)
+        factors = cluster_module._Factors(diagonal, off, cluster_module._law_shifts(pool))
+        space = cluster_module._Space.of_chain(diagonal, off, factors, count)
+        direct = cluster_module._spectral_law(pool, star, law.lowest, space.projected,
+                                              space.top)
+        assert law.rates.size == direct.rates.size == count + 5
+        mean = pool._passage_moments[0][star]
+        for case in itertools.product((0.0, 0.1), (MINUTE, 0.5, 3.0), (MINUTE, 0.1),
+                                      (0.0, 0.2), (0.0, 0.05)):
+            assert law.kept(*case) == pytest.approx(direct.kept(*case), abs=1e-11 * mean)
+        assert law.survival([1e-4, 0.01, 1.0]) == pytest.approx(
+            direct.survival([1e-4, 0.01, 1.0]), abs=1e-11)
 
 
 def test_a_large_chains_sums_are_those_of_its_whole_spectrum():
@@ -847,4 +872,4 @@ def test_the_work_of_the_ranks_is_counted_over_the_laws_ranks_computes(setting, 
                                                                 headroom))
     assert cluster_renewal._lawful_stars(pool, gang_size, count, headroom) == built
     assert cluster_renewal.ranks_work(pool, gang_size, headroom) == \
-        cluster_renewal._work(pool, built)
+        cluster_renewal._work(pool, built, count)

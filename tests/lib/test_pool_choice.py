@@ -506,3 +506,54 @@ def test_the_verdict_is_also_given_at_the_gang_size_that_packs_two_pools(cli):
     even = json.loads(cli("cluster", "--gpus", "256", "--hp-rate", "8/h", "--hp-hold",
                           "2h", "--hp-gpus", "8", "--gang-size", "8", "--json").stdout)
     assert even["two_pools_idle_gpus"] == 0 and even["packed_gang_size"] is None
+
+
+@pytest.mark.parametrize("setting, gang_size", [((256, 8.0, 2.0, 8), 16),
+                                                 ((4096, 128.0, 2.0, 8), 64)])
+def test_the_first_run_is_the_one_the_search_makes_first(monkeypatch, setting, gang_size):
+    """first_run says the steps, states and work of the chain one pool or two runs first
+    (no headroom, the search's first stretch of rooms), where that run is whole."""
+    from spotmath.model import pool_choice
+
+    runs = []
+    together = pool_choice._waiting_together
+    monkeypatch.setattr(pool_choice, "_waiting_together", lambda pool, gang, asked, *rest: (
+        runs.extend(asked), together(pool, gang, asked, *rest))[1])
+    pool = SharedPool.checked(*setting)
+    one_pool_or_two(pool, gang_size, MINUTE, 0.1, 30 * SECOND, 10 * SECOND)
+    headroom, above = runs[0]
+    assert headroom == 0
+    _, serving, _, counts, _, _, steps, work = pool_choice._chain(pool, gang_size, 0,
+                                                                  30 * SECOND, above)
+    assert pool_choice.first_run(pool, gang_size, 30 * SECOND) == (
+        steps, serving.size * counts, work)
+    assert work < pool_choice.MAX_DELAY_WORK
+
+
+def test_a_packed_comparison_whose_first_run_is_too_long_is_not_begun(cli, monkeypatch):
+    """100,000 GPUs in 1-GPU requests and gangs of 8: two pools leave 3 GPUs over, and
+    gangs of 3 would pack them, but the first start-delay run of their search is more
+    than a run may take.  The command says so without running any of it (it ran one run
+    cut short, 1.5 s, then refused the next)."""
+    from spotmath.model import pool_choice
+
+    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
+    steps, states, work = pool_choice.first_run(pool, 3, 30 * SECOND)
+    assert work > pool_choice.MAX_DELAY_WORK
+    said = cli("cluster", "--gpus", "100000", "--hp-gpus", "1", "--hp-rate", "40000/h",
+               "--hp-hold", "1h", "--gang-size", "8", "--grace", "30s", "--start-target",
+               "10s").stdout.splitlines()
+    assert said[-1] == ("packed gangs       gangs of 3 GPUs fill two pools' training GPUs "
+                        "exactly; not compared: its start delays over a grace of 30 s take "
+                        f"{steps:,} steps of a chain of {states:,} states at first, more "
+                        "than this command runs beside the design asked for")
+    from spotmath.cli import cluster as command
+
+    monkeypatch.setattr(pool_choice, "one_pool_or_two", lambda *args: pytest.fail("run"))
+    found = command._packed(
+        type("Choice", (), {"two": type("Two", (), {"training_gpus": 59_523,
+                                                    "idle_gpus": 3})()})(),
+        pool, 8, (MINUTE, 0.1, 30 * SECOND, 10 * SECOND, 0.0, 0.0))
+    assert found == (3, f"its start delays over a grace of 30 s take {steps:,} steps of a "
+                        f"chain of {states:,} states at first, more than this command runs "
+                        "beside the design asked for")
