@@ -537,7 +537,7 @@ def test_a_packed_comparison_whose_first_run_is_too_long_is_not_begun(cli, monke
     cut short, 1.5 s, then refused the next)."""
     from spotmath.model import pool_choice
 
-    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1)
+    pool = SharedPool.checked(100_000, 40_000.0, 1.0, 1, "queue")  # as the command's
     steps, states, work = pool_choice.first_run(pool, 3, 30 * SECOND)
     assert work > pool_choice.MAX_DELAY_WORK
     said = cli("cluster", "--gpus", "100000", "--hp-gpus", "1", "--hp-rate", "40000/h",
@@ -550,10 +550,9 @@ def test_a_packed_comparison_whose_first_run_is_too_long_is_not_begun(cli, monke
     from spotmath.cli import cluster as command
 
     monkeypatch.setattr(pool_choice, "one_pool_or_two", lambda *args: pytest.fail("run"))
-    found = command._packed(
-        type("Choice", (), {"two": type("Two", (), {"training_gpus": 59_523,
-                                                    "idle_gpus": 3})()})(),
-        pool, 8, (MINUTE, 0.1, 30 * SECOND, 10 * SECOND, 0.0, 0.0))
+    two = type("Design", (), {"training_gpus": 59_523, "idle_gpus": 3})()
+    found = command._packed(type("Choice", (), {"two": two})(), pool, 8,
+                            (MINUTE, 0.1, 30 * SECOND, 10 * SECOND, 0.0, 0.0))
     assert found == (3, f"its start delays over a grace of 30 s take {steps:,} steps of a "
                         f"chain of {states:,} states at first, more than this command runs "
                         "beside the design asked for")
