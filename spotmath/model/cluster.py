@@ -934,13 +934,28 @@ class _Space:
             off * top_second / pivot_below * old[:, 2]
         new[-1, 4] = top_second
         new[:-1, _OWN_VECTORS:], new[-1, _OWN_VECTORS:] = ratios[1:] * old[:, _OWN_VECTORS:], 1.0
-        basis, triangle = scipy.linalg.qr(new, mode="economic", check_finite=False)
+        basis, triangle = _qr(new)
         grown = np.empty((size + 1, size + 1))
         grown[:-1, :-1], grown[:-1, -1], grown[-1, :-1] = self.projected, off * self.top, \
             off * self.top
         grown[-1, -1] = diagonal
         projected = basis.T @ grown @ basis
         return _Space((projected + projected.T) / 2, basis[-1].copy(), triangle)
+
+
+def _qr(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The thin QR of a tall matrix by LAPACK's geqrf and orgqr, as
+    ``scipy.linalg.qr(matrix, mode="economic")`` gives it (the same numbers), without its
+    checks and copies: a step of :class:`_Space` is a QR of a few dozen rows, which they
+    made twice as long."""
+    factored, reflectors, _, info = scipy.linalg.lapack.dgeqrf(matrix)
+    if info != 0:
+        raise ArithmeticError(f"QR failed (geqrf info {info})")
+    triangle = np.triu(factored[:matrix.shape[1]])
+    basis, _, info = scipy.linalg.lapack.dorgqr(factored, reflectors)
+    if info != 0:
+        raise ArithmeticError(f"QR failed (orgqr info {info})")
+    return basis, triangle
 
 
 @functools.cache

@@ -742,6 +742,16 @@ def test_laws_computed_together_are_the_laws_computed_one_at_a_time(monkeypatch)
     assert len(made) == len(blocks) + len(stars)
 
 
+def test_a_steps_qr_is_scipys_to_the_bit():
+    """A step's QR calls LAPACK itself, as scipy.linalg.qr does: the same numbers."""
+    rng = np.random.default_rng(7)
+    for rows in (8, 24, 35, 61):
+        matrix = rng.random((rows, rows - 1)) * 10.0 ** rng.uniform(-8, 8, (rows, rows - 1))
+        basis, triangle = cluster_module._qr(matrix)
+        theirs = scipy.linalg.qr(matrix, mode="economic", check_finite=False)
+        assert np.array_equal(basis, theirs[0]) and np.array_equal(triangle, theirs[1])
+
+
 @pytest.mark.parametrize("setting, stars", [((100_000, 3000.0, 2.0, 8), (5_759, 6_143)),
                                             ((100_000, 40_000.0, 1.0, 1), (39_039, 41_215)),
                                             ((512, 20.0, 1.5, 8), (63,))])
