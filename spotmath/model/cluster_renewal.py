@@ -341,7 +341,7 @@ def ranks(pool: SharedPool, gang_size, checkpoint_cost, startup=0.0, grace=0.0,
                        failures))
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=4)  # a pool of 100,000 GPUs in gangs of 8: 12,500 ranks
 def _ranks(pool: SharedPool, gang_size: int, count: int, headroom: int,
            checkpoint_cost: float, startup: float, grace: float, failures: float
            ) -> tuple[Rank, ...]:

@@ -742,6 +742,29 @@ def test_laws_computed_together_are_the_laws_computed_one_at_a_time(monkeypatch)
     assert len(made) == len(blocks) + len(stars)
 
 
+def test_the_laws_work_counts_the_chains_and_steps_the_laws_take(monkeypatch):
+    """laws_work (what MAX_RANKS_WORK bounds) counts n·m for each chain projected from
+    its vectors, 3,000 for each step and 4,000 for each law: here against the chains and
+    steps up_time_laws takes for laws in three blocks, one law alone in its block."""
+    pool = SharedPool.checked(100_000, 3000.0, 2.0, 8)
+    stars = {5_700, 5_710, 5_750, 6_300, 6_390}
+    chains, steps = [], []
+    space = cluster_module._Space
+    of_chain, step = space.of_chain, space.step
+    monkeypatch.setattr(space, "of_chain", classmethod(
+        lambda cls, diagonal, *rest: (chains.append(diagonal.size), of_chain(diagonal,
+                                                                             *rest))[1]))
+    monkeypatch.setattr(space, "step", lambda self, *rest: (steps.append(1),
+                                                            step(self, *rest))[1])
+    cluster_module._forget_laws()
+    cluster_module.up_time_laws(pool, stars)
+    vectors = law_size(pool, 5_700)[1]
+    assert len(chains) == 3 and len(steps) > 100
+    assert cluster_module.laws_work(pool, stars) == \
+        sum(chains) * vectors + 3_000 * len(steps) + 4_000 * len(stars)
+    cluster_module._forget_laws()
+
+
 def test_a_steps_qr_is_scipys_to_the_bit():
     """A step's QR calls LAPACK itself, as scipy.linalg.qr does: the same numbers."""
     rng = np.random.default_rng(7)
