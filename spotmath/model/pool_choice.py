@@ -794,7 +794,7 @@ def first_run(pool: SharedPool, gang_size: int, grace: float) -> tuple[int, int,
 
 
 def _reach(pool: SharedPool, gang_size: int, grace: float) -> int:
-    """How many rooms further than its first offset 0's first run answers: about twice
+    """The rooms beyond its own that offset 0's first run answers: enough for about twice
     as many graces as a grace's victims (:func:`_victims`)."""
     return math.ceil((2 * _victims(pool, gang_size, grace) + 8) / _period(pool, gang_size)[1])
 
