@@ -594,6 +594,14 @@ def _law_shifts(pool: SharedPool) -> np.ndarray:
     return LOWEST_SHIFT / pool.hp_hold * 10.0**steps
 
 
+#: The most arrivals α E[U] in a mean up time a law is computed for.  A chain that long
+#: reaches far above the load, and its factorisation from the lowest level
+#: (:class:`_Factors`) grows each rounding by about α E[U] (each level above the load
+#: multiplies it by the level over the load); at 10¹⁶ and more it fails.  Up to this
+#: bound are all the laws the renewal model uses (E[U] ≤ :data:`PRACTICALLY_NEVER_H` at
+#: α ≤ 10⁶/h; beyond it up times are taken as exponential at the rate), and the tests
+#: hold laws up to 4·10¹⁰ to their chains' matrix exponentials.
+MAX_LAW_ARRIVALS = 1e12
 #: The vectors of the space besides the shifts': e, A e, A⁻¹e, A⁻²e and A⁻³e.
 _OWN_VECTORS = 5
 
@@ -670,7 +678,11 @@ def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
     Raises
     ------
     InputError
-        A gang never preempted (k* at K, or no requests).
+        A gang never preempted (k* at K, or no requests), or one whose mean up time sees
+        more than :data:`MAX_LAW_ARRIVALS` arrivals: its chain reaches so far above the
+        load that the factorisation from its lowest level would keep too few digits (such
+        a gang's up times are taken as exponential at its rate, as
+        :func:`~spotmath.model.cluster_renewal.best_interval` takes them).
 
     References
     ----------
@@ -711,7 +723,8 @@ def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
     Raises
     ------
     InputError
-        A gang never preempted (k* at K, or no requests).
+        A gang never preempted (k* at K, or no requests), or one whose mean up time
+        sees more than :data:`MAX_LAW_ARRIVALS` arrivals.
 
     Examples
     --------
@@ -723,6 +736,13 @@ def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
     stars = sorted({int(star) for star in stars})
     if any(pool.hp_rate == 0 or not 0 <= star < pool.top for star in stars):
         raise InputError("gang_size: a gang never preempted has no up-time law")
+    seldom = [star for star in stars
+              if pool.hp_rate * pool._passage_moments[0][star] > MAX_LAW_ARRIVALS]
+    if seldom:
+        raise InputError(f"gang_size: a gang up while at most {seldom[0]:,} requests run "
+                         f"sees more than {MAX_LAW_ARRIVALS:.0e} arrivals in a mean up time: "
+                         "its up-time law is not computed (the ranks take its up times as "
+                         "exponential at its rate)")
     with _kept_lock:
         found = {star: _kept_laws[pool, star] for star in stars if (pool, star) in _kept_laws}
     blocks: dict[int, list[int]] = {}

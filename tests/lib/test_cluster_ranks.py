@@ -26,6 +26,7 @@ from spotmath.model import cluster as cluster_module
 from spotmath.model import derivations as D
 from spotmath.model.cluster import SharedPool, gang_in_pool, law_size, up_time_law
 from spotmath.model.cluster_renewal import NEGLIGIBLE_UP, best_interval, kept_share, ranks
+from spotmath.model.numerics import optimal_interval
 from spotmath.model.pool_choice import _waiting, one_pool_or_two, start_delays
 from spotmath.model.simulate_cluster import simulate_pool
 
@@ -763,6 +764,33 @@ def test_the_laws_work_counts_the_chains_and_steps_the_laws_take(monkeypatch):
     assert cluster_module.laws_work(pool, stars) == \
         sum(chains) * vectors + 3_000 * len(steps) + 4_000 * len(stars)
     cluster_module._forget_laws()
+
+
+def test_a_gang_up_for_more_than_a_trillion_arrivals_has_its_law_refused():
+    """A pool of 2,000 GPUs at a load of 500 requests: a gang up while at most 700 run is
+    preempted once in 3.6·10¹⁴ hours, 1.8·10¹⁷ arrivals, and its chain reaches so far
+    above the load that its factorisation from the lowest level fails (ptsv and pttrf
+    raised ArithmeticError there, and at 800 to 1,500).  The law is refused in one line
+    naming the gang; its hazard too; its best interval is the exact optimum at its rate,
+    as the ranks give.  Every law the ranks use is within the bound."""
+    from spotmath.model.cluster import MAX_LAW_ARRIVALS, PRACTICALLY_NEVER_H, up_time_hazard
+
+    assert PRACTICALLY_NEVER_H * 1e6 <= MAX_LAW_ARRIVALS  # E[U] and α at their most
+    pool = SharedPool.checked(2000, 500.0, 1.0, 1)
+    for star in (700, 800, 1_000, 1_500):
+        assert pool.hp_rate * pool._passage_moments[0][star] > MAX_LAW_ARRIVALS
+        with pytest.raises(InputError, match=rf"^gang_size: a gang up while at most "
+                           rf"{star:,} requests run sees more than 1e\+12 arrivals in a "
+                           r"mean up time: its up-time law is not computed"):
+            up_time_law(pool, star)
+    gang = gang_in_pool(pool, 2000 - 700)
+    with pytest.raises(InputError, match="^gang_size: "):
+        up_time_hazard(pool, gang, [0.0, 1.0])
+    interval, _ = best_interval(pool, gang, MINUTE, 0.1, 0.0, 1e-4)
+    assert interval == pytest.approx(
+        float(optimal_interval(gang.preemption_rate + 1e-4, MINUTE)), rel=1e-12)
+    with pytest.raises(InputError, match="^gang_size: "):
+        cluster_module.up_time_laws(pool, [600, 700])
 
 
 def test_a_steps_qr_is_scipys_to_the_bit():
