@@ -679,10 +679,11 @@ def up_time_law(pool: SharedPool, star: int) -> UpTimeLaw:
     ------
     InputError
         A gang never preempted (k* at K, or no requests), or one whose mean up time sees
-        more than :data:`MAX_LAW_ARRIVALS` arrivals: its chain reaches so far above the
-        load that the factorisation from its lowest level would keep too few digits (such
-        a gang's up times are taken as exponential at its rate, as
-        :func:`~spotmath.model.cluster_renewal.best_interval` takes them).
+        more than :data:`MAX_LAW_ARRIVALS` arrivals on a chain longer than its vectors:
+        the chain reaches so far above the load that the factorisation from its lowest
+        level would keep too few digits (such a gang's up times are taken as exponential
+        at its rate, as :func:`~spotmath.model.cluster_renewal.best_interval` takes
+        them; a chain taken whole needs no factorisation).
 
     References
     ----------
@@ -724,7 +725,8 @@ def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
     ------
     InputError
         A gang never preempted (k* at K, or no requests), or one whose mean up time
-        sees more than :data:`MAX_LAW_ARRIVALS` arrivals.
+        sees more than :data:`MAX_LAW_ARRIVALS` arrivals on a chain longer than its
+        vectors.
 
     Examples
     --------
@@ -736,8 +738,9 @@ def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
     stars = sorted({int(star) for star in stars})
     if any(pool.hp_rate == 0 or not 0 <= star < pool.top for star in stars):
         raise InputError("gang_size: a gang never preempted has no up-time law")
-    seldom = [star for star in stars
-              if pool.hp_rate * pool._passage_moments[0][star] > MAX_LAW_ARRIVALS]
+    seldom = [star for star in stars  # taken whole, a chain needs no factorisation
+              if pool.hp_rate * pool._passage_moments[0][star] > MAX_LAW_ARRIVALS
+              and law_size(pool, star)[1] < law_size(pool, star)[0]]
     if seldom:
         raise InputError(f"gang_size: a gang up while at most {seldom[0]:,} requests run "
                          f"sees more than {MAX_LAW_ARRIVALS:.0e} arrivals in a mean up time: "

@@ -791,6 +791,10 @@ def test_a_gang_up_for_more_than_a_trillion_arrivals_has_its_law_refused():
         float(optimal_interval(gang.preemption_rate + 1e-4, MINUTE)), rel=1e-12)
     with pytest.raises(InputError, match="^gang_size: "):
         cluster_module.up_time_laws(pool, [600, 700])
+    tiny = SharedPool.checked(64, 1e-6, 1.0, 8)  # a chain of 8 levels, taken whole
+    assert tiny.hp_rate * tiny._passage_moments[0][7] > MAX_LAW_ARRIVALS
+    assert up_time_law(tiny, 7).mean == pytest.approx(tiny._passage_moments[0][7],
+                                                      rel=1e-9)
 
 
 def test_a_steps_qr_is_scipys_to_the_bit():
