@@ -738,9 +738,12 @@ def up_time_laws(pool: SharedPool, stars) -> dict[int, UpTimeLaw]:
     stars = sorted({int(star) for star in stars})
     if any(pool.hp_rate == 0 or not 0 <= star < pool.top for star in stars):
         raise InputError("gang_size: a gang never preempted has no up-time law")
-    seldom = [star for star in stars  # taken whole, a chain needs no factorisation
-              if pool.hp_rate * pool._passage_moments[0][star] > MAX_LAW_ARRIVALS
-              and law_size(pool, star)[1] < law_size(pool, star)[0]]
+    seldom = []
+    for star in stars:
+        levels, vectors = law_size(pool, star)  # a chain taken whole is not factorised
+        if vectors < levels and pool.hp_rate * pool._passage_moments[0][star] > \
+                MAX_LAW_ARRIVALS:
+            seldom.append(star)
     if seldom:
         raise InputError(f"gang_size: a gang up while at most {seldom[0]:,} requests run "
                          f"sees more than {MAX_LAW_ARRIVALS:.0e} arrivals in a mean up time: "
@@ -786,9 +789,10 @@ def _block_laws(pool: SharedPool, block: int, wanted: list[int]) -> dict[int, Up
             level = star - lowest  # the chain's top, counted from its lowest level
             if level < count + _OWN_VECTORS:  # taken whole
                 if star in asked:
-                    projected = _times(diagonal[:level + 1], off[:level], np.eye(level + 1))
-                    laws[star] = _spectral_law(pool, star, lowest, projected,
-                                               np.eye(level + 1)[-1])
+                    whole = np.eye(level + 1)
+                    laws[star] = _spectral_law(pool, star, lowest,
+                                               _times(diagonal[:level + 1], off[:level], whole),
+                                               whole[-1])
                 continue
             if space is None:
                 space = _Space.of_chain(diagonal[:level + 1], off[:level], factors(), count)
